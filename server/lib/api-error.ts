@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { MESSAGES } from '../../src/shared/contract/envelope';
+
+// Validation messages in Chinese, the language of every message a user can see.
+z.config(z.locales.zhCN());
+
+/** An error that becomes an envelope `{ code: status, msg, data: null }` with the same HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static badRequest(message: string) {
+    return new ApiError(400, message);
+  }
+  static unauthorized(message = '登录已失效，请重新登录') {
+    return new ApiError(401, message);
+  }
+  static forbidden() {
+    return new ApiError(403, MESSAGES.forbidden);
+  }
+  static notFound() {
+    return new ApiError(404, MESSAGES.notFound);
+  }
+}
+
+/** Parses untrusted input; a failure is a 400 naming each bad field, never a 500. */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}：${issue.message}` : issue.message));
+  throw ApiError.badRequest(`请求参数错误：${details.join('；')}`);
+}
