@@ -1,0 +1,38 @@
+/**
+ * The school structure: one tree of school years (type 1) and classes (type 2) per school, and the
+ * public client configuration.
+ */
+import { z } from 'zod';
+
+export const CLASS_TYPE = { schoolYear: 1, klass: 2 } as const;
+
+/** GET /api/system/class?orgId=&type=1&pid= : the school years (or, with type=2 and pid, the classes). */
+export const classListQuerySchema = z.object({
+  orgId: z.coerce.number().int().positive(),
+  type: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)])),
+  pid: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? undefined : Number(value)))
+    .pipe(z.number().int().positive().optional()),
+});
+
+/** One school-year or class entry. The client reads the list from `data.data`... of the axios answer. */
+export const classItemSchema = z.object({ id: z.number().int(), name: z.string() });
+export type ClassItem = z.infer<typeof classItemSchema>;
+export const classListSchema = z.array(classItemSchema);
+
+/** PUT /api/system/class/updateClassDefault, form-encoded. */
+export const updateClassDefaultSchema = z.object({
+  orgId: z.coerce.number().int().positive(),
+  classId: z.coerce.number().int().positive(),
+});
+
+/** GET /api/config: the product config of spec §3 (public, no login needed). */
+export const clientConfigSchema = z.object({
+  imageBaseUrl: z.string(),
+  websocketBaseUrl: z.string(),
+  captchaSiteKey: z.string(),
+  messagingAppId: z.string(),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
