@@ -1,0 +1,418 @@
+import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import {
+  ApiRequestError,
+  ERROR_MESSAGE_DURATION_MS,
+  NETWORK_ERROR_MESSAGE,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_MESSAGE,
+  TRANSFER_TIMEOUT_MS,
+  createHttpClient,
+  requestSignOut,
+  requestToken,
+  saveBlobWithAnchor,
+} from '../../../src/shared/adapters/http-client';
+import { OAUTH_BASIC_HEADER, REFRESH_TOKEN_INVALID_MESSAGE, type TokenResponse } from '../../../src/shared/contract/auth';
+import { MESSAGES } from '../../../src/shared/contract/envelope';
+
+type Reply = { status: number; data: unknown } | { error: 'timeout' | 'network' };
+type Handler = (config: InternalAxiosRequestConfig) => Reply | Promise<Reply>;
+
+/** A client whose axios instance answers through `handler` instead of the network, and records everything. */
+function setup(handler: Handler = () => ok(null), token: string | null = 'access-1') {
+  const requests: InternalAxiosRequestConfig[] = [];
+  const notify = vi.fn<(message: string, durationMs: number) => void>();
+  const onUnauthorized = vi.fn<(reason: 'status401' | 'refreshInvalid') => void>();
+  const saveBlob = vi.fn<(blob: Blob, fileName: string) => void>();
+  const http = createHttpClient({ getAccessToken: () => token, onUnauthorized, notify, saveBlob });
+  http.axios.defaults.adapter = async (config) => {
+    requests.push(config);
+    const reply = await handler(config);
+    if ('error' in reply) {
+      if (reply.error === 'timeout') throw new AxiosError(`timeout of ${config.timeout}ms exceeded`, AxiosError.ECONNABORTED, config, {});
+      throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
+    }
+    const response: AxiosResponse = { data: reply.data, status: reply.status, statusText: '', headers: {}, config, request: {} };
+    // What axios' settle() does for the real adapters.
+    if (config.validateStatus?.(reply.status)) return response;
+    throw new AxiosError(`Request failed with status code ${reply.status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response);
+  };
+  const last = () => requests[requests.length - 1]!;
+  const header = (name: string) => AxiosHeaders.from(last().headers).get(name);
+  const url = () => http.axios.getUri(last());
+  return { http, requests, notify, onUnauthorized, saveBlob, last, header, url };
+}
+
+const ok = (data: unknown): Reply => ({ status: 200, data: { code: 200, msg: '操作成功', data } });
+const fail = (status: number, msg: string, code = status): Reply => ({ status, data: { code, msg, data: null } });
+
+async function rejection(promise: Promise<unknown>): Promise<ApiRequestError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the request to fail');
+    },
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiRequestError);
+  return error as ApiRequestError;
+}
+
+const tokenAnswer: TokenResponse = {
+  access_token: 'access-2',
+  refresh_token: 'refresh-2',
+  token_type: 'bearer',
+  expires_in: 7200,
+  user: {
+    id: 1,
+    username: 'zhang',
+    nickname: '张老师',
+    mobile: null,
+    avatar: null,
+    wechatBound: false,
+    userGradeInfo: { orgDefaultId: null, orgName: null, gradeDirector: false, isCreator: false, classDefaultId: null, classDefaultName: null },
+    orgs: [],
+  },
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('http client: success', () => {
+  it('resolves with the envelope data of an HTTP 200 answer carrying code 200', async () => {
+    const { http } = setup(() => ok([{ id: 1, name: '高一' }]));
+    await expect(http.get('/api/system/class')).resolves.toEqual([{ id: 1, name: '高一' }]);
+  });
+
+  it('validates the data with the schema passed last, directly or in the options', async () => {
+    const schema = z.array(z.object({ id: z.number(), name: z.string() }));
+    const { http } = setup(() => ok([{ id: 1, name: '高一', extra: true }]));
+    await expect(http.get('/api/system/class', { orgId: 1 }, schema)).resolves.toEqual([{ id: 1, name: '高一' }]);
+    await expect(http.get('/api/system/class', { orgId: 1 }, { schema })).resolves.toEqual([{ id: 1, name: '高一' }]);
+  });
+
+  it('rejects data that breaks the schema as an internal error, with a toast', async () => {
+    const { http, notify } = setup(() => ok({ id: 'one' }));
+    const error = await rejection(http.get('/x', undefined, z.object({ id: z.number() })));
+    expect(error.message).toBe(MESSAGES.internal);
+    expect(error.kind).toBe('invalid');
+    expect(notify).toHaveBeenCalledWith(MESSAGES.internal, ERROR_MESSAGE_DURATION_MS);
+  });
+});
+
+describe('http client: requests', () => {
+  it('attaches the bearer access token', async () => {
+    const { http, header } = setup(() => ok(null), 'access-1');
+    await http.get('/x');
+    expect(header('Authorization')).toBe('Bearer access-1');
+  });
+
+  it('sends no Authorization header without a token', async () => {
+    const { http, header } = setup(() => ok(null), null);
+    await http.get('/x');
+    expect(header('Authorization')).toBeUndefined();
+  });
+
+  it('keeps an Authorization header the call already carries', async () => {
+    const { http, header } = setup(() => ok(null), 'access-1');
+    await http.postForm('/x', {}, { headers: { Authorization: 'Basic abc' } });
+    expect(header('Authorization')).toBe('Basic abc');
+  });
+
+  it('skips null and undefined GET query parameters but keeps empty strings, zero and false', async () => {
+    const { http, url } = setup(() => ok(null));
+    await http.get('/api/system/class', { orgId: 3, type: 1, pid: '', a: null, b: undefined, c: 0, d: false });
+    expect(url()).toBe('/api/system/class?orgId=3&type=1&pid=&c=0&d=false');
+  });
+
+  it('form-encodes POST bodies without null or undefined fields', async () => {
+    const { http, last, header } = setup(() => ok(null));
+    await http.postForm('/x', { orgId: 1, classId: 5, note: null, other: undefined, name: '高一', ids: [1, 2] });
+    expect(header('Content-Type')).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(new URLSearchParams(String(last().data)).toString()).toBe(
+      new URLSearchParams([['orgId', '1'], ['classId', '5'], ['name', '高一'], ['ids', '1'], ['ids', '2']]).toString(),
+    );
+  });
+
+  it('form-encodes PUT and DELETE bodies the same way, and sends DELETE query parameters without nulls', async () => {
+    const { http, last, url } = setup(() => ok(null));
+    await http.putForm('/api/system/class/updateClassDefault', { orgId: 1, classId: 5, skip: null });
+    expect(last().method).toBe('put');
+    expect(String(last().data)).toBe('orgId=1&classId=5');
+    await http.deleteForm('/x', { id: 9, skip: undefined });
+    expect(last().method).toBe('delete');
+    expect(String(last().data)).toBe('id=9');
+    await http.deleteQuery('/x', { id: 9, skip: null });
+    expect(url()).toBe('/x?id=9');
+  });
+
+  it('sends JSON bodies as JSON on POST and PUT', async () => {
+    const { http, last, header } = setup(() => ok(null));
+    await http.postJson('/x', { a: 1, b: null });
+    expect(header('Content-Type')).toMatch(/^application\/json/);
+    expect(JSON.parse(String(last().data))).toEqual({ a: 1, b: null });
+    await http.putJson('/x', { c: '学' });
+    expect(last().method).toBe('put');
+    expect(JSON.parse(String(last().data))).toEqual({ c: '学' });
+  });
+
+  it('PUTs a file as the raw body with its type', async () => {
+    const { http, last, header } = setup(() => ok(null));
+    const file = new Blob(['x'], { type: 'image/png' });
+    await http.putFile('/x', file);
+    expect(last().data).toBe(file);
+    expect(header('Content-Type')).toBe('image/png');
+  });
+
+  it('PUTs multipart built from a record, leaving out null fields', async () => {
+    const { http, last } = setup(() => ok(null));
+    const file = new File(['x'], 'a.png', { type: 'image/png' });
+    await http.putMultipart('/x', { file, orgId: 1, skip: null });
+    const form = last().data as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    expect((form.get('file') as File).name).toBe('a.png');
+    expect(form.get('orgId')).toBe('1');
+    expect(form.has('skip')).toBe(false);
+  });
+
+  it('gives ordinary calls 100000 ms and uploads and downloads 420000 ms', async () => {
+    const { http, last } = setup((config) => (config.responseType === 'blob' ? { status: 200, data: new Blob(['f']) } : ok(null)));
+    await http.get('/x');
+    expect(last().timeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(REQUEST_TIMEOUT_MS).toBe(100_000);
+    await http.putFile('/x', new Blob(['x']));
+    expect(last().timeout).toBe(REQUEST_TIMEOUT_MS);
+    await http.upload('/x', new FormData());
+    expect(last().timeout).toBe(TRANSFER_TIMEOUT_MS);
+    expect(TRANSFER_TIMEOUT_MS).toBe(420_000);
+    await http.download('/x', {}, 'a.docx');
+    expect(last().timeout).toBe(TRANSFER_TIMEOUT_MS);
+    await http.downloadGet('/x', {}, 'a.docx');
+    expect(last().timeout).toBe(TRANSFER_TIMEOUT_MS);
+  });
+
+  it('reports upload progress as a ratio', async () => {
+    const onProgress = vi.fn();
+    const { http } = setup((config) => {
+      config.onUploadProgress?.({ loaded: 50, total: 200, bytes: 50, lengthComputable: true });
+      config.onUploadProgress?.({ loaded: 200, total: 200, bytes: 150, lengthComputable: true });
+      return ok({ avatar: 'a.png' });
+    });
+    await expect(http.upload('/api/user/avatar', new FormData(), { onProgress })).resolves.toEqual({ avatar: 'a.png' });
+    expect(onProgress.mock.calls).toEqual([[0.25], [1]]);
+  });
+});
+
+describe('http client: error catalogue (spec §8)', () => {
+  it('shows 很抱歉，资源未找到 for 5 seconds on a 404', async () => {
+    const { http, notify } = setup(() => fail(404, 'no route'));
+    const error = await rejection(http.get('/x'));
+    expect(error).toMatchObject({ message: MESSAGES.notFound, status: 404, code: 404 });
+    expect(notify).toHaveBeenCalledExactlyOnceWith('很抱歉，资源未找到', 5000);
+  });
+
+  it('shows 很抱歉，您暂无该操作权限 on a 403', async () => {
+    const { http, notify } = setup(() => fail(403, 'forbidden'));
+    const error = await rejection(http.get('/x'));
+    expect(error).toMatchObject({ message: '很抱歉，您暂无该操作权限', status: 403 });
+    expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.forbidden, ERROR_MESSAGE_DURATION_MS);
+  });
+
+  it('reports a 401 to the session without a toast', async () => {
+    const { http, notify, onUnauthorized } = setup(() => fail(401, '登录已失效，请重新登录'));
+    const error = await rejection(http.get('/x'));
+    expect(error).toMatchObject({ status: 401, message: '登录已失效，请重新登录' });
+    expect(onUnauthorized).toHaveBeenCalledExactlyOnceWith('status401');
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('treats HTTP 200 carrying code 401 as a 401', async () => {
+    const { http, onUnauthorized } = setup(() => fail(200, '登录已失效，请重新登录', 401));
+    const error = await rejection(http.get('/x'));
+    expect(error).toMatchObject({ status: 200, code: 401 });
+    expect(onUnauthorized).toHaveBeenCalledExactlyOnceWith('status401');
+  });
+
+  it('reports the refresh-token-invalid message to the session as such, whatever the status', async () => {
+    for (const status of [400, 401]) {
+      const { http, notify, onUnauthorized } = setup(() => fail(status, REFRESH_TOKEN_INVALID_MESSAGE));
+      const error = await rejection(http.get('/x'));
+      expect(error.message).toBe(REFRESH_TOKEN_INVALID_MESSAGE);
+      expect(onUnauthorized).toHaveBeenCalledExactlyOnceWith('refreshInvalid');
+      expect(notify).not.toHaveBeenCalled();
+    }
+  });
+
+  it('reports a 401 even for a silent call', async () => {
+    const { http, onUnauthorized } = setup(() => fail(401, 'x'));
+    await rejection(http.get('/x', undefined, { silent: true }));
+    expect(onUnauthorized).toHaveBeenCalledWith('status401');
+  });
+
+  it('shows 系统内部异常，请联系网站管理员 for a null or empty body', async () => {
+    for (const reply of [{ status: 200, data: null }, { status: 500, data: null }, { status: 502, data: '' }]) {
+      const { http, notify } = setup(() => reply);
+      const error = await rejection(http.get('/x'));
+      expect(error.message).toBe('系统内部异常，请联系网站管理员');
+      expect(error.code).toBeNull();
+      expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.internal, ERROR_MESSAGE_DURATION_MS);
+    }
+  });
+
+  it("shows the server's message for 5 seconds on any other error, by HTTP status or envelope code", async () => {
+    for (const reply of [fail(400, '验证码错误'), fail(500, '验证码错误'), fail(200, '验证码错误', 400)]) {
+      const { http, notify } = setup(() => reply);
+      const error = await rejection(http.postForm('/x', {}));
+      expect(error.message).toBe('验证码错误');
+      expect(notify).toHaveBeenCalledExactlyOnceWith('验证码错误', 5000);
+    }
+  });
+
+  it('counts only HTTP 200 as success, even for a 2xx answer with code 200', async () => {
+    const { http, notify } = setup(() => ({ status: 201, data: { code: 200, msg: '操作成功', data: 1 } }));
+    const error = await rejection(http.get('/x'));
+    expect(error.status).toBe(201);
+    expect(notify).toHaveBeenCalledOnce();
+  });
+
+  it('explains a timeout in Chinese', async () => {
+    const { http, notify } = setup(() => ({ error: 'timeout' }));
+    const error = await rejection(http.get('/x'));
+    expect(error).toMatchObject({ message: TIMEOUT_MESSAGE, status: 0, code: null, kind: 'timeout' });
+    expect(notify).toHaveBeenCalledExactlyOnceWith('请求超时，请稍后重试', ERROR_MESSAGE_DURATION_MS);
+  });
+
+  it('explains a network failure in Chinese', async () => {
+    const { http, notify } = setup(() => ({ error: 'network' }));
+    const error = await rejection(http.get('/x'));
+    expect(error).toMatchObject({ message: NETWORK_ERROR_MESSAGE, status: 0, kind: 'network' });
+    expect(notify).toHaveBeenCalledExactlyOnceWith('网络连接失败，请检查网络后重试', ERROR_MESSAGE_DURATION_MS);
+  });
+
+  it('does not toast a cancelled request', async () => {
+    const { http, notify } = setup(() => ok(null));
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejection(http.get('/x', undefined, { signal: controller.signal }));
+    expect(error.kind).toBe('canceled');
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('does not toast a silent call, but still rejects with the message', async () => {
+    const { http, notify } = setup(() => fail(500, '验证码错误'));
+    const error = await rejection(http.postForm('/x', {}, { silent: true }));
+    expect(error.message).toBe('验证码错误');
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('maps failures of calls made on the axios instance directly too', async () => {
+    const { http, notify } = setup(() => fail(404, 'x'));
+    await expect(http.axios.get('/x')).rejects.toBeInstanceOf(ApiRequestError);
+    expect(notify).toHaveBeenCalledWith(MESSAGES.notFound, ERROR_MESSAGE_DURATION_MS);
+  });
+});
+
+describe('http client: downloads', () => {
+  it('POSTs JSON, expects a blob and saves it under the given file name', async () => {
+    const file = new Blob(['paper'], { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+    const { http, last, saveBlob } = setup(() => ({ status: 200, data: file }));
+    await http.download('/api/paper/export', { paperId: 3 }, '试卷.docx');
+    expect(last().method).toBe('post');
+    expect(last().responseType).toBe('blob');
+    expect(JSON.parse(String(last().data))).toEqual({ paperId: 3 });
+    expect(saveBlob).toHaveBeenCalledExactlyOnceWith(file, '试卷.docx');
+  });
+
+  it('downloads with GET and query parameters without nulls', async () => {
+    const { http, last, url, saveBlob } = setup(() => ({ status: 200, data: new Blob(['x']) }));
+    await http.downloadGet('/api/x', { id: 1, skip: null }, 'a.xlsx');
+    expect(last().method).toBe('get');
+    expect(url()).toBe('/api/x?id=1');
+    expect(saveBlob).toHaveBeenCalledOnce();
+  });
+
+  it('shows 题量过大，下载失败 when the download fails, and saves nothing', async () => {
+    for (const reply of [{ status: 500, data: new Blob(['{}']) }, { error: 'timeout' } as const]) {
+      const { http, notify, saveBlob } = setup(() => reply);
+      const error = await rejection(http.download('/x', {}, 'a.docx'));
+      expect(error.message).toBe('题量过大，下载失败');
+      expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.downloadFailed, ERROR_MESSAGE_DURATION_MS);
+      expect(saveBlob).not.toHaveBeenCalled();
+    }
+  });
+
+  it('treats a JSON error envelope answered instead of the file as a failed download', async () => {
+    const body = new Blob([JSON.stringify({ code: 500, msg: 'boom', data: null })], { type: 'application/json' });
+    const { http, notify, saveBlob } = setup(() => ({ status: 200, data: body }));
+    const error = await rejection(http.download('/x', {}, 'a.docx'));
+    expect(error.message).toBe(MESSAGES.downloadFailed);
+    expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.downloadFailed, ERROR_MESSAGE_DURATION_MS);
+    expect(saveBlob).not.toHaveBeenCalled();
+  });
+
+  it('reports a 401 on a download to the session instead of the download message', async () => {
+    const { http, notify, onUnauthorized } = setup(() => ({ status: 401, data: new Blob(['{}']) }));
+    await rejection(http.download('/x', {}, 'a.docx'));
+    expect(onUnauthorized).toHaveBeenCalledWith('status401');
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('saves a blob by clicking a temporary anchor with the file name, then revokes the URL', () => {
+    vi.useFakeTimers();
+    const createObjectURL = vi.fn(() => 'blob:fake');
+    const revokeObjectURL = vi.fn();
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    saveBlobWithAnchor(new Blob(['x']), '成绩.xlsx');
+    expect(clicked).toHaveLength(1);
+    expect(clicked[0]!.download).toBe('成绩.xlsx');
+    expect(clicked[0]!.getAttribute('href')).toBe('blob:fake');
+    expect(document.querySelector('a[download]')).toBeNull();
+    vi.runAllTimers();
+    expect(revokeObjectURL).toHaveBeenCalledWith('blob:fake');
+    vi.useRealTimers();
+  });
+});
+
+describe('auth endpoints', () => {
+  it('requests a token form-encoded at /api/oauth/oauth/token with the Basic client header, not the bearer', async () => {
+    const { http, last, header } = setup(() => ok(tokenAnswer), 'access-1');
+    const answer = await requestToken(http, { grant_type: 'refresh_token', refresh_token: 'refresh-1' });
+    expect(answer).toEqual(tokenAnswer);
+    expect(last().url).toBe('/api/oauth/oauth/token');
+    expect(last().method).toBe('post');
+    expect(header('Authorization')).toBe(OAUTH_BASIC_HEADER);
+    expect(String(last().data)).toBe('grant_type=refresh_token&refresh_token=refresh-1');
+  });
+
+  it('rejects a token answer that breaks the contract', async () => {
+    const { http } = setup(() => ok({ access_token: 'a' }));
+    const error = await rejection(requestToken(http, { grant_type: 'refresh_token', refresh_token: 'r' }));
+    expect(error.kind).toBe('invalid');
+  });
+
+  it('fails a login silently (the form shows the message) but still reports an invalid refresh token', async () => {
+    const { http, notify } = setup(() => fail(400, '用户名或密码错误'));
+    const error = await rejection(
+      requestToken(http, { grant_type: 'password', username: 'a', password: 'b', captchaKey: 'k', captcha: 'c' }),
+    );
+    expect(error.message).toBe('用户名或密码错误');
+    expect(notify).not.toHaveBeenCalled();
+
+    const refresh = setup(() => fail(400, REFRESH_TOKEN_INVALID_MESSAGE));
+    await rejection(requestToken(refresh.http, { grant_type: 'refresh_token', refresh_token: 'r' }));
+    expect(refresh.onUnauthorized).toHaveBeenCalledWith('refreshInvalid');
+  });
+
+  it('signs out with DELETE /api/oauth/signout carrying the token being ended', async () => {
+    const { http, last, header } = setup(() => ok(null), 'some-newer-token');
+    await requestSignOut(http, 'access-1');
+    expect(last().method).toBe('delete');
+    expect(last().url).toBe('/api/oauth/signout');
+    expect(header('Authorization')).toBe('Bearer access-1');
+  });
+});
