@@ -2,19 +2,54 @@
  * Builds the Fastify app from its plugins. It does not listen: main.ts runs it, tests inject into it.
  */
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseOptions } from './db/client';
+import { type Clock, systemClock } from './lib/clock';
+import accountsPlugin from './plugins/accounts';
+import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
+import filesPlugin from './plugins/files';
 import realtimePlugin from './plugins/realtime';
+import captchaRoutes from './routes/auth/captcha.routes';
+import smsRoutes from './routes/auth/sms.routes';
+import devOutboxRoutes from './routes/dev/dev-outbox.routes';
 import healthRoutes from './routes/health/health.routes';
+import oauthRoutes from './routes/oauth/oauth.routes';
+import type { RateLimitedRouteOptions } from './routes/route-options';
+import classRoutes from './routes/system/class.routes';
+import configRoutes from './routes/system/config.routes';
+import avatarRoutes from './routes/user/avatar.routes';
+import userRoutes from './routes/user/user.routes';
+import type { SmsSender } from './services/auth/sms-sender';
 
 export type AppOptions = {
-  config: Pick<Config, 'clientDir' | 'seedDemo' | 'nodeEnv'>;
+  config: Pick<
+    Config,
+    | 'clientDir'
+    | 'seedDemo'
+    | 'nodeEnv'
+    | 'dataDir'
+    | 'accessTokenTtlSeconds'
+    | 'refreshTokenTtlSeconds'
+    | 'imageBaseUrl'
+    | 'websocketBaseUrl'
+    | 'captchaSiteKey'
+    | 'messagingAppId'
+    | 'rateLimitPerMinute'
+    | 'loginMaxFailures'
+    | 'loginLockMinutes'
+  >;
   database: DatabaseOptions;
   logger?: FastifyServerOptions['logger'];
+  /** The clock every expiry is measured against; tests move it instead of sleeping. */
+  now?: Clock;
+  /** Delivers SMS codes; by default they are written to the log. */
+  smsSender?: SmsSender;
 };
 
 export function databaseOptionsFor(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseOptions {
@@ -24,6 +59,7 @@ export function databaseOptionsFor(config: Pick<Config, 'databaseUrl' | 'dataDir
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
   const app = Fastify({
     logger: options.logger ?? false,
     // Requests may carry scanned pages; handlers that accept more raise this per route.
@@ -33,17 +69,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(envelopePlugin);
-  await app.register(dbPlugin, { database: options.database, seedDemo: options.config.seedDemo });
+  await app.register(dbPlugin, { database: options.database, seedDemo: config.seedDemo });
   await app.register(formbody);
+  await app.register(multipart);
+  await app.register(rateLimit, { global: false });
   await app.register(realtimePlugin);
+  await app.register(filesPlugin, { dataDir: config.dataDir, imageBaseUrl: config.imageBaseUrl });
+  await app.register(accountsPlugin, { config, now: options.now ?? systemClock, smsSender: options.smsSender });
+  await app.register(authPlugin);
 
+  const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(configRoutes, { config });
+      await api.register(oauthRoutes, limited);
+      await api.register(captchaRoutes, limited);
+      await api.register(smsRoutes, limited);
+      await api.register(userRoutes, limited);
+      await api.register(avatarRoutes);
+      await api.register(classRoutes);
+      if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },
     { prefix: '/api' },
   );
 
-  await app.register(clientPlugin, { clientDir: options.config.clientDir });
+  await app.register(clientPlugin, { clientDir: config.clientDir });
   return app;
 }

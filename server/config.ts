@@ -26,6 +26,20 @@ const configSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(7200),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(2_592_000),
+  IMAGE_BASE_URL: z
+    .string()
+    .trim()
+    .default('/files/')
+    .refine((value) => value.startsWith('/') || /^https?:\/\//.test(value), 'must be a path starting with / or an http(s) URL')
+    .transform((value) => (value.endsWith('/') ? value : `${value}/`)),
+  WEBSOCKET_BASE_URL: z.string().trim().default(''),
+  CAPTCHA_SITE_KEY: z.string().trim().default(''),
+  MESSAGING_APP_ID: z.string().trim().default(''),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
 });
 
 export type Config = {
@@ -38,6 +52,18 @@ export type Config = {
   clientDir: string;
   logLevel: string;
   seedDemo: boolean;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Where stored images are served from; a path (served from DATA_DIR/files) or an absolute URL. */
+  imageBaseUrl: string;
+  websocketBaseUrl: string;
+  captchaSiteKey: string;
+  messagingAppId: string;
+  /** Requests per minute per IP on each of the token, captcha and SMS endpoints. */
+  rateLimitPerMinute: number;
+  /** Wrong passwords within LOGIN_LOCK_MINUTES that lock an account for LOGIN_LOCK_MINUTES. */
+  loginMaxFailures: number;
+  loginLockMinutes: number;
 };
 
 export class ConfigError extends Error {}
@@ -59,5 +85,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(value.CLIENT_DIR),
     logLevel: value.LOG_LEVEL,
     seedDemo: value.SEED_DEMO,
+    accessTokenTtlSeconds: value.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: value.REFRESH_TOKEN_TTL_SECONDS,
+    imageBaseUrl: value.IMAGE_BASE_URL,
+    websocketBaseUrl: value.WEBSOCKET_BASE_URL,
+    captchaSiteKey: value.CAPTCHA_SITE_KEY,
+    messagingAppId: value.MESSAGING_APP_ID,
+    rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    loginMaxFailures: value.LOGIN_MAX_FAILURES,
+    loginLockMinutes: value.LOGIN_LOCK_MINUTES,
   };
 }

@@ -29,7 +29,10 @@ export class ApiError extends Error {
 
 /** Parses untrusted input; a failure is a 400 naming each bad field, never a 500. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value);
+  // A missing field reads better as "不能为空" than as zod's "expected string, received undefined".
+  const result = schema.safeParse(value ?? {}, {
+    error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? '不能为空' : undefined),
+  });
   if (result.success) return result.data;
   const details = result.error.issues
     .slice(0, 5)

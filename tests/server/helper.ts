@@ -3,10 +3,14 @@
  * schema in the PostgreSQL named by TEST_DATABASE_URL when the project runs with TEST_DB_KIND=postgres.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../server/app';
+import { type AppOptions, buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
 import type { DatabaseOptions } from '../../server/db/client';
 
 export function testDatabaseOptions(): { options: DatabaseOptions; drop: () => Promise<void> } {
@@ -29,28 +33,44 @@ export function testDatabaseOptions(): { options: DatabaseOptions; drop: () => P
   };
 }
 
-export async function createTestApp(overrides: { seedDemo?: boolean; clientDir?: string } = {}) {
+export type TestAppOverrides = {
+  seedDemo?: boolean;
+  clientDir?: string;
+  /** Any other configuration value; the rest are the documented defaults. */
+  config?: Partial<AppOptions['config']>;
+  now?: AppOptions['now'];
+  smsSender?: AppOptions['smsSender'];
+};
+
+export async function createTestApp(overrides: TestAppOverrides = {}) {
   const { options, drop } = testDatabaseOptions();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-data-'));
   const app = await buildApp({
     config: {
+      ...loadConfig({ NODE_ENV: 'test' }),
+      dataDir,
       clientDir: overrides.clientDir ?? '/nonexistent-client-dir',
       seedDemo: overrides.seedDemo ?? true,
-      nodeEnv: 'test',
+      ...overrides.config,
     },
     database: options,
+    now: overrides.now,
+    smsSender: overrides.smsSender,
   });
   await app.ready();
   return {
     app,
+    dataDir,
     close: async () => {
       await app.close();
       await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 /** One app for the whole test file, closed (and its schema dropped) after the last test. */
-export function useTestApp(overrides: Parameters<typeof createTestApp>[0] = {}): () => FastifyInstance {
+export function useTestApp(overrides: TestAppOverrides = {}): () => FastifyInstance {
   let handle: Awaited<ReturnType<typeof createTestApp>> | undefined;
   beforeAll(async () => {
     handle = await createTestApp(overrides);

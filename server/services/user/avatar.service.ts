@@ -1,0 +1,62 @@
+/**
+ * Avatars: checks an uploaded image by its magic bytes (never by the declared type), stores it under
+ * DATA_DIR/files/avatars with a random name and points the user at it. Serving the files is the files
+ * plugin's job.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { AVATAR_MAX_BYTES } from '../../../src/shared/contract/auth';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+
+export const AVATAR_DIR = 'avatars';
+
+export const AVATAR_MESSAGES = {
+  missing: '请选择要上传的头像图片',
+  badType: '头像仅支持 PNG、JPEG、WebP 或 GIF 图片',
+  tooLarge: `头像图片不能超过 ${AVATAR_MAX_BYTES / 1024 / 1024} MB`,
+} as const;
+
+type ImageKind = 'png' | 'jpg' | 'gif' | 'webp';
+
+const startsWith = (data: Buffer, bytes: number[], offset = 0) =>
+  data.length >= offset + bytes.length && bytes.every((byte, i) => data[offset + i] === byte);
+const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
+
+/** The image format the bytes really are, or null. */
+export function detectImageKind(data: Buffer): ImageKind | null {
+  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'jpg';
+  if (startsWith(data, ascii('GIF87a')) || startsWith(data, ascii('GIF89a'))) return 'gif';
+  if (startsWith(data, ascii('RIFF')) && startsWith(data, ascii('WEBP'), 8)) return 'webp';
+  return null;
+}
+
+export type AvatarService = ReturnType<typeof createAvatarService>;
+
+export function createAvatarService({ db, filesDir }: { db: Db; filesDir: string }) {
+  return {
+    /** Stores the image and answers its path relative to the image base URL, e.g. avatars/ab12.png. */
+    async save(userId: number, data: Buffer): Promise<string> {
+      if (data.length === 0) throw ApiError.badRequest(AVATAR_MESSAGES.missing);
+      if (data.length > AVATAR_MAX_BYTES) throw ApiError.badRequest(AVATAR_MESSAGES.tooLarge);
+      const kind = detectImageKind(data);
+      if (!kind) throw ApiError.badRequest(AVATAR_MESSAGES.badType);
+
+      const relative = `${AVATAR_DIR}/${randomBytes(16).toString('hex')}.${kind}`;
+      await fs.mkdir(path.join(filesDir, AVATAR_DIR), { recursive: true });
+      await fs.writeFile(path.join(filesDir, relative), data);
+
+      const [previous] = await db.select({ avatar: users.avatar }).from(users).where(eq(users.id, userId));
+      await db.update(users).set({ avatar: relative }).where(eq(users.id, userId));
+      // Only our own generated names are ever deleted, never a path that could leave the avatars folder.
+      if (previous?.avatar && /^avatars\/[0-9a-f]{32}\.(png|jpg|gif|webp)$/.test(previous.avatar)) {
+        await fs.rm(path.join(filesDir, previous.avatar), { force: true });
+      }
+      return relative;
+    },
+  };
+}
