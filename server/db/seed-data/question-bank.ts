@@ -1,0 +1,5 @@
+/** The demo 题库, one bank per subject, in the order the subject picker lists them. */
+import { mathBank } from './question-bank-math';
+import type { SeedSubjectBank } from './question-bank.types';
+
+export const questionBanks: SeedSubjectBank[] = [mathBank];
