@@ -1,5 +1,6 @@
 /** The demo 题库, one bank per subject, in the order the subject picker lists them. */
+import { chineseBank } from './question-bank-chinese';
 import { mathBank } from './question-bank-math';
 import type { SeedSubjectBank } from './question-bank.types';
 
-export const questionBanks: SeedSubjectBank[] = [mathBank];
+export const questionBanks: SeedSubjectBank[] = [mathBank, chineseBank];
