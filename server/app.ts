@@ -65,6 +65,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests may carry scanned pages; handlers that accept more raise this per route.
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Opening PGlite and migrating can take longer than Fastify's 10 s on a busy machine (parallel tests).
+    pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
   });
 

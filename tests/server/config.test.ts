@@ -34,4 +34,27 @@ describe('loadConfig', () => {
       url: 'postgres://postgres@127.0.0.1:5432/app',
     });
   });
+
+  it('has the documented defaults for sessions, images, the client config and limits', () => {
+    expect(loadConfig({})).toMatchObject({
+      accessTokenTtlSeconds: 7200,
+      refreshTokenTtlSeconds: 2_592_000,
+      imageBaseUrl: '/files/',
+      websocketBaseUrl: '',
+      captchaSiteKey: '',
+      messagingAppId: '',
+      rateLimitPerMinute: 120,
+      loginMaxFailures: 5,
+      loginLockMinutes: 15,
+    });
+  });
+
+  it('adds the trailing slash to IMAGE_BASE_URL and rejects one that is neither a path nor a URL', () => {
+    expect(loadConfig({ IMAGE_BASE_URL: 'https://cdn.example.com/img' }).imageBaseUrl).toBe('https://cdn.example.com/img/');
+    expect(() => loadConfig({ IMAGE_BASE_URL: 'files' })).toThrow(/IMAGE_BASE_URL/);
+  });
+
+  it('rejects a token lifetime under a minute', () => {
+    expect(() => loadConfig({ ACCESS_TOKEN_TTL_SECONDS: '10' })).toThrow(/ACCESS_TOKEN_TTL_SECONDS/);
+  });
 });

@@ -3,6 +3,7 @@
  * public client configuration.
  */
 import { z } from 'zod';
+import { userGradeInfoSchema } from './auth';
 
 export const CLASS_TYPE = { schoolYear: 1, klass: 2 } as const;
 
@@ -27,6 +28,8 @@ export const updateClassDefaultSchema = z.object({
   orgId: z.coerce.number().int().positive(),
   classId: z.coerce.number().int().positive(),
 });
+/** Its answer: the user's grade info after the change (the spec's client reloads and need not read it). */
+export const updateClassDefaultResponseSchema = userGradeInfoSchema;
 
 /** GET /api/config: the product config of spec §3 (public, no login needed). */
 export const clientConfigSchema = z.object({

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { seedDemo } from '../../../server/db/seed';
+import { loginAs } from '../accounts-helper';
+import { useTestApp } from '../helper';
+
+describe('the demo seed', () => {
+  const app = useTestApp();
+
+  it('creates the four demo accounts with the documented mobiles, roles and defaults', async () => {
+    const teacher = (await loginAs(app(), 'teacher')).user;
+    const director = (await loginAs(app(), 'director')).user;
+    const creator = (await loginAs(app(), 'creator')).user;
+    const newbie = (await loginAs(app(), 'newbie')).user;
+
+    expect([teacher, director, creator, newbie].map((user) => user.mobile)).toEqual([
+      '138****0001',
+      '138****0002',
+      '138****0003',
+      '138****0004',
+    ]);
+    expect(teacher.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: false, gradeDirector: false, classDefaultName: '2026级 (初一)' });
+    expect(director.userGradeInfo).toMatchObject({ orgName: '示范中学', gradeDirector: true, classDefaultId: null });
+    expect(creator.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: true });
+    expect(creator.orgs[0]!.role).toBe('creator');
+    expect(newbie.orgs).toEqual([]);
+    expect(newbie.userGradeInfo).toEqual({
+      orgDefaultId: null,
+      orgName: null,
+      gradeDirector: false,
+      isCreator: false,
+      classDefaultId: null,
+      classDefaultName: null,
+    });
+  });
+
+  it('does nothing when a school exists already', async () => {
+    expect(await seedDemo(app().database.db)).toBe(false);
+  });
+});
+
+describe('the migrations', () => {
+  it('never name the public schema, so each test file can run in its own PostgreSQL schema', () => {
+    const folder = path.resolve('server/db/migrations');
+    for (const file of fs.readdirSync(folder).filter((name) => name.endsWith('.sql'))) {
+      expect(fs.readFileSync(path.join(folder, file), 'utf8'), file).not.toContain('"public".');
+    }
+  });
+});
