@@ -238,6 +238,21 @@ export function formatScore(score: number): string {
   return `${Number.isInteger(score) ? score : Number(score.toFixed(1))}分`;
 }
 
+/** The student's name and code, printed inside the boxes of a per-student sheet. */
+export function sheetStudentTexts(page: AnswerSheetPage, student: { name: string; code: string }): SheetText[] {
+  const inBox = (text: string, box: MmRect): SheetText => ({
+    text,
+    xMm: box.xMm + 2,
+    baselineMm: box.yMm + box.hMm / 2 + 1.4,
+    sizeMm: 4,
+    align: 'start',
+    tone: 'ink',
+    maxWidthMm: box.wMm - 4,
+  });
+  const { nameBox, codeBox } = page.studentBlock;
+  return [inBox(student.name, nameBox), inBox(student.code, codeBox)].filter((t) => t.text.length > 0);
+}
+
 /**
  * The texts and ruled lines of one template page: header, student name and code (a per-student sheet),
  * question numbers, bubble letters, region labels, blank underlines and writing lines, page number.
@@ -260,14 +275,13 @@ export function sheetPageDecorations(
   text({ text: spec.title, xMm: centre, baselineMm: header.yMm + 7, sizeMm: 6, align: 'middle', maxWidthMm: header.wMm });
   const subtitle = [`学科：${spec.subjectName}`, spec.className ? `班级：${spec.className}` : ''].filter(Boolean).join('    ');
   text({ text: subtitle, xMm: centre, baselineMm: header.yMm + 12.5, sizeMm: 3.5, align: 'middle', maxWidthMm: header.wMm });
-  for (const [label, box, value] of [
-    ['姓名', studentBlock.nameBox, student?.name],
-    ['学号', studentBlock.codeBox, student?.code],
+  for (const [label, box] of [
+    ['姓名', studentBlock.nameBox],
+    ['学号', studentBlock.codeBox],
   ] as const) {
-    const baseline = box.yMm + box.hMm / 2 + 1.4;
-    text({ text: label, xMm: box.xMm - 1.5, baselineMm: baseline, sizeMm: 3.8, align: 'end' });
-    if (value) text({ text: value, xMm: box.xMm + 2, baselineMm: baseline, sizeMm: 4, maxWidthMm: box.wMm - 4 });
+    text({ text: label, xMm: box.xMm - 1.5, baselineMm: box.yMm + box.hMm / 2 + 1.4, sizeMm: 3.8, align: 'end' });
   }
+  if (student) texts.push(...sheetStudentTexts(page, student));
   // The second line hangs under the first line's text, past "注意事项：" (five full-width characters).
   const instructionSize = 2.8;
   SHEET_INSTRUCTIONS.forEach((line, i) =>

@@ -1,0 +1,211 @@
+/**
+ * Prints answer sheets (答题卡) to one PDF: every page of the template once per sheet, per student (name
+ * and code printed, the code in the QR) or generic (left blank for the student to fill in). Owns only
+ * the drawing; the geometry comes from the template and the words from `sheetPageDecorations`, so what
+ * is printed is what the preview shows and what the recognition expects. The Chinese font is Noto Sans
+ * SC from node_modules, read once per process and embedded once per PDF as a subset.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, PDFRef, grayscale, type PDFEmbeddedPage, type PDFFont, type PDFPage } from 'pdf-lib';
+import QRCode from 'qrcode';
+import type { AnswerSheetPage, AnswerSheetSpec, AnswerSheetTemplate, MmRect, SheetQrPlacement } from '../../../src/shared/contract/answer-sheet';
+import { sheetPageDecorations, sheetStudentTexts, type SheetDecorations, type SheetText } from '../../../src/shared/lib/answer-sheet-layout';
+import { encodeSheetQr } from '../../../src/shared/lib/answer-sheet-qr';
+
+export interface AnswerSheetCopy {
+  /** The student the sheet is printed for; absent for a generic sheet. */
+  student?: { name: string; code: string };
+}
+
+const FONT_MODULE = '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf';
+const PT_PER_MM = 72 / 25.4;
+const INK = grayscale(0);
+/** Bubble letters: light enough that an unfilled bubble still reads as empty. */
+const FAINT = grayscale(0.6);
+const FRAME = grayscale(0.35);
+
+let fontBytes: Promise<Uint8Array> | undefined;
+
+/**
+ * @pdf-lib/fontkit 1.1.1 writes a subset's `loca` in the short format without padding the glyph records
+ * to even lengths, which corrupts most CJK glyphs of a static Noto Sans SC (pdf-lib issue 1232; fixed
+ * upstream in fontkit 1.8). Pinning every subset to the long `loca` format sidesteps the bug.
+ */
+const longLocaFontkit: Parameters<PDFDocument['registerFontkit']>[0] = {
+  create(buffer, postscriptName) {
+    const font = fontkit.create(buffer, postscriptName);
+    const createSubset = font.createSubset.bind(font);
+    font.createSubset = () => {
+      const subset = createSubset() as ReturnType<typeof createSubset> & { loca?: { version?: number }; _addGlyph(gid: number): number };
+      const addGlyph = subset._addGlyph.bind(subset);
+      subset._addGlyph = (gid) => {
+        if (subset.loca) subset.loca.version = 1;
+        return addGlyph(gid);
+      };
+      return subset;
+    };
+    return font;
+  },
+};
+
+function loadFont(): Promise<Uint8Array> {
+  fontBytes ??= readFile(createRequire(import.meta.url).resolve(FONT_MODULE)).catch((error: unknown) => {
+    fontBytes = undefined;
+    throw error;
+  });
+  return fontBytes;
+}
+
+export async function renderAnswerSheetPdf(
+  spec: AnswerSheetSpec,
+  template: AnswerSheetTemplate,
+  sheets: AnswerSheetCopy[],
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.registerFontkit(longLocaFontkit);
+  doc.setTitle(`${spec.title} 答题卡`);
+  doc.setSubject(spec.subjectName);
+  doc.setCreator('智慧作业');
+  doc.setProducer('智慧作业');
+  const font = await doc.embedFont(await loadFont(), { subset: true });
+  const size: [number, number] = [template.pageWidthMm * PT_PER_MM, template.pageHeightMm * PT_PER_MM];
+
+  // Everything but the QR and the student's name and code is the same on every sheet: draw each
+  // template page once, on a scratch page, and stamp it as a form XObject. Laying out CJK text is the
+  // slow part of pdf-lib, and a class of sheets then shares one copy of it.
+  const forms: PDFEmbeddedPage[] = [];
+  for (const [i, layout] of template.pages.entries()) {
+    const scratch = doc.addPage(size);
+    drawSharedContent(new MmCanvas(scratch, template.pageHeightMm, font), layout, sheetPageDecorations(spec, template, i));
+    const form = await doc.embedPage(scratch);
+    await form.embed();
+    doc.removePage(0);
+    dropObjects(doc, scratch);
+    forms.push(form);
+  }
+
+  for (const sheet of sheets) {
+    for (const [i, layout] of template.pages.entries()) {
+      const page = doc.addPage(size);
+      page.drawPage(forms[i] as PDFEmbeddedPage, { x: 0, y: 0 });
+      const canvas = new MmCanvas(page, template.pageHeightMm, font);
+      const { student } = sheet;
+      canvas.qr(encodeSheetQr({ homeworkId: template.homeworkId, page: layout.page, ...(student ? { studentCode: student.code } : {}) }), layout.qr);
+      if (student) drawTexts(canvas, sheetStudentTexts(layout, student));
+    }
+  }
+  return doc.save();
+}
+
+/** Forgets a removed page and its content streams, now copied into a form, so they are not saved twice. */
+function dropObjects(doc: PDFDocument, page: PDFPage): void {
+  const contents = page.node.normalizedEntries().Contents;
+  for (let i = 0; i < (contents?.size() ?? 0); i += 1) {
+    const ref = contents?.get(i);
+    if (ref instanceof PDFRef) doc.context.delete(ref);
+  }
+  doc.context.delete(page.ref);
+}
+
+function drawSharedContent(canvas: MmCanvas, layout: AnswerSheetPage, decorations: SheetDecorations): void {
+  for (const f of layout.fiducials) {
+    canvas.fillRect({ xMm: f.xMm - f.sizeMm / 2, yMm: f.yMm - f.sizeMm / 2, wMm: f.sizeMm, hMm: f.sizeMm });
+  }
+  canvas.strokeRect(layout.studentBlock.nameBox, 0.3, INK);
+  canvas.strokeRect(layout.studentBlock.codeBox, 0.3, INK);
+  for (const block of layout.objectiveBlocks) canvas.strokeRect(block, 0.2, FRAME);
+  for (const q of layout.objective) {
+    for (const o of q.options) canvas.bubble(o);
+  }
+  for (const r of layout.regions) canvas.strokeRect(r, 0.3, INK);
+  for (const l of decorations.lines) canvas.line(l.x1Mm, l.y1Mm, l.x2Mm, l.y2Mm, l.tone === 'ink' ? 0.25 : 0.15, l.tone === 'ink' ? INK : FAINT);
+  drawTexts(canvas, decorations.texts);
+}
+
+function drawTexts(canvas: MmCanvas, texts: SheetText[]): void {
+  for (const t of texts) canvas.text(t.text, t.xMm, t.baselineMm, t.sizeMm, t.align, t.tone === 'ink' ? INK : FAINT, t.maxWidthMm);
+}
+
+/** A pdf-lib page addressed in millimetres from the top-left corner. */
+class MmCanvas {
+  constructor(
+    private readonly page: PDFPage,
+    private readonly heightMm: number,
+    private readonly font: PDFFont,
+  ) {}
+
+  private x(mm: number) {
+    return mm * PT_PER_MM;
+  }
+
+  private y(mm: number) {
+    return (this.heightMm - mm) * PT_PER_MM;
+  }
+
+  fillRect(r: MmRect) {
+    this.page.drawRectangle({ x: this.x(r.xMm), y: this.y(r.yMm + r.hMm), width: r.wMm * PT_PER_MM, height: r.hMm * PT_PER_MM, color: INK });
+  }
+
+  /** The outline stays inside the rectangle: the stroke is centred on the path, so inset it by half. */
+  strokeRect(r: MmRect, lineMm: number, color: typeof INK) {
+    const inset = lineMm / 2;
+    this.page.drawRectangle({
+      x: this.x(r.xMm + inset),
+      y: this.y(r.yMm + r.hMm - inset),
+      width: (r.wMm - lineMm) * PT_PER_MM,
+      height: (r.hMm - lineMm) * PT_PER_MM,
+      borderColor: color,
+      borderWidth: lineMm * PT_PER_MM,
+    });
+  }
+
+  bubble(r: MmRect) {
+    const lineMm = 0.3;
+    this.page.drawEllipse({
+      x: this.x(r.xMm + r.wMm / 2),
+      y: this.y(r.yMm + r.hMm / 2),
+      xScale: ((r.wMm - lineMm) / 2) * PT_PER_MM,
+      yScale: ((r.hMm - lineMm) / 2) * PT_PER_MM,
+      borderColor: INK,
+      borderWidth: lineMm * PT_PER_MM,
+    });
+  }
+
+  line(x1: number, y1: number, x2: number, y2: number, lineMm: number, color: typeof INK) {
+    this.page.drawLine({ start: { x: this.x(x1), y: this.y(y1) }, end: { x: this.x(x2), y: this.y(y2) }, thickness: lineMm * PT_PER_MM, color });
+  }
+
+  text(text: string, xMm: number, baselineMm: number, sizeMm: number, align: 'start' | 'middle' | 'end', color: typeof INK, maxWidthMm?: number) {
+    let size = sizeMm * PT_PER_MM;
+    let width = this.font.widthOfTextAtSize(text, size);
+    const max = maxWidthMm === undefined ? Infinity : maxWidthMm * PT_PER_MM;
+    if (width > max) {
+      size *= max / width;
+      width = max;
+    }
+    const shift = align === 'middle' ? width / 2 : align === 'end' ? width : 0;
+    this.page.drawText(text, { x: this.x(xMm) - shift, y: this.y(baselineMm), size, font: this.font, color });
+  }
+
+  /** The QR symbol as one filled vector path (one subpath per run of dark modules): crisp at any dpi. */
+  qr(text: string, { xMm, yMm, sizeMm }: SheetQrPlacement) {
+    const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+    const n = modules.size;
+    let path = '';
+    for (let row = 0; row < n; row += 1) {
+      let col = 0;
+      while (col < n) {
+        if (!modules.get(row, col)) {
+          col += 1;
+          continue;
+        }
+        const start = col;
+        while (col < n && modules.get(row, col)) col += 1;
+        path += `M${start} ${row}h${col - start}v1h${start - col}z`;
+      }
+    }
+    this.page.drawSvgPath(path, { x: this.x(xMm), y: this.y(yMm), scale: (sizeMm / n) * PT_PER_MM, color: INK });
+  }
+}
