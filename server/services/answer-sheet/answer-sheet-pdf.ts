@@ -9,10 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PDFRef, grayscale, type PDFEmbeddedPage, type PDFFont, type PDFPage } from 'pdf-lib';
-import QRCode from 'qrcode';
 import type { AnswerSheetPage, AnswerSheetSpec, AnswerSheetTemplate, MmRect, SheetQrPlacement } from '../../../src/shared/contract/answer-sheet';
 import { sheetPageDecorations, sheetStudentTexts, type SheetDecorations, type SheetText } from '../../../src/shared/lib/answer-sheet-layout';
-import { encodeSheetQr } from '../../../src/shared/lib/answer-sheet-qr';
+import { encodeSheetQr, sheetQrPath } from '../../../src/shared/lib/answer-sheet-qr';
 
 export interface AnswerSheetCopy {
   /** The student the sheet is printed for; absent for a generic sheet. */
@@ -189,23 +188,9 @@ class MmCanvas {
     this.page.drawText(text, { x: this.x(xMm) - shift, y: this.y(baselineMm), size, font: this.font, color });
   }
 
-  /** The QR symbol as one filled vector path (one subpath per run of dark modules): crisp at any dpi. */
+  /** The QR symbol as one filled vector path: crisp at any dpi. */
   qr(text: string, { xMm, yMm, sizeMm }: SheetQrPlacement) {
-    const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-    const n = modules.size;
-    let path = '';
-    for (let row = 0; row < n; row += 1) {
-      let col = 0;
-      while (col < n) {
-        if (!modules.get(row, col)) {
-          col += 1;
-          continue;
-        }
-        const start = col;
-        while (col < n && modules.get(row, col)) col += 1;
-        path += `M${start} ${row}h${col - start}v1h${start - col}z`;
-      }
-    }
-    this.page.drawSvgPath(path, { x: this.x(xMm), y: this.y(yMm), scale: (sizeMm / n) * PT_PER_MM, color: INK });
+    const { path, modules } = sheetQrPath(text);
+    this.page.drawSvgPath(path, { x: this.x(xMm), y: this.y(yMm), scale: (sizeMm / modules) * PT_PER_MM, color: INK });
   }
 }

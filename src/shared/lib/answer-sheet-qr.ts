@@ -3,6 +3,7 @@
  * symbol stays small and robust; the leading `SH1` names the format version. The student code is
  * percent-encoded, so any code survives the round trip.
  */
+import QRCode from 'qrcode';
 import { sheetQrPayloadSchema, type SheetQrPayload } from '../contract/answer-sheet';
 
 export const SHEET_QR_PREFIX = 'SH1';
@@ -41,4 +42,27 @@ export function decodeSheetQr(text: string): SheetQrPayload | null {
 function encodeStudentCode(code: string): string {
   // A bare "-" would read back as "no student".
   return code === NO_STUDENT ? '%2D' : encodeURIComponent(code);
+}
+
+/**
+ * The QR symbol of a text as one SVG path in module units (one subpath per run of dark modules, so a
+ * single fill draws it without seams), and its side in modules. The quiet zone is not included.
+ */
+export function sheetQrPath(text: string): { path: string; modules: number } {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const n = modules.size;
+  let path = '';
+  for (let row = 0; row < n; row += 1) {
+    let col = 0;
+    while (col < n) {
+      if (!modules.get(row, col)) {
+        col += 1;
+        continue;
+      }
+      const start = col;
+      while (col < n && modules.get(row, col)) col += 1;
+      path += `M${start} ${row}h${col - start}v1h${start - col}z`;
+    }
+  }
+  return { path, modules: n };
 }
