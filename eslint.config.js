@@ -10,19 +10,41 @@ import tseslint from 'typescript-eslint';
 
 const featuresDir = path.resolve(import.meta.dirname, 'src/features');
 const features = fs.existsSync(featuresDir)
-  ? fs.readdirSync(featuresDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+  ? fs
+      .readdirSync(featuresDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
   : [];
 
 /** Packages only adapters (and entries, which construct adapters) may import. */
 const IO_PACKAGES = ['axios', 'socket.io-client', 'dwt', 'idb', 'js-cookie'];
-const UI_PACKAGES = ['react', 'react-dom', 'react-dom/*', 'react-router-dom', '@douyinfe/semi-ui', '@douyinfe/semi-ui/*', '@xstate/react', 'zustand'];
+const UI_PACKAGES = [
+  'react',
+  'react-dom',
+  'react-dom/*',
+  'react-router-dom',
+  '@douyinfe/semi-ui-19',
+  '@douyinfe/semi-ui-19/*',
+  '@xstate/react',
+  'zustand',
+];
 
 const restrictedPackages = (packages, why) => ({
   patterns: [{ group: packages, message: why }],
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.test-output/**', 'server/db/migrations/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'data/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.test-output/**',
+      'server/db/migrations/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -50,7 +72,11 @@ export default tseslint.config(
             { target: './src', from: './entries', message: 'src must not import an entry.' },
             { target: './src', from: './server', message: 'The client must not import server code.' },
             { target: './src/machines', from: './src/features', message: 'Machines must not import features.' },
-            { target: './src/shared', from: ['./src/features', './src/machines'], message: 'shared must not import features or machines.' },
+            {
+              target: './src/shared',
+              from: ['./src/features', './src/machines'],
+              message: 'shared must not import features or machines.',
+            },
             { target: './server', from: './entries', message: 'The server must not import client entries.' },
             {
               target: './server',
@@ -58,8 +84,18 @@ export default tseslint.config(
               except: ['./shared/contract', './shared/lib'],
               message: 'The server may import only src/shared/contract and src/shared/lib.',
             },
-            { target: './src/shared/contract', from: './src/shared', except: ['./contract'], message: 'The contract depends on nothing but zod.' },
-            { target: './src/shared/lib', from: './src/shared', except: ['./lib', './contract'], message: 'lib holds pure helpers: no adapters, no UI.' },
+            {
+              target: './src/shared/contract',
+              from: './src/shared',
+              except: ['./contract'],
+              message: 'The contract depends on nothing but zod.',
+            },
+            {
+              target: './src/shared/lib',
+              from: './src/shared',
+              except: ['./lib', './contract'],
+              message: 'lib holds pure helpers: no adapters, no UI.',
+            },
             // A feature never imports another feature.
             ...features.map((name) => ({
               target: `./src/features/${name}`,
@@ -77,7 +113,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        restrictedPackages([...UI_PACKAGES, ...IO_PACKAGES], 'Machines, contract and lib stay free of React, DOM libraries and IO: receive adapters as actors.'),
+        restrictedPackages(
+          [...UI_PACKAGES, ...IO_PACKAGES],
+          'Machines, contract and lib stay free of React, DOM libraries and IO: receive adapters as actors.',
+        ),
       ],
     },
   },

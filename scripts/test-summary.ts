@@ -12,13 +12,15 @@ function readJson(file: string): unknown {
 }
 
 function vitestCounts(file: string): Counts | undefined {
-  const report = readJson(file) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number } | undefined;
+  const report = readJson(file) as
+    { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number } | undefined;
   if (!report) return undefined;
   return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
 }
 
 function playwrightCounts(file: string): Counts | undefined {
-  const report = readJson(file) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | undefined;
+  const report = readJson(file) as
+    { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | undefined;
   if (!report) return undefined;
   const { expected, unexpected, flaky, skipped } = report.stats;
   return { passed: expected, failed: unexpected + flaky, skipped };

@@ -34,7 +34,7 @@ step() {
   "$@" || failed+=("$name")
 }
 
-step lint npx eslint . --max-warnings 0
+step lint npm run --silent lint
 step typecheck npx tsc -p tsconfig.json --noEmit
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.test-output/vitest.json
 step build node node_modules/tsx/dist/cli.mjs scripts/client-build.ts

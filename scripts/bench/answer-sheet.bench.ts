@@ -43,7 +43,13 @@ for (let run = 0; run < RUNS; run += 1) {
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)] ?? NaN;
 
-console.log(`answer-sheet: ${STUDENTS} per-student A4 sheets, 20 objective + 3 subjective, ${template.pages.length} page(s) each`);
+console.log(
+  `answer-sheet: ${STUDENTS} per-student A4 sheets, 20 objective + 3 subjective, ${template.pages.length} page(s) each`,
+);
 console.log(`answer-sheet: layout ${layoutMs.toFixed(1)} ms; first render (font load) ${firstMs.toFixed(0)} ms`);
-console.log(`answer-sheet: render median ${median.toFixed(0)} ms over ${RUNS} runs (min ${times[0]?.toFixed(0)}, max ${times.at(-1)?.toFixed(0)})`);
-console.log(`answer-sheet: PDF ${(pdf.length / 1024).toFixed(0)} KiB (${(pdf.length / 1024 / STUDENTS).toFixed(1)} KiB per sheet)`);
+console.log(
+  `answer-sheet: render median ${median.toFixed(0)} ms over ${RUNS} runs (min ${times[0]?.toFixed(0)}, max ${times.at(-1)?.toFixed(0)})`,
+);
+console.log(
+  `answer-sheet: PDF ${(pdf.length / 1024).toFixed(0)} KiB (${(pdf.length / 1024 / STUDENTS).toFixed(1)} KiB per sheet)`,
+);

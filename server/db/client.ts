@@ -61,10 +61,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database & { mig
   };
 }
 
-async function openPostgres(options: {
-  url: string;
-  schemaName?: string;
-}): Promise<Database & { migrate: () => Promise<void> }> {
+async function openPostgres(options: { url: string; schemaName?: string }): Promise<Database & { migrate: () => Promise<void> }> {
   const { url, schemaName } = options;
   if (schemaName !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schemaName)) {
     throw new Error(`Invalid schema name: ${schemaName}`);
@@ -90,8 +87,7 @@ async function openPostgres(options: {
     db: db as unknown as Db,
     kind: 'postgres',
     version: () => selectVersion(db as unknown as Db),
-    migrate: () =>
-      migratePg(db, { migrationsFolder, migrationsSchema: schemaName ?? MIGRATIONS_SCHEMA }),
+    migrate: () => migratePg(db, { migrationsFolder, migrationsSchema: schemaName ?? MIGRATIONS_SCHEMA }),
     close: () => pool.end(),
   };
 }

@@ -39,7 +39,9 @@ export async function seedDemo(db: Db): Promise<boolean> {
 
     const years = await tx
       .insert(classes)
-      .values(DEMO_SCHOOL_YEARS.map((year, i) => ({ orgId: school.id, type: CLASS_TYPE.schoolYear, name: year.name, sort: i + 1 })))
+      .values(
+        DEMO_SCHOOL_YEARS.map((year, i) => ({ orgId: school.id, type: CLASS_TYPE.schoolYear, name: year.name, sort: i + 1 })),
+      )
       .returning();
     await tx.insert(classes).values(
       years.flatMap((year, i) =>

@@ -18,10 +18,7 @@ import { createAvatarService } from '../services/user/avatar.service';
 import { createUserService } from '../services/user/user.service';
 
 export type AccountsPluginOptions = {
-  config: Pick<
-    Config,
-    'nodeEnv' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds' | 'loginMaxFailures' | 'loginLockMinutes'
-  >;
+  config: Pick<Config, 'nodeEnv' | 'accessTokenTtlSeconds' | 'refreshTokenTtlSeconds' | 'loginMaxFailures' | 'loginLockMinutes'>;
   now: Clock;
   smsSender?: SmsSender;
 };

@@ -68,7 +68,12 @@ export const schoolYearMachine = setup({
   // when there is no school.
   states: {
     idle: {
-      on: { 'dropdown.opened': [{ guard: 'hasOrg', target: 'loading' }, { target: 'ready', actions: 'showEmptyList' }] },
+      on: {
+        'dropdown.opened': [
+          { guard: 'hasOrg', target: 'loading' },
+          { target: 'ready', actions: 'showEmptyList' },
+        ],
+      },
     },
     loading: {
       entry: assign({ error: null }),
@@ -80,11 +85,23 @@ export const schoolYearMachine = setup({
       },
     },
     ready: {
-      on: { 'dropdown.opened': [{ guard: 'hasOrg', target: 'loading' }, { target: 'ready', actions: 'showEmptyList' }], 'schoolYear.selected': { guard: 'isNewChoice', target: 'saving' } },
+      on: {
+        'dropdown.opened': [
+          { guard: 'hasOrg', target: 'loading' },
+          { target: 'ready', actions: 'showEmptyList' },
+        ],
+        'schoolYear.selected': { guard: 'isNewChoice', target: 'saving' },
+      },
     },
     failed: {
       // A failed save keeps the list, so another choice can be tried without reopening.
-      on: { 'dropdown.opened': [{ guard: 'hasOrg', target: 'loading' }, { target: 'ready', actions: 'showEmptyList' }], 'schoolYear.selected': { guard: 'isNewChoice', target: 'saving' } },
+      on: {
+        'dropdown.opened': [
+          { guard: 'hasOrg', target: 'loading' },
+          { target: 'ready', actions: 'showEmptyList' },
+        ],
+        'schoolYear.selected': { guard: 'isNewChoice', target: 'saving' },
+      },
     },
     saving: {
       entry: assign(({ context, event }) => {
@@ -93,7 +110,10 @@ export const schoolYearMachine = setup({
       }),
       invoke: {
         src: 'saveDefault',
-        input: ({ context }) => ({ orgId: context.orgId ?? notProvided('an orgId'), classId: context.pending?.id ?? notProvided('a choice') }),
+        input: ({ context }) => ({
+          orgId: context.orgId ?? notProvided('an orgId'),
+          classId: context.pending?.id ?? notProvided('a choice'),
+        }),
         onDone: {
           target: 'saved',
           actions: [

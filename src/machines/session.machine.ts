@@ -30,9 +30,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export const LOGIN_FAILED_MESSAGE = '登录失败，请稍后重试';
 
 export type LoginRequest =
-  | { kind: 'password'; grant: PasswordGrant }
-  | { kind: 'sms'; grant: SmsGrant }
-  | { kind: 'register'; form: RegisterRequest };
+  { kind: 'password'; grant: PasswordGrant } | { kind: 'sms'; grant: SmsGrant } | { kind: 'register'; form: RegisterRequest };
 
 export type UnauthorizedReason = 'status401' | 'refreshInvalid';
 

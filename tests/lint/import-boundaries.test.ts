@@ -16,19 +16,22 @@ async function lintAt(relativePath: string, code: string): Promise<string[]> {
 
 describe('import boundaries', () => {
   it('refuses React in a machine', async () => {
-    const messages = await lintAt('src/machines/example.machine.ts', "import { useState } from 'react';\nexport const x = useState;\n");
+    const messages = await lintAt(
+      'src/machines/example.machine.ts',
+      "import { useState } from 'react';\nexport const x = useState;\n",
+    );
     expect(messages.join('\n')).toMatch(/no-restricted-imports/);
   });
 
   it('refuses axios in a feature (only adapters touch IO)', async () => {
-    const messages = await lintAt('src/features/home/example.ts', "import axios from 'axios';\nexport const x = axios;\n");
+    const messages = await lintAt('src/features/portal/example.ts', "import axios from 'axios';\nexport const x = axios;\n");
     expect(messages.join('\n')).toMatch(/no-restricted-imports/);
   });
 
   it('refuses a feature importing another feature', async () => {
     const messages = await lintAt(
       'src/features/large-screen/example.ts',
-      "import { HomePage } from '../home/home-page';\nexport const x = HomePage;\n",
+      "import { PortalLayout as HomePage } from '../portal/portal-layout';\nexport const x = HomePage;\n",
     );
     expect(messages.join('\n')).toMatch(/must not import another feature/);
   });
@@ -36,7 +39,7 @@ describe('import boundaries', () => {
   it('refuses a machine importing a feature', async () => {
     const messages = await lintAt(
       'src/machines/example.machine.ts',
-      "import { HomePage } from '../features/home/home-page';\nexport const x = HomePage;\n",
+      "import { PortalLayout as HomePage } from '../features/portal/portal-layout';\nexport const x = HomePage;\n",
     );
     expect(messages.join('\n')).toMatch(/Machines must not import features/);
   });
@@ -44,18 +47,21 @@ describe('import boundaries', () => {
   it('refuses the server importing client code other than the contract', async () => {
     const messages = await lintAt(
       'server/lib/example.ts',
-      "import { HomePage } from '../../src/features/home/home-page';\nexport const x = HomePage;\n",
+      "import { PortalLayout as HomePage } from '../../src/features/portal/portal-layout';\nexport const x = HomePage;\n",
     );
     expect(messages.join('\n')).toMatch(/only src\/shared\/contract/);
   });
 
   it('allows the server to import the contract and a feature to import shared code', async () => {
     expect(
-      await lintAt('server/lib/example.ts', "import { MESSAGES } from '../../src/shared/contract/envelope';\nexport const x = MESSAGES;\n"),
+      await lintAt(
+        'server/lib/example.ts',
+        "import { MESSAGES } from '../../src/shared/contract/envelope';\nexport const x = MESSAGES;\n",
+      ),
     ).toEqual([]);
     expect(
       await lintAt(
-        'src/features/home/example.ts',
+        'src/features/portal/example.ts',
         "import { AppProviders } from '../../shared/ui/app-providers';\nexport const x = AppProviders;\n",
       ),
     ).toEqual([]);

@@ -195,18 +195,20 @@ function stepsFor(holder: { system?: FakeSystem }) {
 }
 
 function checksFor(holder: { system?: FakeSystem }) {
-  const inState = (value: string, check: (system: FakeSystem) => void = () => undefined) => () => {
-    const system = holder.system!;
-    expect(system.snapshot.status).toBe('active');
-    expect(system.snapshot.value).toBe(value);
-    if (value !== 'saved') {
-      // Until a save succeeds nothing is stored, nothing reloads and the school year in use stays.
-      expect(system.stored).toEqual([]);
-      expect(system.reloads).toBe(0);
-      expect(system.snapshot.context.current).toEqual(system.snapshot.context.orgId === null ? null : CURRENT);
-    }
-    check(system);
-  };
+  const inState =
+    (value: string, check: (system: FakeSystem) => void = () => undefined) =>
+    () => {
+      const system = holder.system!;
+      expect(system.snapshot.status).toBe('active');
+      expect(system.snapshot.value).toBe(value);
+      if (value !== 'saved') {
+        // Until a save succeeds nothing is stored, nothing reloads and the school year in use stays.
+        expect(system.stored).toEqual([]);
+        expect(system.reloads).toBe(0);
+        expect(system.snapshot.context.current).toEqual(system.snapshot.context.orgId === null ? null : CURRENT);
+      }
+      check(system);
+    };
   return {
     boot: () => expect(holder.system).toBeUndefined(),
     idle: inState('idle', (system) => expect(system.fetches).toEqual([])),

@@ -38,7 +38,14 @@ const user: CurrentUser = {
   mobile: null,
   avatar: null,
   wechatBound: false,
-  userGradeInfo: { orgDefaultId: 1, orgName: '实验中学', gradeDirector: false, isCreator: true, classDefaultId: null, classDefaultName: null },
+  userGradeInfo: {
+    orgDefaultId: 1,
+    orgName: '实验中学',
+    gradeDirector: false,
+    isCreator: true,
+    classDefaultId: null,
+    classDefaultName: null,
+  },
   orgs: [],
 };
 
@@ -237,7 +244,12 @@ function stepsFor(holder: { system?: FakeSystem }) {
       await settle([
         {
           type: 'persist',
-          session: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + ACCESS_TTL_SECONDS * 1000, user },
+          session: {
+            accessToken: tokens.access_token,
+            refreshToken: tokens.refresh_token,
+            expiresAt: Date.now() + ACCESS_TTL_SECONDS * 1000,
+            user,
+          },
         },
       ]);
     },
@@ -272,7 +284,12 @@ function stepsFor(holder: { system?: FakeSystem }) {
       await settle([
         {
           type: 'persist',
-          session: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + ACCESS_TTL_SECONDS * 1000, user },
+          session: {
+            accessToken: tokens.access_token,
+            refreshToken: tokens.refresh_token,
+            expiresAt: Date.now() + ACCESS_TTL_SECONDS * 1000,
+            user,
+          },
         },
       ]);
     },
@@ -387,7 +404,9 @@ describe('session machine, model-based', () => {
     const steps = [...shortest, ...simple].flatMap((path) => path.steps);
     const states = new Set(steps.map((step) => JSON.stringify(step.state.value)));
     expect([...states].sort()).toEqual(
-      ['boot', 'loggedOut', 'loggingIn', 'loggedIn', 'refreshing', 'retrying', 'loggingOut'].map((value) => JSON.stringify(value)).sort(),
+      ['boot', 'loggedOut', 'loggingIn', 'loggedIn', 'refreshing', 'retrying', 'loggingOut']
+        .map((value) => JSON.stringify(value))
+        .sort(),
     );
     const events = new Set(shortest.flatMap((path) => path.steps.map((step) => step.event.type)));
     expect(events.size).toBe(sessionModel.events.length + 1); // + xstate.init
@@ -435,7 +454,11 @@ describe('session machine', () => {
     await vi.advanceTimersByTimeAsync(0);
     system.pending.refresh!.resolve(system.nextTokens());
     await flush();
-    expect(system.snapshot.context.session).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: T0 + 7200_000 });
+    expect(system.snapshot.context.session).toMatchObject({
+      accessToken: 'access-1',
+      refreshToken: 'refresh-1',
+      expiresAt: T0 + 7200_000,
+    });
     await vi.advanceTimersByTimeAsync(7200_000 - 300_000 - 1);
     expect(system.refreshes).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -516,7 +539,10 @@ describe('session machine', () => {
     ['sms', { kind: 'sms', grant: { grant_type: 'sms', mobile: '13800000001', smsCode: '123456' } }],
     [
       'register',
-      { kind: 'register', form: { nickname: '张老师', mobile: '13800000001', smsCode: '123456', password: 'abc12345', password2: 'abc12345' } },
+      {
+        kind: 'register',
+        form: { nickname: '张老师', mobile: '13800000001', smsCode: '123456', password: 'abc12345', password2: 'abc12345' },
+      },
     ],
   ] as const)('hands a %s login request to the login actor unchanged', (_kind, request) => {
     const system = createFakeSystem(null);

@@ -6,7 +6,12 @@ import {
   type AnswerSheetSpec,
   type MmRect,
 } from '../../src/shared/contract/answer-sheet';
-import { defaultWritingLines, layoutAnswerSheet, sheetPageDecorations, SHEET_GEOMETRY } from '../../src/shared/lib/answer-sheet-layout';
+import {
+  defaultWritingLines,
+  layoutAnswerSheet,
+  sheetPageDecorations,
+  SHEET_GEOMETRY,
+} from '../../src/shared/lib/answer-sheet-layout';
 import { decodeSheetQr, encodeSheetQr } from '../../src/shared/lib/answer-sheet-qr';
 
 function mixedSpec(paperSize: 'A4' | 'A3', subjective = 3): AnswerSheetSpec {
@@ -41,8 +46,14 @@ const contains = (outer: MmRect, inner: MmRect) =>
 function pageRects(page: AnswerSheetPage): Array<[string, MmRect]> {
   const quiet = SHEET_GEOMETRY.qrQuietMm;
   return [
-    ...page.fiducials.map((f): [string, MmRect] => [`fiducial ${f.corner}`, { xMm: f.xMm - f.sizeMm / 2, yMm: f.yMm - f.sizeMm / 2, wMm: f.sizeMm, hMm: f.sizeMm }]),
-    ['qr with quiet zone', { xMm: page.qr.xMm - quiet, yMm: page.qr.yMm - quiet, wMm: page.qr.sizeMm + 2 * quiet, hMm: page.qr.sizeMm + 2 * quiet }],
+    ...page.fiducials.map((f): [string, MmRect] => [
+      `fiducial ${f.corner}`,
+      { xMm: f.xMm - f.sizeMm / 2, yMm: f.yMm - f.sizeMm / 2, wMm: f.sizeMm, hMm: f.sizeMm },
+    ]),
+    [
+      'qr with quiet zone',
+      { xMm: page.qr.xMm - quiet, yMm: page.qr.yMm - quiet, wMm: page.qr.sizeMm + 2 * quiet, hMm: page.qr.sizeMm + 2 * quiet },
+    ],
     ['header', page.header],
     ...page.objectiveBlocks.map((b, i): [string, MmRect] => [`block ${i}`, b]),
     ...page.regions.map((r): [string, MmRect] => [`region ${r.questionNo}`, r]),
@@ -53,7 +64,12 @@ function pageRects(page: AnswerSheetPage): Array<[string, MmRect]> {
 function fiducialRectangle(page: AnswerSheetPage): MmRect {
   const tl = page.fiducials.find((f) => f.corner === 'tl')!;
   const br = page.fiducials.find((f) => f.corner === 'br')!;
-  return { xMm: tl.xMm - tl.sizeMm / 2, yMm: tl.yMm - tl.sizeMm / 2, wMm: br.xMm + br.sizeMm / 2 - (tl.xMm - tl.sizeMm / 2), hMm: br.yMm + br.sizeMm / 2 - (tl.yMm - tl.sizeMm / 2) };
+  return {
+    xMm: tl.xMm - tl.sizeMm / 2,
+    yMm: tl.yMm - tl.sizeMm / 2,
+    wMm: br.xMm + br.sizeMm / 2 - (tl.xMm - tl.sizeMm / 2),
+    hMm: br.yMm + br.sizeMm / 2 - (tl.yMm - tl.sizeMm / 2),
+  };
 }
 
 describe('layoutAnswerSheet', () => {
@@ -103,7 +119,10 @@ describe('layoutAnswerSheet', () => {
       const bubbles = page.objective.flatMap((q) => q.options.map((o) => ({ ...o, q: q.questionNo })));
       for (let i = 0; i < bubbles.length; i += 1) {
         for (let j = i + 1; j < bubbles.length; j += 1) {
-          expect(overlaps(bubbles[i]!, bubbles[j]!), `bubbles ${bubbles[i]!.q}${bubbles[i]!.label} and ${bubbles[j]!.q}${bubbles[j]!.label}`).toBe(false);
+          expect(
+            overlaps(bubbles[i]!, bubbles[j]!),
+            `bubbles ${bubbles[i]!.q}${bubbles[i]!.label} and ${bubbles[j]!.q}${bubbles[j]!.label}`,
+          ).toBe(false);
         }
       }
       for (const q of page.objective) {
@@ -116,18 +135,21 @@ describe('layoutAnswerSheet', () => {
     }
   });
 
-  it.each(['A4', 'A3'] as const)('keeps everything on a %s page inside the fiducial rectangle, clear of the fiducials', (size) => {
-    const t = layoutAnswerSheet(mixedSpec(size, 8));
-    for (const page of t.pages) {
-      const interior = fiducialRectangle(page);
-      expect(interior.xMm).toBeGreaterThanOrEqual(5);
-      expect(interior.xMm + interior.wMm).toBeLessThanOrEqual(t.pageWidthMm - 5);
-      for (const [name, r] of pageRects(page).filter(([n]) => !n.startsWith('fiducial'))) {
-        expect(contains(interior, r), `${name} on page ${page.page}`).toBe(true);
+  it.each(['A4', 'A3'] as const)(
+    'keeps everything on a %s page inside the fiducial rectangle, clear of the fiducials',
+    (size) => {
+      const t = layoutAnswerSheet(mixedSpec(size, 8));
+      for (const page of t.pages) {
+        const interior = fiducialRectangle(page);
+        expect(interior.xMm).toBeGreaterThanOrEqual(5);
+        expect(interior.xMm + interior.wMm).toBeLessThanOrEqual(t.pageWidthMm - 5);
+        for (const [name, r] of pageRects(page).filter(([n]) => !n.startsWith('fiducial'))) {
+          expect(contains(interior, r), `${name} on page ${page.page}`).toBe(true);
+        }
+        for (const o of page.objective.flatMap((q) => q.options)) expect(contains(interior, o)).toBe(true);
       }
-      for (const o of page.objective.flatMap((q) => q.options)) expect(contains(interior, o)).toBe(true);
-    }
-  });
+    },
+  );
 
   it('draws fiducials as 8 mm squares in the four corners', () => {
     const t = layoutAnswerSheet(mixedSpec('A3'));

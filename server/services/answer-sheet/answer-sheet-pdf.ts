@@ -9,8 +9,19 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PDFRef, grayscale, type PDFEmbeddedPage, type PDFFont, type PDFPage } from 'pdf-lib';
-import type { AnswerSheetPage, AnswerSheetSpec, AnswerSheetTemplate, MmRect, SheetQrPlacement } from '../../../src/shared/contract/answer-sheet';
-import { sheetPageDecorations, sheetStudentTexts, type SheetDecorations, type SheetText } from '../../../src/shared/lib/answer-sheet-layout';
+import type {
+  AnswerSheetPage,
+  AnswerSheetSpec,
+  AnswerSheetTemplate,
+  MmRect,
+  SheetQrPlacement,
+} from '../../../src/shared/contract/answer-sheet';
+import {
+  sheetPageDecorations,
+  sheetStudentTexts,
+  type SheetDecorations,
+  type SheetText,
+} from '../../../src/shared/lib/answer-sheet-layout';
 import { encodeSheetQr, sheetQrPath } from '../../../src/shared/lib/answer-sheet-qr';
 
 export interface AnswerSheetCopy {
@@ -37,7 +48,10 @@ const longLocaFontkit: Parameters<PDFDocument['registerFontkit']>[0] = {
     const font = fontkit.create(buffer, postscriptName);
     const createSubset = font.createSubset.bind(font);
     font.createSubset = () => {
-      const subset = createSubset() as ReturnType<typeof createSubset> & { loca?: { version?: number }; _addGlyph(gid: number): number };
+      const subset = createSubset() as ReturnType<typeof createSubset> & {
+        loca?: { version?: number };
+        _addGlyph(gid: number): number;
+      };
       const addGlyph = subset._addGlyph.bind(subset);
       subset._addGlyph = (gid) => {
         if (subset.loca) subset.loca.version = 1;
@@ -91,7 +105,10 @@ export async function renderAnswerSheetPdf(
       page.drawPage(forms[i] as PDFEmbeddedPage, { x: 0, y: 0 });
       const canvas = new MmCanvas(page, template.pageHeightMm, font);
       const { student } = sheet;
-      canvas.qr(encodeSheetQr({ homeworkId: template.homeworkId, page: layout.page, ...(student ? { studentCode: student.code } : {}) }), layout.qr);
+      canvas.qr(
+        encodeSheetQr({ homeworkId: template.homeworkId, page: layout.page, ...(student ? { studentCode: student.code } : {}) }),
+        layout.qr,
+      );
       if (student) drawTexts(canvas, sheetStudentTexts(layout, student));
     }
   }
@@ -119,12 +136,14 @@ function drawSharedContent(canvas: MmCanvas, layout: AnswerSheetPage, decoration
     for (const o of q.options) canvas.bubble(o);
   }
   for (const r of layout.regions) canvas.strokeRect(r, 0.3, INK);
-  for (const l of decorations.lines) canvas.line(l.x1Mm, l.y1Mm, l.x2Mm, l.y2Mm, l.tone === 'ink' ? 0.25 : 0.15, l.tone === 'ink' ? INK : FAINT);
+  for (const l of decorations.lines)
+    canvas.line(l.x1Mm, l.y1Mm, l.x2Mm, l.y2Mm, l.tone === 'ink' ? 0.25 : 0.15, l.tone === 'ink' ? INK : FAINT);
   drawTexts(canvas, decorations.texts);
 }
 
 function drawTexts(canvas: MmCanvas, texts: SheetText[]): void {
-  for (const t of texts) canvas.text(t.text, t.xMm, t.baselineMm, t.sizeMm, t.align, t.tone === 'ink' ? INK : FAINT, t.maxWidthMm);
+  for (const t of texts)
+    canvas.text(t.text, t.xMm, t.baselineMm, t.sizeMm, t.align, t.tone === 'ink' ? INK : FAINT, t.maxWidthMm);
 }
 
 /** A pdf-lib page addressed in millimetres from the top-left corner. */
@@ -144,7 +163,13 @@ class MmCanvas {
   }
 
   fillRect(r: MmRect) {
-    this.page.drawRectangle({ x: this.x(r.xMm), y: this.y(r.yMm + r.hMm), width: r.wMm * PT_PER_MM, height: r.hMm * PT_PER_MM, color: INK });
+    this.page.drawRectangle({
+      x: this.x(r.xMm),
+      y: this.y(r.yMm + r.hMm),
+      width: r.wMm * PT_PER_MM,
+      height: r.hMm * PT_PER_MM,
+      color: INK,
+    });
   }
 
   /** The outline stays inside the rectangle: the stroke is centred on the path, so inset it by half. */
@@ -173,10 +198,23 @@ class MmCanvas {
   }
 
   line(x1: number, y1: number, x2: number, y2: number, lineMm: number, color: typeof INK) {
-    this.page.drawLine({ start: { x: this.x(x1), y: this.y(y1) }, end: { x: this.x(x2), y: this.y(y2) }, thickness: lineMm * PT_PER_MM, color });
+    this.page.drawLine({
+      start: { x: this.x(x1), y: this.y(y1) },
+      end: { x: this.x(x2), y: this.y(y2) },
+      thickness: lineMm * PT_PER_MM,
+      color,
+    });
   }
 
-  text(text: string, xMm: number, baselineMm: number, sizeMm: number, align: 'start' | 'middle' | 'end', color: typeof INK, maxWidthMm?: number) {
+  text(
+    text: string,
+    xMm: number,
+    baselineMm: number,
+    sizeMm: number,
+    align: 'start' | 'middle' | 'end',
+    color: typeof INK,
+    maxWidthMm?: number,
+  ) {
     let size = sizeMm * PT_PER_MM;
     let width = this.font.widthOfTextAtSize(text, size);
     const max = maxWidthMm === undefined ? Infinity : maxWidthMm * PT_PER_MM;

@@ -85,10 +85,7 @@ export function createLoginService(deps: {
     const failures = windowOpen ? count + 1 : 1;
     if (failures >= lockout.maxFailures) {
       const lockedUntil = addSeconds(at, lockout.lockMinutes * 60);
-      await db
-        .update(users)
-        .set({ failedLoginCount: 0, failedLoginSince: null, lockedUntil })
-        .where(eq(users.id, userId));
+      await db.update(users).set({ failedLoginCount: 0, failedLoginSince: null, lockedUntil }).where(eq(users.id, userId));
       throw new ApiError(429, LOGIN_MESSAGES.locked(lockout.lockMinutes));
     }
     await db

@@ -82,7 +82,10 @@ export function createSmsService({ db, now, sender, outbox }: { db: Db; now: Clo
         .limit(1);
       if (!row || row.attempts >= SMS_MAX_ATTEMPTS) throw ApiError.badRequest(SMS_MESSAGES.wrongCode);
       if (!sameHash(row.codeHash, sha256Hex(code))) {
-        await db.update(smsCodes).set({ attempts: sql`${smsCodes.attempts} + 1` }).where(eq(smsCodes.id, row.id));
+        await db
+          .update(smsCodes)
+          .set({ attempts: sql`${smsCodes.attempts} + 1` })
+          .where(eq(smsCodes.id, row.id));
         throw ApiError.badRequest(SMS_MESSAGES.wrongCode);
       }
       const consumed = await db

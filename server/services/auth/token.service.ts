@@ -6,11 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
-import {
-  type CurrentUser,
-  REFRESH_TOKEN_INVALID_MESSAGE,
-  type TokenResponse,
-} from '../../../src/shared/contract/auth';
+import { type CurrentUser, REFRESH_TOKEN_INVALID_MESSAGE, type TokenResponse } from '../../../src/shared/contract/auth';
 import type { Db } from '../../db/client';
 import { oauthTokens, tokenFamilies } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';

@@ -40,11 +40,7 @@ export function createClassService({ db, users: userService }: { db: Db; users: 
         .select({ id: classes.id, name: classes.name })
         .from(classes)
         .where(
-          and(
-            eq(classes.orgId, query.orgId),
-            eq(classes.type, query.type),
-            underPid ? eq(classes.pid, query.pid!) : undefined,
-          ),
+          and(eq(classes.orgId, query.orgId), eq(classes.type, query.type), underPid ? eq(classes.pid, query.pid!) : undefined),
         )
         .orderBy(asc(classes.sort), asc(classes.id));
     },

@@ -133,7 +133,10 @@ export function createUserService({ db, sms, tokens }: { db: Db; sms: SmsService
       if (!(await verifyPassword(input.oldPassword, user.passwordHash))) {
         throw ApiError.badRequest(USER_MESSAGES.wrongOldPassword);
       }
-      await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, userId));
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(input.password) })
+        .where(eq(users.id, userId));
       await tokens.revokeUserFamilies(userId, familyId);
     },
 

@@ -30,7 +30,13 @@ export function AnswerSheetPreview({ template, pageIndex = 0, spec, student, cla
   const qr = useMemo(
     () =>
       page
-        ? sheetQrPath(encodeSheetQr({ homeworkId: template.homeworkId, page: page.page, ...(student ? { studentCode: student.code } : {}) }))
+        ? sheetQrPath(
+            encodeSheetQr({
+              homeworkId: template.homeworkId,
+              page: page.page,
+              ...(student ? { studentCode: student.code } : {}),
+            }),
+          )
         : null,
     [page, template.homeworkId, student],
   );
@@ -66,10 +72,28 @@ export function AnswerSheetPreview({ template, pageIndex = 0, spec, student, cla
         fill="#000"
       />
       {[page.studentBlock.nameBox, page.studentBlock.codeBox].map((b, i) => (
-        <rect key={i} x={b.xMm + 0.15} y={b.yMm + 0.15} width={b.wMm - 0.3} height={b.hMm - 0.3} fill="none" stroke="#000" strokeWidth={0.3} />
+        <rect
+          key={i}
+          x={b.xMm + 0.15}
+          y={b.yMm + 0.15}
+          width={b.wMm - 0.3}
+          height={b.hMm - 0.3}
+          fill="none"
+          stroke="#000"
+          strokeWidth={0.3}
+        />
       ))}
       {page.objectiveBlocks.map((b, i) => (
-        <rect key={i} x={b.xMm + 0.1} y={b.yMm + 0.1} width={b.wMm - 0.2} height={b.hMm - 0.2} fill="none" stroke="#595959" strokeWidth={0.2} />
+        <rect
+          key={i}
+          x={b.xMm + 0.1}
+          y={b.yMm + 0.1}
+          width={b.wMm - 0.2}
+          height={b.hMm - 0.2}
+          fill="none"
+          stroke="#595959"
+          strokeWidth={0.2}
+        />
       ))}
       {page.objective.flatMap((q) =>
         q.options.map((o) => (

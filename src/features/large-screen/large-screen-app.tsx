@@ -1,4 +1,4 @@
-import { Badge, Typography } from '@douyinfe/semi-ui';
+import { Badge, Typography } from '@douyinfe/semi-ui-19';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';

@@ -105,7 +105,12 @@ export type HttpClient = {
   /** POSTs JSON, saves the answer under `fileName`. A failure toasts 题量过大，下载失败 (spec §8). */
   download(url: string, body: unknown, fileName: string, options?: Omit<CallOptions, 'schema'>): Promise<void>;
   /** GET variant of download. */
-  downloadGet(url: string, params: QueryParams | undefined, fileName: string, options?: Omit<CallOptions, 'schema'>): Promise<void>;
+  downloadGet(
+    url: string,
+    params: QueryParams | undefined,
+    fileName: string,
+    options?: Omit<CallOptions, 'schema'>,
+  ): Promise<void>;
 };
 
 // ---- pure pieces -----------------------------------------------------------------------------
@@ -145,7 +150,13 @@ function isEnvelope(body: unknown): body is Envelope {
 }
 
 /** What a failed answer means, per the catalogue of spec §8. */
-export type Failure = { message: string; status: number; code: number | null; kind: ApiErrorKind; unauthorized: UnauthorizedReason | null };
+export type Failure = {
+  message: string;
+  status: number;
+  code: number | null;
+  kind: ApiErrorKind;
+  unauthorized: UnauthorizedReason | null;
+};
 
 /** Maps an answer that is not a success (HTTP status and body) to the catalogue. */
 export function describeFailure(status: number, body: unknown, failureMessage?: string): Failure {
@@ -253,7 +264,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (!call.schema) return data as T;
     const parsed = call.schema.safeParse(data);
     if (parsed.success) return parsed.data;
-    throw reject({ message: MESSAGES.internal, status: SUCCESS_CODE, code: SUCCESS_CODE, kind: 'invalid', unauthorized: null }, call.silent);
+    throw reject(
+      { message: MESSAGES.internal, status: SUCCESS_CODE, code: SUCCESS_CODE, kind: 'invalid', unauthorized: null },
+      call.silent,
+    );
   }
 
   function axiosConfig(call: CallOptions<unknown>, extra: AxiosRequestConfig = {}): AxiosRequestConfig {
@@ -265,7 +279,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     };
   }
 
-  async function send<T>(config: AxiosRequestConfig, schemaOrOptions: SchemaOrOptions<T> | undefined, extra: AxiosRequestConfig = {}): Promise<T> {
+  async function send<T>(
+    config: AxiosRequestConfig,
+    schemaOrOptions: SchemaOrOptions<T> | undefined,
+    extra: AxiosRequestConfig = {},
+  ): Promise<T> {
     const call = toCallOptions(schemaOrOptions);
     const response = await instance.request<Envelope>({ ...config, ...axiosConfig(call, extra) });
     return parse(response.data.data, call);
@@ -290,7 +308,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     try {
       saveBlob(blob, fileName);
     } catch {
-      throw reject({ message: MESSAGES.downloadFailed, status: SUCCESS_CODE, code: null, kind: 'invalid', unauthorized: null }, call.silent);
+      throw reject(
+        { message: MESSAGES.downloadFailed, status: SUCCESS_CODE, code: null, kind: 'invalid', unauthorized: null },
+        call.silent,
+      );
     }
   }
 
@@ -315,7 +336,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }),
     download: (url, body, fileName, call = {}) =>
       fetchFile({ method: 'POST', url, data: body, headers: jsonHeaders }, fileName, call),
-    downloadGet: (url, params, fileName, call = {}) => fetchFile({ method: 'GET', url, params: withoutEmpty(params) }, fileName, call),
+    downloadGet: (url, params, fileName, call = {}) =>
+      fetchFile({ method: 'GET', url, params: withoutEmpty(params) }, fileName, call),
   };
 }
 

@@ -37,7 +37,10 @@ export const passwordSchema = z
   .max(64, '密码不能超过 64 位')
   .regex(/[A-Za-z]/, FORM_MESSAGES.passwordWeak)
   .regex(/\d/, FORM_MESSAGES.passwordWeak);
-export const smsCodeSchema = z.string().trim().regex(/^\d{6}$/, '短信验证码为 6 位数字');
+export const smsCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, '短信验证码为 6 位数字');
 
 // ---- current user ----------------------------------------------------------------------------
 

@@ -97,14 +97,22 @@ export function layoutAnswerSheet(spec: AnswerSheetSpec): AnswerSheetTemplate {
         cursor.y = top;
       }
     }
-    const at = { page: pages[cursor.page] as AnswerSheetPage, x: left + cursor.column * (columnWidth + G.columnGapMm), y: cursor.y };
+    const at = {
+      page: pages[cursor.page] as AnswerSheetPage,
+      x: left + cursor.column * (columnWidth + G.columnGapMm),
+      y: cursor.y,
+    };
     cursor.y += heightMm + G.itemGapMm;
     return at;
   };
 
   const objective = spec.questions.filter(isObjective);
   const maxOptions = Math.max(0, ...objective.map((q) => optionLabels(q).length));
-  const blockWidth = 2 * G.blockPaddingMm + G.numberWidthMm + maxOptions * G.bubbleWidthMm + (maxOptions - 1) * (G.optionPitchMm - G.bubbleWidthMm);
+  const blockWidth =
+    2 * G.blockPaddingMm +
+    G.numberWidthMm +
+    maxOptions * G.bubbleWidthMm +
+    (maxOptions - 1) * (G.optionPitchMm - G.bubbleWidthMm);
   const blocksPerRow = Math.max(1, Math.floor((columnWidth + G.blockGapMm) / (blockWidth + G.blockGapMm)));
   const blockStride = blocksPerRow > 1 ? blockWidth + (columnWidth - blocksPerRow * blockWidth) / (blocksPerRow - 1) : 0;
 
@@ -129,7 +137,11 @@ export function layoutAnswerSheet(spec: AnswerSheetSpec): AnswerSheetTemplate {
         ? G.regionLabelHeightMm + Math.ceil((q.blankCount ?? 1) / blankSlots) * G.blankRowHeightMm + G.regionPaddingMm
         : G.regionLabelHeightMm + fittedLines(q, maxRegionHeight) * G.writingLineMm + G.regionPaddingMm;
     const at = place(Math.min(heightMm, maxRegionHeight));
-    const region: AnswerRegion = { questionNo: q.no, kind: q.type === 'blank' ? 'blank' : 'subjective', ...rect(at.x, at.y, columnWidth, Math.min(heightMm, maxRegionHeight)) };
+    const region: AnswerRegion = {
+      questionNo: q.no,
+      kind: q.type === 'blank' ? 'blank' : 'subjective',
+      ...rect(at.x, at.y, columnWidth, Math.min(heightMm, maxRegionHeight)),
+    };
     at.page.regions.push(region);
   }
 
@@ -163,7 +175,10 @@ function objectiveRow(q: ObjectiveQuestion, blockX: number, y: number): Objectiv
   return {
     questionNo: q.no,
     type: q.type,
-    options: optionLabels(q).map((label, i) => ({ label, ...rect(firstX + i * G.optionPitchMm, y, G.bubbleWidthMm, G.bubbleHeightMm) })),
+    options: optionLabels(q).map((label, i) => ({
+      label,
+      ...rect(firstX + i * G.optionPitchMm, y, G.bubbleWidthMm, G.bubbleHeightMm),
+    })),
   };
 }
 

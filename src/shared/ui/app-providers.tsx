@@ -1,5 +1,5 @@
-import { LocaleProvider } from '@douyinfe/semi-ui';
-import zhCN from '@douyinfe/semi-ui/lib/es/locale/source/zh_CN';
+import { LocaleProvider } from '@douyinfe/semi-ui-19';
+import zhCN from '@douyinfe/semi-ui-19/lib/es/locale/source/zh_CN';
 import type { ReactNode } from 'react';
 import './global.css';
 

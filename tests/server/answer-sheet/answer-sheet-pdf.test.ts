@@ -4,7 +4,12 @@ import * as mupdf from 'mupdf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { renderAnswerSheetPdf } from '../../../server/services/answer-sheet/answer-sheet-pdf';
-import { answerSheetSpecSchema, type AnswerSheetSpec, type AnswerSheetTemplate, type Bubble } from '../../../src/shared/contract/answer-sheet';
+import {
+  answerSheetSpecSchema,
+  type AnswerSheetSpec,
+  type AnswerSheetTemplate,
+  type Bubble,
+} from '../../../src/shared/contract/answer-sheet';
 import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
 import { decodeSheetQr, encodeSheetQr } from '../../../src/shared/lib/answer-sheet-qr';
 
@@ -243,7 +248,10 @@ describe('renderAnswerSheetPdf for a class', () => {
     });
     const template = layoutAnswerSheet(spec);
     expect(template.pages.length).toBeGreaterThan(1);
-    const doc = mupdf.Document.openDocument(await renderAnswerSheetPdf(spec, template, [{ student: STUDENT }]), 'application/pdf');
+    const doc = mupdf.Document.openDocument(
+      await renderAnswerSheetPdf(spec, template, [{ student: STUDENT }]),
+      'application/pdf',
+    );
     const second = await qrTexts(rasterise(doc, 1));
     expect(second.map(decodeSheetQr)).toEqual([{ homeworkId: 3107, page: 2, studentCode: STUDENT.code }]);
     expect(pageText(doc, 1)).toContain(`第 2 页（共 ${template.pages.length} 页）`);
@@ -252,7 +260,9 @@ describe('renderAnswerSheetPdf for a class', () => {
   it('renders forty per-student sheets in a few seconds, embedding the font once', async () => {
     const spec = mixedSpec('A4');
     const template = layoutAnswerSheet(spec);
-    const sheets = Array.from({ length: 40 }, (_, i) => ({ student: { name: `学生${i + 1}`, code: `2024${String(i + 1).padStart(3, '0')}` } }));
+    const sheets = Array.from({ length: 40 }, (_, i) => ({
+      student: { name: `学生${i + 1}`, code: `2024${String(i + 1).padStart(3, '0')}` },
+    }));
     const started = performance.now();
     const pdf = await renderAnswerSheetPdf(spec, template, sheets);
     expect(performance.now() - started).toBeLessThan(10_000);

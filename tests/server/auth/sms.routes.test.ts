@@ -40,9 +40,18 @@ describe('POST /api/sms/code', () => {
   });
 
   it('registers only an unused mobile and logs in or resets only a registered one', async () => {
-    expect(failure(await sendCode({ mobile: '13800000004', purpose: 'register' }))).toEqual({ status: 400, msg: '该手机号已注册' });
-    expect(failure(await sendCode({ mobile: '13900000009', purpose: 'login' }))).toEqual({ status: 400, msg: '该手机号尚未注册' });
-    expect(failure(await sendCode({ mobile: '13900000009', purpose: 'reset' }))).toEqual({ status: 400, msg: '该手机号尚未注册' });
+    expect(failure(await sendCode({ mobile: '13800000004', purpose: 'register' }))).toEqual({
+      status: 400,
+      msg: '该手机号已注册',
+    });
+    expect(failure(await sendCode({ mobile: '13900000009', purpose: 'login' }))).toEqual({
+      status: 400,
+      msg: '该手机号尚未注册',
+    });
+    expect(failure(await sendCode({ mobile: '13900000009', purpose: 'reset' }))).toEqual({
+      status: 400,
+      msg: '该手机号尚未注册',
+    });
     expect((await sendCode({ mobile: '13900000009', purpose: 'register' })).statusCode).toBe(200);
   });
 

@@ -20,7 +20,12 @@ describe('the demo seed', () => {
       '138****0003',
       '138****0004',
     ]);
-    expect(teacher.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: false, gradeDirector: false, classDefaultName: '2026级 (初一)' });
+    expect(teacher.userGradeInfo).toMatchObject({
+      orgName: '示范中学',
+      isCreator: false,
+      gradeDirector: false,
+      classDefaultName: '2026级 (初一)',
+    });
     expect(director.userGradeInfo).toMatchObject({ orgName: '示范中学', gradeDirector: true, classDefaultId: null });
     expect(creator.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: true });
     expect(creator.orgs[0]!.role).toBe('creator');

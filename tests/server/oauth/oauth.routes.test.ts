@@ -5,17 +5,7 @@ import {
   UNAUTHORIZED_MESSAGE,
   tokenResponseSchema,
 } from '../../../src/shared/contract/auth';
-import {
-  DEMO,
-  bearer,
-  failure,
-  fakeClock,
-  loginAs,
-  passwordLogin,
-  postToken,
-  smsCode,
-  solvedCaptcha,
-} from '../accounts-helper';
+import { DEMO, bearer, failure, fakeClock, loginAs, passwordLogin, postToken, smsCode, solvedCaptcha } from '../accounts-helper';
 import { useTestApp } from '../helper';
 
 describe('tokens and sessions', () => {
@@ -64,7 +54,13 @@ describe('tokens and sessions', () => {
 
     it('rejects a wrong captcha', async () => {
       const { captchaKey } = await solvedCaptcha(app());
-      const response = await postToken(app(), { grant_type: 'password', username: 'teacher', password: DEMO.password, captchaKey, captcha: 'ZZZZ' });
+      const response = await postToken(app(), {
+        grant_type: 'password',
+        username: 'teacher',
+        password: DEMO.password,
+        captchaKey,
+        captcha: 'ZZZZ',
+      });
       expect(failure(response)).toEqual({ status: 400, msg: '图形验证码错误或已过期' });
     });
 
@@ -91,7 +87,12 @@ describe('tokens and sessions', () => {
     it('rejects a captcha older than five minutes', async () => {
       const solved = await solvedCaptcha(app());
       clock.advanceSeconds(301);
-      const response = await postToken(app(), { grant_type: 'password', username: 'teacher', password: DEMO.password, ...solved });
+      const response = await postToken(app(), {
+        grant_type: 'password',
+        username: 'teacher',
+        password: DEMO.password,
+        ...solved,
+      });
       expect(failure(response)).toEqual({ status: 400, msg: '图形验证码错误或已过期' });
     });
 
@@ -107,7 +108,10 @@ describe('tokens and sessions', () => {
       [{ grant_type: 'password', username: ' ', password: DEMO.password, captchaKey: 'k', captcha: 'ABCD' }, '请输入用户名'],
       [{ grant_type: 'password', username: 'teacher', captchaKey: 'k', captcha: 'ABCD' }, 'password：不能为空'],
       [{ grant_type: 'password', username: 'teacher', password: DEMO.password }, 'captchaKey：不能为空'],
-      [{ grant_type: 'password', username: 'teacher', password: DEMO.password, captchaKey: 'k', captcha: '' }, '请输入图形验证码'],
+      [
+        { grant_type: 'password', username: 'teacher', password: DEMO.password, captchaKey: 'k', captcha: '' },
+        '请输入图形验证码',
+      ],
       [{ grant_type: 'client_credentials' }, 'grant_type'],
       [{}, 'grant_type'],
       [{ grant_type: 'refresh_token' }, 'refresh_token'],

@@ -48,11 +48,14 @@ describe('serving the built client', () => {
     expect(page.headers['cache-control']).toBe('no-cache');
   });
 
-  it.each(['/api/nothing-here', '/api', '/api/system/nope?x=1'])('answers unknown %s with a JSON 404, not the page', async (url) => {
-    const response = await app().inject({ method: 'GET', url });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ code: 404, msg: '很抱歉，资源未找到', data: null });
-  });
+  it.each(['/api/nothing-here', '/api', '/api/system/nope?x=1'])(
+    'answers unknown %s with a JSON 404, not the page',
+    async (url) => {
+      const response = await app().inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ code: 404, msg: '很抱歉，资源未找到', data: null });
+    },
+  );
 
   it('answers a missing asset file with 404, not the page', async () => {
     const response = await app().inject({ method: 'GET', url: '/assets/missing.js' });

@@ -49,7 +49,8 @@ function problemsOf(q: SeedQuestion, bank: SeedSubjectBank): string[] {
   }
   if (q.type === 'multiple') {
     const sorted = [...new Set(q.answer)].sort();
-    const ok = q.answer.length >= 2 && q.answer.every((a) => a.length === 1 && letters.includes(a)) && sorted.join() === q.answer.join();
+    const ok =
+      q.answer.length >= 2 && q.answer.every((a) => a.length === 1 && letters.includes(a)) && sorted.join() === q.answer.join();
     if (!ok) problems.push(`多选答案 ${q.answer.join()} 不是至少 2 个按序排列的不同字母`);
   }
   if (q.type === 'judge' && !(q.answer.length === 1 && (q.answer[0] === '对' || q.answer[0] === '错'))) {
@@ -62,7 +63,12 @@ function problemsOf(q: SeedQuestion, bank: SeedSubjectBank): string[] {
   if (q.answer.some((a) => a.split('|').some((alt) => alt.trim() === ''))) problems.push('答案含空的备选项');
   if (q.analysis.trim().length < 10) problems.push('解析为空或过短');
 
-  for (const [field, text] of [['stem', q.stem], ['analysis', q.analysis], ...(q.options ?? []).map((o, i) => [`options[${i}]`, o]), ...q.answer.map((a, i) => [`answer[${i}]`, a])]) {
+  for (const [field, text] of [
+    ['stem', q.stem],
+    ['analysis', q.analysis],
+    ...(q.options ?? []).map((o, i) => [`options[${i}]`, o]),
+    ...q.answer.map((a, i) => [`answer[${i}]`, a]),
+  ]) {
     if (text !== undefined && !dollarsBalanced(text)) problems.push(`${field} 中的 $ 不成对`);
   }
   const html = [q.stem, q.analysis, ...(q.options ?? [])].map((t) => t.replace(/\$[^$]*\$/g, '')).join('\n');
@@ -85,21 +91,27 @@ describe('the demo question bank', () => {
     expect(new Set(bank.questions.map((q) => q.type))).toEqual(new Set(SEED_QUESTION_TYPES));
   });
 
-  it.each(questionBanks.map((b) => [b.subject, b] as const))('%s uses every difficulty 1..5, mostly 2 and 3', (_subject, bank) => {
-    const levels = bank.questions.map((q) => q.difficulty);
-    expect(new Set(levels)).toEqual(new Set([1, 2, 3, 4, 5]));
-    expect(levels.filter((d) => d === 2 || d === 3).length / levels.length).toBeGreaterThan(0.5);
-  });
+  it.each(questionBanks.map((b) => [b.subject, b] as const))(
+    '%s uses every difficulty 1..5, mostly 2 and 3',
+    (_subject, bank) => {
+      const levels = bank.questions.map((q) => q.difficulty);
+      expect(new Set(levels)).toEqual(new Set([1, 2, 3, 4, 5]));
+      expect(levels.filter((d) => d === 2 || d === 3).length / levels.length).toBeGreaterThan(0.5);
+    },
+  );
 
   it('has keys unique across all subjects', () => {
     const keys = allQuestions.map((q) => q.key);
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
   });
 
-  it.each(questionBanks.map((b) => [b.subject, b] as const))('%s names each knowledge point once, so a name is unambiguous', (_subject, bank) => {
-    const names = nodeNames(bank.knowledgePoints);
-    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
-  });
+  it.each(questionBanks.map((b) => [b.subject, b] as const))(
+    '%s names each knowledge point once, so a name is unambiguous',
+    (_subject, bank) => {
+      const names = nodeNames(bank.knowledgePoints);
+      expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    },
+  );
 
   it.each(questionBanks.map((b) => [b.subject, b] as const))('%s questions are internally consistent', (_subject, bank) => {
     const problems = bank.questions.flatMap((q) => problemsOf(q, bank).map((p) => `${q.key}: ${p}`));
@@ -122,7 +134,9 @@ describe('the question bank checks', () => {
     expect(seedQuestionSchema.safeParse({ ...good, type: 'multiple', answer: ['C', 'A'] }).success).toBe(false);
     expect(seedQuestionSchema.safeParse({ ...good, type: 'multiple', answer: ['A'] }).success).toBe(false);
     expect(seedQuestionSchema.safeParse({ ...good, type: 'judge', options: undefined, answer: ['正确'] }).success).toBe(false);
-    expect(problemsOf({ ...good, type: 'multiple', answer: ['B', 'A'] }, bank)).toContain('多选答案 B,A 不是至少 2 个按序排列的不同字母');
+    expect(problemsOf({ ...good, type: 'multiple', answer: ['B', 'A'] }, bank)).toContain(
+      '多选答案 B,A 不是至少 2 个按序排列的不同字母',
+    );
   });
 
   it('reject three options, options on a blank question and a blank count that differs from the answers', () => {
@@ -133,7 +147,9 @@ describe('the question bank checks', () => {
   });
 
   it('reject an unknown chapter or knowledge point, an unbalanced $ and an empty analysis', () => {
-    expect(problemsOf({ ...good, chapter: [...good.chapter, '不存在的节'] }, bank)).toContain(`章节不存在: ${[...good.chapter, '不存在的节'].join('/')}`);
+    expect(problemsOf({ ...good, chapter: [...good.chapter, '不存在的节'] }, bank)).toContain(
+      `章节不存在: ${[...good.chapter, '不存在的节'].join('/')}`,
+    );
     expect(problemsOf({ ...good, knowledgePoints: ['不存在的知识点'] }, bank)).toContain('知识点不存在: 不存在的知识点');
     expect(problemsOf({ ...good, stem: '计算 $x^2' }, bank)).toContain('stem 中的 $ 不成对');
     expect(problemsOf({ ...good, analysis: ' ' }, bank)).toContain('解析为空或过短');

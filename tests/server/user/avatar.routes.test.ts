@@ -13,7 +13,9 @@ const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), B
 function multipart(field: string, filename: string, contentType: string, data: Buffer) {
   const boundary = '----smart-homework-test';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -77,10 +79,17 @@ describe('POST /api/user/avatar', () => {
   });
 
   it('refuses an empty file, another field name and a non-multipart body', async () => {
-    expect(failure(await upload(multipart('file', 'empty.png', 'image/png', Buffer.alloc(0)))).msg).toBe('请选择要上传的头像图片');
+    expect(failure(await upload(multipart('file', 'empty.png', 'image/png', Buffer.alloc(0)))).msg).toBe(
+      '请选择要上传的头像图片',
+    );
     expect(failure(await upload(multipart('picture', 'me.png', 'image/png', PNG))).msg).toBe('请选择要上传的头像图片');
     const { access_token } = await loginAs(handle.app, 'teacher');
-    const json = await handle.app.inject({ method: 'POST', url: '/api/user/avatar', payload: { file: 'x' }, headers: bearer(access_token) });
+    const json = await handle.app.inject({
+      method: 'POST',
+      url: '/api/user/avatar',
+      payload: { file: 'x' },
+      headers: bearer(access_token),
+    });
     expect(failure(json)).toEqual({ status: 400, msg: '请选择要上传的头像图片' });
   });
 

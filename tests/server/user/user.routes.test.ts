@@ -60,9 +60,18 @@ describe('the /api/user endpoints', () => {
 
     it.each([
       [{ nickname: '', mobile: '13900000003', smsCode: '123456', password: 'Abcd1234', password2: 'Abcd1234' }, '请输入昵称'],
-      [{ nickname: '孙', mobile: '13900000003', smsCode: '123456', password: 'abcdefgh', password2: 'abcdefgh' }, '密码至少 8 位'],
-      [{ nickname: '孙', mobile: '13900000003', smsCode: '123456', password: 'Abcd1234', password2: 'Abcd12345' }, '两次输入的密码不一致'],
-      [{ nickname: '孙', mobile: '13900000003', smsCode: '12', password: 'Abcd1234', password2: 'Abcd1234' }, '短信验证码为 6 位数字'],
+      [
+        { nickname: '孙', mobile: '13900000003', smsCode: '123456', password: 'abcdefgh', password2: 'abcdefgh' },
+        '密码至少 8 位',
+      ],
+      [
+        { nickname: '孙', mobile: '13900000003', smsCode: '123456', password: 'Abcd1234', password2: 'Abcd12345' },
+        '两次输入的密码不一致',
+      ],
+      [
+        { nickname: '孙', mobile: '13900000003', smsCode: '12', password: 'Abcd1234', password2: 'Abcd1234' },
+        '短信验证码为 6 位数字',
+      ],
       [{ nickname: '孙' }, 'mobile：不能为空'],
     ])('answers 400 with a clear message for %j', async (payload, expected) => {
       const { status, msg } = failure(await inject('POST', '/api/user/register', payload));
@@ -77,7 +86,9 @@ describe('the /api/user endpoints', () => {
       const response = await inject('GET', '/api/user/info', undefined, access_token);
       const user = currentUserSchema.parse(response.json().data);
       expect(user).toMatchObject({ username: 'teacher', nickname: '王老师', mobile: '138****0001' });
-      expect(user.orgs).toEqual([{ id: user.userGradeInfo.orgDefaultId, name: '示范中学', role: 'teacher', gradeDirector: false }]);
+      expect(user.orgs).toEqual([
+        { id: user.userGradeInfo.orgDefaultId, name: '示范中学', role: 'teacher', gradeDirector: false },
+      ]);
       expect(user.userGradeInfo.classDefaultName).toBe('2026级 (初一)');
     });
 
@@ -155,7 +166,11 @@ describe('the /api/user endpoints', () => {
     });
 
     it('answers 401 without a token', async () => {
-      const response = await inject('PUT', '/api/user/password', { oldPassword: 'x', password: 'Abcd1234', password2: 'Abcd1234' });
+      const response = await inject('PUT', '/api/user/password', {
+        oldPassword: 'x',
+        password: 'Abcd1234',
+        password2: 'Abcd1234',
+      });
       expect(failure(response).status).toBe(401);
     });
   });

@@ -30,7 +30,8 @@ function setup(handler: Handler = () => ok(null), token: string | null = 'access
     requests.push(config);
     const reply = await handler(config);
     if ('error' in reply) {
-      if (reply.error === 'timeout') throw new AxiosError(`timeout of ${config.timeout}ms exceeded`, AxiosError.ECONNABORTED, config, {});
+      if (reply.error === 'timeout')
+        throw new AxiosError(`timeout of ${config.timeout}ms exceeded`, AxiosError.ECONNABORTED, config, {});
       throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
     }
     const response: AxiosResponse = { data: reply.data, status: reply.status, statusText: '', headers: {}, config, request: {} };
@@ -70,7 +71,14 @@ const tokenAnswer: TokenResponse = {
     mobile: null,
     avatar: null,
     wechatBound: false,
-    userGradeInfo: { orgDefaultId: null, orgName: null, gradeDirector: false, isCreator: false, classDefaultId: null, classDefaultName: null },
+    userGradeInfo: {
+      orgDefaultId: null,
+      orgName: null,
+      gradeDirector: false,
+      isCreator: false,
+      classDefaultId: null,
+      classDefaultName: null,
+    },
     orgs: [],
   },
 };
@@ -131,7 +139,13 @@ describe('http client: requests', () => {
     await http.postForm('/x', { orgId: 1, classId: 5, note: null, other: undefined, name: '高一', ids: [1, 2] });
     expect(header('Content-Type')).toMatch(/^application\/x-www-form-urlencoded/);
     expect(new URLSearchParams(String(last().data)).toString()).toBe(
-      new URLSearchParams([['orgId', '1'], ['classId', '5'], ['name', '高一'], ['ids', '1'], ['ids', '2']]).toString(),
+      new URLSearchParams([
+        ['orgId', '1'],
+        ['classId', '5'],
+        ['name', '高一'],
+        ['ids', '1'],
+        ['ids', '2'],
+      ]).toString(),
     );
   });
 
@@ -177,7 +191,9 @@ describe('http client: requests', () => {
   });
 
   it('gives ordinary calls 100000 ms and uploads and downloads 420000 ms', async () => {
-    const { http, last } = setup((config) => (config.responseType === 'blob' ? { status: 200, data: new Blob(['f']) } : ok(null)));
+    const { http, last } = setup((config) =>
+      config.responseType === 'blob' ? { status: 200, data: new Blob(['f']) } : ok(null),
+    );
     await http.get('/x');
     expect(last().timeout).toBe(REQUEST_TIMEOUT_MS);
     expect(REQUEST_TIMEOUT_MS).toBe(100_000);
@@ -251,7 +267,11 @@ describe('http client: error catalogue (spec §8)', () => {
   });
 
   it('shows 系统内部异常，请联系网站管理员 for a null or empty body', async () => {
-    for (const reply of [{ status: 200, data: null }, { status: 500, data: null }, { status: 502, data: '' }]) {
+    for (const reply of [
+      { status: 200, data: null },
+      { status: 500, data: null },
+      { status: 502, data: '' },
+    ]) {
       const { http, notify } = setup(() => reply);
       const error = await rejection(http.get('/x'));
       expect(error.message).toBe('系统内部异常，请联系网站管理员');

@@ -20,7 +20,14 @@ const user: CurrentUser = {
   mobile: '138****0001',
   avatar: null,
   wechatBound: false,
-  userGradeInfo: { orgDefaultId: 1, orgName: '实验中学', gradeDirector: false, isCreator: true, classDefaultId: null, classDefaultName: null },
+  userGradeInfo: {
+    orgDefaultId: 1,
+    orgName: '实验中学',
+    gradeDirector: false,
+    isCreator: true,
+    classDefaultId: null,
+    classDefaultName: null,
+  },
   orgs: [{ id: 1, name: '实验中学', role: 'creator', gradeDirector: false }],
 };
 const session: StoredSession = { accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: 1_700_000_000_000, user };

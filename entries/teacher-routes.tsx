@@ -1,0 +1,38 @@
+/**
+ * The teacher portal's route table: the spec's paths mapped to the pages of the features that own them.
+ * Routes whose feature is not built yet show a plain "not available yet" page with their display name.
+ */
+import type { ReactNode } from 'react';
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { AboutPage } from '../src/features/portal/pages/about-page';
+import { LandingPage } from '../src/features/portal/pages/landing-page';
+import { LoginPage } from '../src/features/portal/pages/login-page';
+import { NotFoundPage } from '../src/features/portal/pages/not-found-page';
+import { PendingPage } from '../src/features/portal/pages/pending-page';
+import { ProtocolPage } from '../src/features/portal/pages/protocol-page';
+import { UsersetPage } from '../src/features/portal/pages/userset-page';
+import { PortalLayout } from '../src/features/portal/portal-layout';
+import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
+
+const PAGES: Record<string, ReactNode> = {
+  '/': <LandingPage />,
+  '/login': <LoginPage />,
+  '/userset': <UsersetPage />,
+  '/protocol': <ProtocolPage />,
+  '/aboutUs': <AboutPage />,
+  '/404': <NotFoundPage />,
+};
+
+export const teacherRoutes: RouteObject[] = [
+  {
+    element: <PortalLayout />,
+    children: [
+      ...PORTAL_ROUTES.map((route) => ({
+        path: route.path,
+        element: PAGES[route.path] ?? <PendingPage title={route.name} />,
+      })),
+      ...Object.entries(PORTAL_REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];

@@ -1,0 +1,33 @@
+import { Select } from '@douyinfe/semi-ui-19';
+import { useMachine } from '@xstate/react';
+import { usePortalServices } from './portal-services';
+import { useCurrentSchoolYear } from './use-current-school-year';
+
+export const NO_SCHOOL_YEAR = '暂无默认学年';
+
+/** The 180px school-year dropdown: opening it loads the list, choosing one saves it and reloads. */
+export function SchoolYearPicker() {
+  const { schoolYearMachine } = usePortalServices();
+  const { orgId, schoolYear } = useCurrentSchoolYear();
+  const [snapshot, send] = useMachine(schoolYearMachine, { input: { orgId, current: schoolYear } });
+  const { list, current } = snapshot.context;
+  const options = (list.length ? list : current ? [current] : []).map((item) => ({ value: item.id, label: item.name }));
+
+  return (
+    <div role="group" aria-label="选择学年">
+      <Select
+        style={{ width: 180 }}
+        placeholder={NO_SCHOOL_YEAR}
+        value={current?.id}
+        optionList={options}
+        loading={snapshot.matches('loading') || snapshot.matches('saving')}
+        disabled={snapshot.matches('saving') || snapshot.matches('saved')}
+        emptyContent={snapshot.matches('failed') ? '学年加载失败，请重试' : orgId === null ? '请先加入学校' : '暂无学年'}
+        onDropdownVisibleChange={(visible) => {
+          if (visible) send({ type: 'dropdown.opened' });
+        }}
+        onChange={(value) => send({ type: 'schoolYear.selected', id: Number(value) })}
+      />
+    </div>
+  );
+}

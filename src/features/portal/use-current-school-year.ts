@@ -1,0 +1,18 @@
+import { usePortalServices } from './portal-services';
+import { useSession } from './use-session';
+
+/**
+ * The default school and school year: the grade info stored on this browser when a school year was
+ * chosen here, otherwise the default the server keeps for the user.
+ */
+export function useCurrentSchoolYear(): { orgId: number | null; schoolYear: { id: number; name: string } | null } {
+  const { loadGradeInfo } = usePortalServices();
+  const { user } = useSession();
+  const info = user?.userGradeInfo;
+  const orgId = info?.orgDefaultId ?? null;
+  const stored = loadGradeInfo();
+  if (stored) return { orgId, schoolYear: stored };
+  const schoolYear =
+    info?.classDefaultId != null ? { id: info.classDefaultId, name: info.classDefaultName ?? String(info.classDefaultId) } : null;
+  return { orgId, schoolYear };
+}
