@@ -1,6 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = Number(process.env.E2E_PORT ?? 8765);
+// A random port, chosen once in the main process and inherited by the workers, so that several runs
+// (and a developer's own server on 8080) never collide.
+process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+const PORT = Number(process.env.E2E_PORT);
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
@@ -42,7 +45,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh embedded database with the demo school for every run.
-    command: 'rm -rf .test-output/e2e-data && node node_modules/tsx/dist/cli.mjs scripts/start.ts',
+    command: `rm -rf .test-output/e2e-data-${PORT} && node node_modules/tsx/dist/cli.mjs scripts/start.ts`,
     url: `${E2E_BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
@@ -51,7 +54,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: '.test-output/e2e-data',
+      DATA_DIR: `.test-output/e2e-data-${PORT}`,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
