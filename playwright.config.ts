@@ -1,4 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+
+// Earlier runs' databases and builds (each run has its own, see webServer) are removed after an hour.
+if (!process.env.E2E_PORT && fs.existsSync('.test-output')) {
+  for (const entry of fs.readdirSync('.test-output')) {
+    const full = path.join('.test-output', entry);
+    if (/^e2e-(data|client)-\d+$/.test(entry) && Date.now() - fs.statSync(full).mtimeMs > 3_600_000) {
+      fs.rmSync(full, { recursive: true, force: true });
+    }
+  }
+}
 
 // A random port, chosen once in the main process and inherited by the workers, so that several runs
 // (and a developer's own server on 8080) never collide.
@@ -45,7 +57,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh embedded database with the demo school for every run.
-    command: `rm -rf .test-output/e2e-data-${PORT} && node node_modules/tsx/dist/cli.mjs scripts/start.ts`,
+    command: `rm -rf .test-output/e2e-data-${PORT} .test-output/e2e-client-${PORT} && node node_modules/tsx/dist/cli.mjs scripts/start.ts`,
     url: `${E2E_BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
@@ -55,6 +67,8 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR: `.test-output/e2e-data-${PORT}`,
+      // Its own build, so a concurrent run (or a developer's rebuild) never swaps files under this one.
+      CLIENT_DIR: `.test-output/e2e-client-${PORT}`,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',

@@ -37,7 +37,6 @@ step() {
 step lint npm run --silent lint
 step typecheck npx tsc -p tsconfig.json --noEmit
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.test-output/vitest.json
-step build node node_modules/tsx/dist/cli.mjs scripts/client-build.ts
 step playwright env CI=1 npx playwright test
 
 echo
