@@ -1,0 +1,239 @@
+/**
+ * Tables of the question bank (题库), papers (试卷), homework (作业), students (学生) and the printed
+ * answer-sheet templates. Rows with `org_id` null in chapters, knowledge points and questions form the
+ * shared bank every school reads; rows with an `org_id` belong to that school only.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { classes, orgs, subjects, users } from './schema';
+
+const createdAt = () =>
+  timestamp('created_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`);
+
+/** Textbook chapters (章节); `type` is the chapter type, `booknode` for textbook chapters. */
+export const chapters = pgTable(
+  'chapters',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').references(() => orgs.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => subjects.id, { onDelete: 'cascade' }),
+    pid: integer('pid').references((): AnyPgColumn => chapters.id, { onDelete: 'cascade' }),
+    type: text('type').notNull().default('booknode'),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('chapters_subject_idx').on(t.subjectId, t.orgId)],
+);
+
+/** Knowledge points (知识点), a tree per subject. */
+export const knowledgePoints = pgTable(
+  'knowledge_points',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').references(() => orgs.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => subjects.id, { onDelete: 'cascade' }),
+    pid: integer('pid').references((): AnyPgColumn => knowledgePoints.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('knowledge_points_subject_idx').on(t.subjectId, t.orgId)],
+);
+
+export const questions = pgTable(
+  'questions',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').references(() => orgs.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => subjects.id, { onDelete: 'cascade' }),
+    /** single | multiple | judge | blank | subjective */
+    type: text('type').notNull(),
+    stem: text('stem').notNull(),
+    options: jsonb('options').$type<string[]>().notNull().default([]),
+    answer: jsonb('answer').$type<string[]>().notNull(),
+    analysis: text('analysis').notNull().default(''),
+    /** 1 (容易) .. 5 (困难) */
+    difficulty: integer('difficulty').notNull(),
+    source: text('source').notNull().default(''),
+    /** How many papers use the question; kept up to date when papers are saved or deleted. */
+    usageCount: integer('usage_count').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('questions_subject_idx').on(t.subjectId, t.type, t.difficulty), index('questions_org_idx').on(t.orgId)],
+);
+
+export const questionChapters = pgTable(
+  'question_chapters',
+  {
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    chapterId: integer('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.chapterId] }), index('question_chapters_chapter_idx').on(t.chapterId)],
+);
+
+export const questionKnowledgePoints = pgTable(
+  'question_knowledge_points',
+  {
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    knowledgePointId: integer('knowledge_point_id')
+      .notNull()
+      .references(() => knowledgePoints.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.questionId, t.knowledgePointId] }),
+    index('question_knowledge_points_kp_idx').on(t.knowledgePointId),
+  ],
+);
+
+export const papers = pgTable(
+  'papers',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => subjects.id, { onDelete: 'restrict' }),
+    /** A class tree node of type 1. */
+    schoolYearId: integer('school_year_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    /** A4 | A3 */
+    paperSize: text('paper_size').notNull().default('A4'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('papers_org_idx').on(t.orgId)],
+);
+
+export const paperSections = pgTable(
+  'paper_sections',
+  {
+    id: serial('id').primaryKey(),
+    paperId: integer('paper_id')
+      .notNull()
+      .references(() => papers.id, { onDelete: 'cascade' }),
+    sort: integer('sort').notNull(),
+    title: text('title').notNull(),
+  },
+  (t) => [index('paper_sections_paper_idx').on(t.paperId)],
+);
+
+export const paperQuestions = pgTable(
+  'paper_questions',
+  {
+    id: serial('id').primaryKey(),
+    paperId: integer('paper_id')
+      .notNull()
+      .references(() => papers.id, { onDelete: 'cascade' }),
+    sectionId: integer('section_id')
+      .notNull()
+      .references(() => paperSections.id, { onDelete: 'cascade' }),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'restrict' }),
+    /** The question number on the paper, 1-based across sections. */
+    no: integer('no').notNull(),
+    score: doublePrecision('score').notNull(),
+  },
+  (t) => [
+    uniqueIndex('paper_questions_paper_no_idx').on(t.paperId, t.no),
+    index('paper_questions_question_idx').on(t.questionId),
+  ],
+);
+
+export const homework = pgTable(
+  'homework',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    paperId: integer('paper_id')
+      .notNull()
+      .references(() => papers.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    /** draft | assigned | scanning | marking | finished */
+    status: text('status').notNull().default('draft'),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('homework_org_idx').on(t.orgId, t.createdAt)],
+);
+
+export const homeworkClasses = pgTable(
+  'homework_classes',
+  {
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    classId: integer('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.homeworkId, t.classId] }), index('homework_classes_class_idx').on(t.classId)],
+);
+
+export const students = pgTable(
+  'students',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    classId: integer('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** 学号, printed on barcodes and answer sheets; unique within the school. */
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('students_org_code_idx').on(t.orgId, t.code), index('students_class_idx').on(t.classId)],
+);
+
+/** The answer-sheet geometry as first printed for a homework; recognition reads exactly this version. */
+export const answerSheetTemplates = pgTable(
+  'answer_sheet_templates',
+  {
+    id: serial('id').primaryKey(),
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    template: jsonb('template').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('answer_sheet_templates_homework_version_idx').on(t.homeworkId, t.version)],
+);
