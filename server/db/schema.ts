@@ -145,3 +145,4 @@ export const smsCodes = pgTable(
   (t) => [index('sms_codes_mobile_idx').on(t.mobile, t.createdAt)],
 );
 export * from './schema-papers';
+export * from './schema-scan';
