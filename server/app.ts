@@ -15,12 +15,14 @@ import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import filesPlugin from './plugins/files';
 import realtimePlugin from './plugins/realtime';
+import scanPlugin from './plugins/scan';
 import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
 import devOutboxRoutes from './routes/dev/dev-outbox.routes';
 import healthRoutes from './routes/health/health.routes';
 import oauthRoutes from './routes/oauth/oauth.routes';
 import type { RateLimitedRouteOptions } from './routes/route-options';
+import scanRoutes from './routes/scan/scan.routes';
 import classRoutes from './routes/system/class.routes';
 import configRoutes from './routes/system/config.routes';
 import avatarRoutes from './routes/user/avatar.routes';
@@ -79,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(filesPlugin, { dataDir: config.dataDir, imageBaseUrl: config.imageBaseUrl });
   await app.register(accountsPlugin, { config, now: options.now ?? systemClock, smsSender: options.smsSender });
   await app.register(authPlugin);
+  await app.register(scanPlugin, { dataDir: config.dataDir });
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(
@@ -91,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(userRoutes, limited);
       await api.register(avatarRoutes);
       await api.register(classRoutes);
+      await api.register(scanRoutes);
       if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },
     { prefix: '/api' },

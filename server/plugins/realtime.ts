@@ -1,7 +1,9 @@
 /**
  * Realtime plugin: a socket.io server on the same HTTP server (path /socket.io) for live progress on the
- * large screen and scan station. Owns the socket server's lifetime; it does not decide what is broadcast
- * (services call `app.realtime.emit`).
+ * large screen and scan station. Owns the socket server's lifetime and its rooms: a socket that hands an
+ * access token (`handshake.auth.token`) joins the room of the user's default school; one without still
+ * connects (the large screen) and joins none. It does not decide what is broadcast (services call
+ * `app.realtime.to(orgRoom(orgId)).emit`).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,10 +16,34 @@ declare module 'fastify' {
   }
 }
 
+/** The room every signed-in socket of one school joins. */
+export function orgRoom(orgId: number): string {
+  return `org:${orgId}`;
+}
+
 async function realtimePlugin(app: FastifyInstance) {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
+
+  /** The default school of the token's user, or null for a missing, bad or expired token. */
+  async function orgOfToken(token: unknown): Promise<number | null> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 256) return null;
+    // The accounts plugin registers after this one; sockets connect only once the app is ready.
+    const auth = await app.accounts.tokens.authenticate(token);
+    if (!auth) return null;
+    const user = await app.accounts.users.currentUser(auth.userId);
+    return user.userGradeInfo.orgDefaultId;
+  }
+
   io.on('connection', (socket) => {
     socket.emit('server.hello', { version: APP_VERSION });
+    orgOfToken((socket.handshake.auth as { token?: unknown } | undefined)?.token).then(
+      (orgId) => {
+        if (orgId === null || socket.disconnected) return;
+        void socket.join(orgRoom(orgId));
+        socket.emit('server.joined', { orgId });
+      },
+      (error: unknown) => app.log.warn({ err: error }, 'realtime handshake failed'),
+    );
   });
   app.decorate('realtime', io);
   app.addHook('preClose', async () => {

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  SCAN_MESSAGES,
+  SCAN_PAGE_MAX_BYTES,
+  scanBatchCreateSchema,
+  scanBatchListQuerySchema,
+  scanBatchParamsSchema,
+  scanPageFieldsSchema,
+  scanPageImageParamsSchema,
+} from '../../../src/shared/contract/scan-upload';
+import { ApiError, parseInput } from '../../lib/api-error';
+import { requireAuth } from '../../plugins/auth';
+import { ok } from '../../plugins/envelope';
+
+/** Room for the file and the text fields around it. */
+const PAGE_BODY_LIMIT = SCAN_PAGE_MAX_BYTES + 64 * 1024;
+
+export default async function scanRoutes(app: FastifyInstance) {
+  const authenticated = { preHandler: app.authenticate };
+  const scan = app.scan.service;
+
+  app.post('/scan/batches', authenticated, async (request) => {
+    const input = parseInput(scanBatchCreateSchema, request.body);
+    return ok(await scan.createBatch(requireAuth(request).userId, input));
+  });
+
+  app.get('/scan/batches', authenticated, async (request) => {
+    const query = parseInput(scanBatchListQuerySchema, request.query);
+    return ok(await scan.listBatches(requireAuth(request).userId, query));
+  });
+
+  app.get('/scan/batches/:id', authenticated, async (request) => {
+    const { id } = parseInput(scanBatchParamsSchema, request.params);
+    return ok(await scan.getBatch(requireAuth(request).userId, id));
+  });
+
+  app.post('/scan/pages', { preHandler: app.authenticate, bodyLimit: PAGE_BODY_LIMIT }, async (request) => {
+    const { userId } = requireAuth(request);
+    if (!request.isMultipart()) throw ApiError.badRequest(SCAN_MESSAGES.missingFile);
+    const fields: Record<string, string> = {};
+    let data: Buffer | null = null;
+    try {
+      for await (const part of request.parts({ limits: { fileSize: SCAN_PAGE_MAX_BYTES, files: 1, fields: 20 } })) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file') {
+            await part.toBuffer();
+            continue;
+          }
+          data = await part.toBuffer();
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value;
+        }
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.badRequest(SCAN_MESSAGES.tooLarge);
+      throw error;
+    }
+    const input = parseInput(scanPageFieldsSchema, fields);
+    if (!data || data.length === 0) throw ApiError.badRequest(SCAN_MESSAGES.missingFile);
+    return ok(await scan.storePage(userId, input, data));
+  });
+
+  app.get('/scan/pages/:imageId/image', authenticated, async (request, reply) => {
+    const { imageId } = parseInput(scanPageImageParamsSchema, request.params);
+    const image = await scan.readPageImage(requireAuth(request).userId, imageId);
+    return reply.type('image/jpeg').header('cache-control', 'private, max-age=31536000, immutable').send(image);
+  });
+}
