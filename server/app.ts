@@ -14,6 +14,7 @@ import clientPlugin from './plugins/client';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import filesPlugin from './plugins/files';
+import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
 import scanPlugin from './plugins/scan';
 import captchaRoutes from './routes/auth/captcha.routes';
@@ -21,6 +22,10 @@ import smsRoutes from './routes/auth/sms.routes';
 import devOutboxRoutes from './routes/dev/dev-outbox.routes';
 import healthRoutes from './routes/health/health.routes';
 import oauthRoutes from './routes/oauth/oauth.routes';
+import homeworkRoutes from './routes/papers/homework.routes';
+import paperRoutes from './routes/papers/paper.routes';
+import questionBankRoutes from './routes/papers/question-bank.routes';
+import studentRoutes from './routes/papers/student.routes';
 import type { RateLimitedRouteOptions } from './routes/route-options';
 import scanRoutes from './routes/scan/scan.routes';
 import classRoutes from './routes/system/class.routes';
@@ -81,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(filesPlugin, { dataDir: config.dataDir, imageBaseUrl: config.imageBaseUrl });
   await app.register(accountsPlugin, { config, now: options.now ?? systemClock, smsSender: options.smsSender });
   await app.register(authPlugin);
+  await app.register(papersPlugin);
   await app.register(scanPlugin, { dataDir: config.dataDir });
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
@@ -94,6 +100,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(userRoutes, limited);
       await api.register(avatarRoutes);
       await api.register(classRoutes);
+      await api.register(questionBankRoutes);
+      await api.register(paperRoutes);
+      await api.register(homeworkRoutes);
+      await api.register(studentRoutes);
       await api.register(scanRoutes);
       if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },

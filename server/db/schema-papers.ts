@@ -18,6 +18,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+// schema.ts re-exports this file; the references below are lazy callbacks, so the cycle is harmless.
+// eslint-disable-next-line import/no-cycle
 import { classes, orgs, subjects, users } from './schema';
 
 const createdAt = () =>

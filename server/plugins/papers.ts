@@ -1,0 +1,31 @@
+/**
+ * Papers plugin: builds the question-bank, paper, homework and student services over the database and
+ * decorates `app.papers` with them. Owns their wiring only; the logic lives in services/papers.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createHomeworkService } from '../services/papers/homework.service';
+import { createPaperService } from '../services/papers/paper.service';
+import { createQuestionBankService } from '../services/papers/question-bank.service';
+import { createStudentService } from '../services/papers/student.service';
+
+function buildPapers(app: FastifyInstance) {
+  const db = app.database.db;
+  const bank = createQuestionBankService({ db });
+  const papers = createPaperService({ db });
+  const homework = createHomeworkService({ db, papers });
+  const students = createStudentService({ db });
+  return { bank, papers, homework, students };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    papers: ReturnType<typeof buildPapers>;
+  }
+}
+
+async function papersPlugin(app: FastifyInstance) {
+  app.decorate('papers', buildPapers(app));
+}
+
+export default fp(papersPlugin, { name: 'papers', dependencies: ['db'] });

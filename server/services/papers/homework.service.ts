@@ -1,0 +1,292 @@
+/**
+ * Homework (作业): a paper of the school assigned to some of its classes with dates and a status, and
+ * the answer sheets printed for it. The sheet's template is laid out from the paper the first time it is
+ * asked for and stored (answer_sheet_templates), so recognition later reads exactly what was printed.
+ */
+import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  type AnswerSheetQuestion,
+  type AnswerSheetSpec,
+  type AnswerSheetTemplate,
+  answerSheetSpecSchema,
+  answerSheetTemplateSchema,
+} from '../../../src/shared/contract/answer-sheet';
+import type {
+  Homework,
+  HomeworkStatus,
+  PaperDetail,
+  Paged,
+  answerSheetPdfQuerySchema,
+  homeworkCreateSchema,
+  homeworkListQuerySchema,
+} from '../../../src/shared/contract/papers';
+import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
+import type { Db } from '../../db/client';
+import {
+  answerSheetTemplates,
+  classes,
+  homework,
+  homeworkClasses,
+  paperQuestions,
+  papers,
+  students,
+  subjects,
+} from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { renderAnswerSheetPdf, type AnswerSheetCopy } from '../answer-sheet/answer-sheet-pdf';
+import type { PaperService } from './paper.service';
+import { requireClasses, requireSchool, type SchoolScope } from './school-scope';
+
+type HomeworkCreateData = z.output<typeof homeworkCreateSchema>;
+type HomeworkListData = z.output<typeof homeworkListQuerySchema>;
+type AnswerSheetPdfData = z.output<typeof answerSheetPdfQuerySchema>;
+
+const BLANK_PATTERN = /_{6,}/g;
+/** Most questions an answer sheet can hold (the answer-sheet contract's limit). */
+export const MAX_SHEET_QUESTIONS = 200;
+
+/** The answer-sheet spec of a homework: one entry per paper question, in paper order. */
+export function answerSheetSpecOf(
+  homeworkRow: { id: number; title: string },
+  paper: PaperDetail,
+  className?: string,
+): AnswerSheetSpec {
+  const questions: AnswerSheetQuestion[] = paper.sections.flatMap((section) =>
+    section.questions.map(({ no, score, question }) => {
+      const base = { no, type: question.type, score };
+      if (question.type === 'single' || question.type === 'multiple') {
+        return { ...base, optionCount: Math.min(8, Math.max(2, question.options.length)) };
+      }
+      if (question.type === 'blank') {
+        return { ...base, blankCount: Math.min(12, Math.max(1, question.stem.match(BLANK_PATTERN)?.length ?? 1)) };
+      }
+      return base;
+    }),
+  );
+  if (questions.length === 0) throw ApiError.badRequest('试卷没有试题，无法生成答题卡');
+  if (questions.length > MAX_SHEET_QUESTIONS) throw ApiError.badRequest(`题量过大，答题卡最多 ${MAX_SHEET_QUESTIONS} 道题`);
+  return answerSheetSpecSchema.parse({
+    homeworkId: homeworkRow.id,
+    title: homeworkRow.title.slice(0, 60),
+    subjectName: paper.subjectName.slice(0, 20),
+    paperSize: paper.paperSize,
+    className: className?.slice(0, 30),
+    questions,
+  });
+}
+
+export type HomeworkService = ReturnType<typeof createHomeworkService>;
+
+export function createHomeworkService({ db, papers: paperService }: { db: Db; papers: PaperService }) {
+  async function requireHomework(scope: SchoolScope, id: number) {
+    const [row] = await db
+      .select()
+      .from(homework)
+      .where(and(eq(homework.id, id), eq(homework.orgId, scope.orgId)));
+    if (!row) throw ApiError.notFound();
+    return row;
+  }
+
+  /** Homework rows in the given order, with their classes, subject and paper totals. */
+  async function describe(ids: number[]): Promise<Homework[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({
+        id: homework.id,
+        paperId: homework.paperId,
+        title: homework.title,
+        status: homework.status,
+        startDate: homework.startDate,
+        dueDate: homework.dueDate,
+        createdAt: homework.createdAt,
+        subjectId: subjects.id,
+        subjectName: subjects.name,
+        schoolYearId: papers.schoolYearId,
+        paperSize: papers.paperSize,
+      })
+      .from(homework)
+      .innerJoin(papers, eq(papers.id, homework.paperId))
+      .innerJoin(subjects, eq(subjects.id, papers.subjectId))
+      .where(inArray(homework.id, ids));
+    const paperIds = [...new Set(rows.map((row) => row.paperId))];
+    const [classRows, totals] = await Promise.all([
+      db
+        .select({ homeworkId: homeworkClasses.homeworkId, id: classes.id, name: classes.name })
+        .from(homeworkClasses)
+        .innerJoin(classes, eq(classes.id, homeworkClasses.classId))
+        .where(inArray(homeworkClasses.homeworkId, ids))
+        .orderBy(asc(classes.sort), asc(classes.id)),
+      db
+        .select({
+          paperId: paperQuestions.paperId,
+          total: sql<number>`coalesce(sum(${paperQuestions.score}), 0)`,
+          questions: count(),
+        })
+        .from(paperQuestions)
+        .where(inArray(paperQuestions.paperId, paperIds))
+        .groupBy(paperQuestions.paperId),
+    ]);
+    return ids.flatMap((id) => {
+      const row = rows.find((r) => r.id === id);
+      if (!row) return [];
+      const total = totals.find((t) => t.paperId === row.paperId);
+      return [
+        {
+          id: row.id,
+          paperId: row.paperId,
+          title: row.title,
+          subject: { id: row.subjectId, name: row.subjectName },
+          schoolYearId: row.schoolYearId,
+          classes: classRows.filter((c) => c.homeworkId === id).map((c) => ({ id: c.id, name: c.name })),
+          startDate: row.startDate,
+          dueDate: row.dueDate,
+          status: row.status as HomeworkStatus,
+          paperSize: row.paperSize === 'A3' ? 'A3' : 'A4',
+          totalScore: Math.round(Number(total?.total ?? 0) * 100) / 100,
+          questionCount: total?.questions ?? 0,
+          createdAt: row.createdAt.toISOString(),
+        },
+      ];
+    });
+  }
+
+  async function describeOne(id: number) {
+    const [one] = await describe([id]);
+    if (!one) throw ApiError.notFound();
+    return one;
+  }
+
+  /** The stored template of a homework, laid out and stored on first use. */
+  async function templateOf(homeworkRow: typeof homework.$inferSelect): Promise<AnswerSheetTemplate> {
+    const stored = async () => {
+      const [row] = await db
+        .select({ template: answerSheetTemplates.template })
+        .from(answerSheetTemplates)
+        .where(eq(answerSheetTemplates.homeworkId, homeworkRow.id))
+        .orderBy(desc(answerSheetTemplates.version))
+        .limit(1);
+      return row ? answerSheetTemplateSchema.parse(row.template) : undefined;
+    };
+    const existing = await stored();
+    if (existing) return existing;
+    const template = layoutAnswerSheet(answerSheetSpecOf(homeworkRow, await paperService.detailOf(homeworkRow.paperId)));
+    // Two first prints at once: the unique (homework, version) index keeps one, and both read it back.
+    await db
+      .insert(answerSheetTemplates)
+      .values({ homeworkId: homeworkRow.id, version: template.version, template })
+      .onConflictDoNothing();
+    return (await stored())!;
+  }
+
+  return {
+    async create(userId: number, input: HomeworkCreateData): Promise<Homework> {
+      const scope = await requireSchool(db, userId);
+      const paper = await paperService.requirePaper(scope, input.paperId).catch(() => {
+        throw ApiError.badRequest('试卷不存在');
+      });
+      const klasses = await requireClasses(db, scope, input.classIds);
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(homework)
+          .values({
+            orgId: scope.orgId,
+            paperId: paper.id,
+            title: input.title ?? paper.title,
+            status: input.status,
+            startDate: input.startDate,
+            dueDate: input.dueDate,
+            createdBy: userId,
+          })
+          .returning({ id: homework.id });
+        await tx.insert(homeworkClasses).values(klasses.map((k) => ({ homeworkId: row!.id, classId: k.id })));
+        return row!.id;
+      });
+      return describeOne(id);
+    },
+
+    async list(userId: number, query: HomeworkListData): Promise<Paged<Homework>> {
+      const scope = await requireSchool(db, userId);
+      const filters: SQL[] = [eq(homework.orgId, scope.orgId)];
+      if (query.status) filters.push(eq(homework.status, query.status));
+      if (query.from) filters.push(gte(homework.startDate, query.from));
+      if (query.to) filters.push(lte(homework.startDate, query.to));
+      if (query.subjectId) {
+        filters.push(
+          inArray(homework.paperId, db.select({ id: papers.id }).from(papers).where(eq(papers.subjectId, query.subjectId))),
+        );
+      }
+      if (query.classId) {
+        filters.push(
+          inArray(
+            homework.id,
+            db.select({ id: homeworkClasses.homeworkId }).from(homeworkClasses).where(eq(homeworkClasses.classId, query.classId)),
+          ),
+        );
+      }
+      const where = and(...filters);
+      const [total] = await db.select({ value: count() }).from(homework).where(where);
+      const ids = await db
+        .select({ id: homework.id })
+        .from(homework)
+        .where(where)
+        .orderBy(desc(homework.createdAt), desc(homework.id))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize);
+      return {
+        list: await describe(ids.map((row) => row.id)),
+        total: total?.value ?? 0,
+        page: query.page,
+        pageSize: query.pageSize,
+      };
+    },
+
+    async detail(userId: number, id: number): Promise<Homework> {
+      const scope = await requireSchool(db, userId);
+      await requireHomework(scope, id);
+      return describeOne(id);
+    },
+
+    async setStatus(userId: number, id: number, status: HomeworkStatus): Promise<Homework> {
+      const scope = await requireSchool(db, userId);
+      await requireHomework(scope, id);
+      await db.update(homework).set({ status }).where(eq(homework.id, id));
+      return describeOne(id);
+    },
+
+    async template(userId: number, id: number): Promise<AnswerSheetTemplate> {
+      const scope = await requireSchool(db, userId);
+      return templateOf(await requireHomework(scope, id));
+    },
+
+    /** The answer sheets as one PDF, and the file name to save it under. */
+    async answerSheetPdf(userId: number, id: number, query: AnswerSheetPdfData): Promise<{ pdf: Uint8Array; fileName: string }> {
+      const scope = await requireSchool(db, userId);
+      const row = await requireHomework(scope, id);
+      let klass: { id: number; name: string } | undefined;
+      if (query.classId !== undefined) {
+        const [assigned] = await db
+          .select({ id: classes.id, name: classes.name })
+          .from(homeworkClasses)
+          .innerJoin(classes, eq(classes.id, homeworkClasses.classId))
+          .where(and(eq(homeworkClasses.homeworkId, id), eq(homeworkClasses.classId, query.classId)));
+        if (!assigned) throw ApiError.badRequest('该作业没有布置给这个班级');
+        klass = assigned;
+      }
+      const template = await templateOf(row);
+      const spec = answerSheetSpecOf(row, await paperService.detailOf(row.paperId), klass?.name);
+      let sheets: AnswerSheetCopy[] = [{}];
+      if (query.mode === 'student') {
+        const roster = await db
+          .select({ name: students.name, code: students.code })
+          .from(students)
+          .where(and(eq(students.orgId, scope.orgId), eq(students.classId, klass!.id)))
+          .orderBy(asc(students.code));
+        if (roster.length === 0) throw ApiError.badRequest('该班级还没有学生，请先导入花名册');
+        sheets = roster.map((student) => ({ student }));
+      }
+      const pdf = await renderAnswerSheetPdf(spec, template, sheets);
+      return { pdf, fileName: `${row.title}${klass ? `-${klass.name}` : ''}-答题卡.pdf` };
+    },
+  };
+}

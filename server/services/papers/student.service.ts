@@ -1,0 +1,164 @@
+/**
+ * Students (学生) of a school's classes and the roster import from an Excel file: every row is checked
+ * first, and only a file without a bad row is written (in one transaction). Also builds the empty
+ * roster template. Owns the roster file format (columns 姓名 and 学号, header in row 1).
+ */
+import ExcelJS from 'exceljs';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import {
+  ROSTER_COLUMNS,
+  type RosterImportResult,
+  type RosterRowError,
+  STUDENT_CODE_PATTERN,
+  type Student,
+} from '../../../src/shared/contract/papers';
+import type { Db } from '../../db/client';
+import { classes, students } from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { requireClass, requireSchool } from './school-scope';
+
+/** Most students one file may hold. */
+export const MAX_ROSTER_ROWS = 2000;
+export const MAX_NAME_LENGTH = 20;
+
+export const ROSTER_MESSAGES = {
+  notXlsx: '请上传 .xlsx 格式的花名册文件',
+  header: `花名册第一行必须包含“${ROSTER_COLUMNS.name}”和“${ROSTER_COLUMNS.code}”两列`,
+  empty: '花名册中没有学生',
+  tooMany: `一次最多导入 ${MAX_ROSTER_ROWS} 名学生`,
+  emptyName: '姓名不能为空',
+  longName: `姓名不能超过 ${MAX_NAME_LENGTH} 个字`,
+  emptyCode: '学号不能为空',
+  badCode: '学号必须是 4 到 20 位数字',
+} as const;
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('richText' in value)
+      return value.richText
+        .map((part) => part.text)
+        .join('')
+        .trim();
+    if ('text' in value && typeof value.text === 'string') return value.text.trim();
+    if ('result' in value && value.result !== undefined) return cellText(value.result as ExcelJS.CellValue);
+  }
+  return '';
+}
+
+type RosterRow = { row: number; name: string; code: string };
+
+/** Reads the rows of the first sheet; throws a 400 for a file that is not a roster at all. */
+async function readRoster(file: Buffer): Promise<RosterRow[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+  } catch {
+    throw ApiError.badRequest(ROSTER_MESSAGES.notXlsx);
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw ApiError.badRequest(ROSTER_MESSAGES.notXlsx);
+  const header = sheet.getRow(1);
+  let nameColumn = 0;
+  let codeColumn = 0;
+  header.eachCell((cell, column) => {
+    const text = cellText(cell.value);
+    if (text === ROSTER_COLUMNS.name && !nameColumn) nameColumn = column;
+    if (text === ROSTER_COLUMNS.code && !codeColumn) codeColumn = column;
+  });
+  if (!nameColumn || !codeColumn) throw ApiError.badRequest(ROSTER_MESSAGES.header);
+  const rows: RosterRow[] = [];
+  for (let r = 2; r <= sheet.rowCount; r += 1) {
+    const row = sheet.getRow(r);
+    const name = cellText(row.getCell(nameColumn).value);
+    const code = cellText(row.getCell(codeColumn).value);
+    if (name === '' && code === '') continue;
+    rows.push({ row: r, name, code });
+    if (rows.length > MAX_ROSTER_ROWS) throw ApiError.badRequest(ROSTER_MESSAGES.tooMany);
+  }
+  if (rows.length === 0) throw ApiError.badRequest(ROSTER_MESSAGES.empty);
+  return rows;
+}
+
+export type StudentService = ReturnType<typeof createStudentService>;
+
+export function createStudentService({ db }: { db: Db }) {
+  return {
+    async list(userId: number, classId: number): Promise<Student[]> {
+      const scope = await requireSchool(db, userId);
+      await requireClass(db, scope, classId);
+      return db
+        .select({ id: students.id, classId: students.classId, name: students.name, code: students.code })
+        .from(students)
+        .where(and(eq(students.orgId, scope.orgId), eq(students.classId, classId)))
+        .orderBy(asc(students.code));
+    },
+
+    async importRoster(userId: number, classId: number, file: Buffer): Promise<RosterImportResult> {
+      const scope = await requireSchool(db, userId);
+      await requireClass(db, scope, classId);
+      const rows = await readRoster(file);
+
+      const codes = [...new Set(rows.map((r) => r.code).filter((code) => STUDENT_CODE_PATTERN.test(code)))];
+      const taken =
+        codes.length === 0
+          ? []
+          : await db
+              .select({ code: students.code, classId: students.classId, name: students.name, className: classes.name })
+              .from(students)
+              .innerJoin(classes, eq(classes.id, students.classId))
+              .where(and(eq(students.orgId, scope.orgId), inArray(students.code, codes)));
+      const takenByCode = new Map(taken.map((t) => [t.code, t]));
+
+      const errors: RosterRowError[] = [];
+      const firstRowOfCode = new Map<string, number>();
+      for (const { row, name, code } of rows) {
+        const reasons: string[] = [];
+        if (name === '') reasons.push(ROSTER_MESSAGES.emptyName);
+        else if ([...name].length > MAX_NAME_LENGTH) reasons.push(ROSTER_MESSAGES.longName);
+        if (code === '') reasons.push(ROSTER_MESSAGES.emptyCode);
+        else if (!STUDENT_CODE_PATTERN.test(code)) reasons.push(ROSTER_MESSAGES.badCode);
+        else {
+          const earlier = firstRowOfCode.get(code);
+          if (earlier !== undefined) reasons.push(`学号 ${code} 与第 ${earlier} 行重复`);
+          else firstRowOfCode.set(code, row);
+          const owner = takenByCode.get(code);
+          if (owner && owner.classId !== classId) reasons.push(`学号 ${code} 已被${owner.className}的${owner.name}使用`);
+        }
+        if (reasons.length > 0) errors.push({ row, reason: reasons.join('；') });
+      }
+      if (errors.length > 0) return { imported: 0, errors };
+
+      await db.transaction(async (tx) => {
+        const existing = rows.filter((r) => takenByCode.has(r.code));
+        for (const r of existing) {
+          await tx
+            .update(students)
+            .set({ name: r.name })
+            .where(and(eq(students.orgId, scope.orgId), eq(students.code, r.code)));
+        }
+        const fresh = rows.filter((r) => !takenByCode.has(r.code));
+        if (fresh.length > 0) {
+          await tx.insert(students).values(fresh.map((r) => ({ orgId: scope.orgId, classId, name: r.name, code: r.code })));
+        }
+      });
+      return { imported: rows.length, errors: [] };
+    },
+  };
+}
+
+/** The empty roster: the two header cells, 学号 formatted as text so leading zeros survive. */
+export async function rosterTemplate(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = '智慧作业';
+  const sheet = workbook.addWorksheet('花名册');
+  sheet.columns = [
+    { header: ROSTER_COLUMNS.name, key: 'name', width: 16 },
+    { header: ROSTER_COLUMNS.code, key: 'code', width: 20, style: { numFmt: '@' } },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
