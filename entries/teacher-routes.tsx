@@ -4,6 +4,10 @@
  */
 import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { PrintBarcodePage } from '../src/features/papers/pages/print-barcode-page';
+import { PrintCalibrationPage } from '../src/features/papers/pages/print-calibration-page';
+import { PrintCodePage } from '../src/features/papers/pages/print-code-page';
+import { PrintGradePage } from '../src/features/papers/pages/print-grade-page';
 import { AboutPage } from '../src/features/portal/pages/about-page';
 import { LandingPage } from '../src/features/portal/pages/landing-page';
 import { LoginPage } from '../src/features/portal/pages/login-page';
@@ -13,6 +17,7 @@ import { ProtocolPage } from '../src/features/portal/pages/protocol-page';
 import { UsersetPage } from '../src/features/portal/pages/userset-page';
 import { PortalLayout } from '../src/features/portal/portal-layout';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
+import { WithPapers } from './teacher-feature-providers';
 
 const PAGES: Record<string, ReactNode> = {
   '/': <LandingPage />,
@@ -21,6 +26,23 @@ const PAGES: Record<string, ReactNode> = {
   '/protocol': <ProtocolPage />,
   '/aboutUs': <AboutPage />,
   '/404': <NotFoundPage />,
+  '/pringtingtest': <PrintCalibrationPage title="打印测试" />,
+  '/printgradetest': <PrintCalibrationPage title="打印成绩测试" />,
+  '/printgrade': (
+    <WithPapers>
+      <PrintGradePage />
+    </WithPapers>
+  ),
+  '/printcode': (
+    <WithPapers>
+      <PrintCodePage />
+    </WithPapers>
+  ),
+  '/printBarcode': (
+    <WithPapers>
+      <PrintBarcodePage />
+    </WithPapers>
+  ),
 };
 
 export const teacherRoutes: RouteObject[] = [

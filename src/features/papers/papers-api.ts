@@ -1,0 +1,90 @@
+/**
+ * The papers feature's calls, one function per endpoint of the papers contract, each validating the
+ * answer with the contract's schema. Takes the HTTP client as an argument; holds no state.
+ */
+import type { HttpClient } from '../../shared/adapters/http-client';
+import { answerSheetTemplateSchema } from '../../shared/contract/answer-sheet';
+import {
+  homeworkPageSchema,
+  homeworkSchema,
+  paperDetailSchema,
+  paperDraftSchema,
+  questionPageSchema,
+  studentListSchema,
+  subjectListSchema,
+  treeSchema,
+  type AnswerSheetPdfQuery,
+  type AutoComposeRequest,
+  type HomeworkCreate,
+  type HomeworkListQuery,
+  type HomeworkStatus,
+  type PaperInput,
+  type QuestionQuery,
+} from '../../shared/contract/papers';
+import { MESSAGES } from '../../shared/contract/envelope';
+import { CLASS_TYPE, classListSchema } from '../../shared/contract/system';
+
+export const fetchSubjects = (http: HttpClient) => http.get('/api/subjects', undefined, subjectListSchema);
+
+export const fetchChapters = (http: HttpClient, subjectId: number) =>
+  http.get(`/api/subjects/${subjectId}/chapters`, undefined, treeSchema);
+
+export const fetchKnowledgePoints = (http: HttpClient, subjectId: number) =>
+  http.get(`/api/subjects/${subjectId}/knowledge-points`, undefined, treeSchema);
+
+export const fetchQuestions = (http: HttpClient, query: QuestionQuery) => http.get('/api/questions', query, questionPageSchema);
+
+export const fetchPaper = (http: HttpClient, paperId: number) => http.get(`/api/papers/${paperId}`, undefined, paperDetailSchema);
+
+export const createPaper = (http: HttpClient, input: PaperInput) => http.postJson('/api/papers', input, paperDetailSchema);
+
+export const updatePaper = (http: HttpClient, paperId: number, input: PaperInput) =>
+  http.putJson(`/api/papers/${paperId}`, input, paperDetailSchema);
+
+export const autoComposePaper = (http: HttpClient, request: AutoComposeRequest) =>
+  http.postJson('/api/papers/auto-compose', request, paperDraftSchema);
+
+export const createHomework = (http: HttpClient, input: HomeworkCreate) => http.postJson('/api/homework', input, homeworkSchema);
+
+export const fetchHomeworkPage = (http: HttpClient, query: HomeworkListQuery) =>
+  http.get('/api/homework', query, homeworkPageSchema);
+
+export const fetchHomework = (http: HttpClient, homeworkId: number) =>
+  http.get(`/api/homework/${homeworkId}`, undefined, homeworkSchema);
+
+export const updateHomeworkStatus = (http: HttpClient, homeworkId: number, status: HomeworkStatus) =>
+  http.axios
+    .patch(`/api/homework/${homeworkId}/status`, { status })
+    .then((response) => homeworkSchema.parse((response.data as { data: unknown }).data));
+
+export const fetchAnswerSheetTemplate = (http: HttpClient, homeworkId: number) =>
+  http.get(`/api/homework/${homeworkId}/answer-sheet/template`, undefined, answerSheetTemplateSchema);
+
+export const fetchStudents = (http: HttpClient, classId: number) =>
+  http.get(`/api/classes/${classId}/students`, undefined, studentListSchema);
+
+/** The classes of a school year (class tree nodes of type 2 under it). */
+export const fetchClasses = (http: HttpClient, orgId: number, schoolYearId: number) =>
+  http.get('/api/system/class', { orgId, type: CLASS_TYPE.klass, pid: schoolYearId }, classListSchema);
+
+/** The school years of a school. */
+export const fetchSchoolYears = (http: HttpClient, orgId: number) =>
+  http.get('/api/system/class', { orgId, type: CLASS_TYPE.schoolYear, pid: null }, classListSchema);
+
+/** Saves the paper as Word; a failure toasts 题量过大，下载失败 (the client's download rule). */
+export const downloadPaperDocx = (http: HttpClient, paperId: number, title: string, withAnswers = false) =>
+  http.download(`/api/papers/${paperId}/docx`, { withAnswers }, `${title}.docx`);
+
+/** Saves the answer sheet PDF under the homework's title. */
+export const downloadAnswerSheetPdf = (http: HttpClient, homeworkId: number, title: string, query: AnswerSheetPdfQuery) =>
+  http.downloadGet(`/api/homework/${homeworkId}/answer-sheet.pdf`, query, `${title}-答题卡.pdf`);
+
+/** The answer sheet PDF as a blob (to open in a tab: the bearer header cannot ride on a plain link). */
+export async function fetchAnswerSheetPdf(http: HttpClient, homeworkId: number, query: AnswerSheetPdfQuery): Promise<Blob> {
+  const response = await http.axios.get<Blob>(`/api/homework/${homeworkId}/answer-sheet.pdf`, {
+    params: query,
+    responseType: 'blob',
+    failureMessage: MESSAGES.downloadFailed,
+  });
+  return response.data;
+}
