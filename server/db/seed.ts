@@ -7,6 +7,7 @@ import { CLASS_TYPE } from '../../src/shared/contract/system';
 import { hashPassword } from '../services/auth/password-hasher';
 import type { Db } from './client';
 import { classes, memberships, orgs, subjects, users } from './schema';
+import { seedPapersDemo } from './seed-papers';
 
 export const DEMO_SCHOOL_NAME = '示范中学';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -76,6 +77,11 @@ export async function seedDemo(db: Db): Promise<boolean> {
       await tx.update(users).set({ defaultOrgId: school.id }).where(eq(users.id, user.id));
     }
     await tx.update(orgs).set({ createdBy: creator!.id }).where(eq(orgs.id, school.id));
+    await seedPapersDemo(tx as unknown as Db, {
+      orgId: school.id,
+      schoolYearId: firstYear.id,
+      authors: { 数学: teacher!.id, 语文: director!.id, 英语: creator!.id },
+    });
   });
   return true;
 }
