@@ -4,13 +4,13 @@
  * reader for checking downloaded .docx and .xlsx files.
  */
 import { inflateRawSync } from 'node:zlib';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { classes, memberships, orgs, subjects, users } from '../../../server/db/schema';
 import { DEMO_PASSWORD } from '../../../server/db/seed';
 import { hashPassword } from '../../../server/services/auth/password-hasher';
 import { bearer, loginAs } from '../accounts-helper';
 
-export type Caller = (options: InjectOptions) => ReturnType<FastifyInstance['inject']>;
+export type Caller = (options: InjectOptions) => Promise<LightMyRequestResponse>;
 
 /** Requests as one logged-in user. */
 export async function callerFor(app: FastifyInstance, username: string): Promise<Caller> {
