@@ -34,6 +34,18 @@ test('a wrong password is refused with the server message and a fresh captcha', 
   await expect(page).toHaveURL(/\/$/);
 });
 
+test('the login box hides page scrolling while open and gives it back when closed', async ({ page }) => {
+  await page.goto('/');
+  const overflow = () => page.evaluate(() => getComputedStyle(document.body).overflow);
+  expect(await overflow()).not.toBe('hidden');
+  await page.getByRole('button', { name: '注册/登录' }).first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect.poll(overflow).toBe('hidden');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect.poll(overflow).not.toBe('hidden');
+});
+
 test('the login form shows the spec messages for empty fields', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: '注册/登录' }).first().click();

@@ -45,7 +45,10 @@ export function LoginPanel() {
   );
 }
 
-/** The login box opened by 注册/登录. Page scrolling is hidden while it is open (spec §4). */
+/**
+ * The login box opened by 注册/登录. Page scrolling is hidden while it is open (spec §4): Semi's Modal
+ * locks the body's scrolling itself and restores it on close.
+ */
 export function LoginBox() {
   const { open, close } = useLoginBox();
   const { loggedIn } = useSession();
@@ -53,15 +56,6 @@ export function LoginBox() {
   useEffect(() => {
     if (loggedIn) close();
   }, [loggedIn, close]);
-
-  useEffect(() => {
-    if (!open) return;
-    const previous = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.body.style.overflow = previous;
-    };
-  }, [open]);
 
   return (
     <Modal title="欢迎使用智慧作业" visible={open} onCancel={close} footer={null} width={420} lazyRender keepDOM={false} centered>
