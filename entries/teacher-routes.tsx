@@ -4,10 +4,13 @@
  */
 import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { EditPage } from '../src/features/papers/pages/edit-page';
+import { PaperListPage } from '../src/features/papers/pages/paperlist-page';
 import { PrintBarcodePage } from '../src/features/papers/pages/print-barcode-page';
 import { PrintCalibrationPage } from '../src/features/papers/pages/print-calibration-page';
 import { PrintCodePage } from '../src/features/papers/pages/print-code-page';
 import { PrintGradePage } from '../src/features/papers/pages/print-grade-page';
+import { PrintPaperPage } from '../src/features/papers/pages/print-paper-page';
 import { AboutPage } from '../src/features/portal/pages/about-page';
 import { LandingPage } from '../src/features/portal/pages/landing-page';
 import { LoginPage } from '../src/features/portal/pages/login-page';
@@ -26,6 +29,26 @@ const PAGES: Record<string, ReactNode> = {
   '/protocol': <ProtocolPage />,
   '/aboutUs': <AboutPage />,
   '/404': <NotFoundPage />,
+  '/edit': (
+    <WithPapers>
+      <EditPage />
+    </WithPapers>
+  ),
+  '/paperlist': (
+    <WithPapers>
+      <PaperListPage />
+    </WithPapers>
+  ),
+  '/printing': (
+    <WithPapers>
+      <PrintPaperPage />
+    </WithPapers>
+  ),
+  '/printanswer': (
+    <WithPapers>
+      <PrintPaperPage answers />
+    </WithPapers>
+  ),
   '/pringtingtest': <PrintCalibrationPage title="打印测试" />,
   '/printgradetest': <PrintCalibrationPage title="打印成绩测试" />,
   '/printgrade': (

@@ -9,10 +9,11 @@ import { fetchClasses } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { useRemote } from './use-remote';
 
-/** The classes of the user's default school year; empty without a school or school year. */
-export function useClasses(): { classes: ClassItem[]; loading: boolean } {
+/** The classes of a school year (by default the user's); empty without a school or school year. */
+export function useClasses(forSchoolYearId?: number | null): { classes: ClassItem[]; loading: boolean } {
   const { http, user } = usePapersServices();
-  const { orgId, schoolYearId } = user;
+  const { orgId } = user;
+  const schoolYearId = forSchoolYearId ?? user.schoolYearId;
   const remote = useRemote(orgId && schoolYearId ? `classes:${orgId}:${schoolYearId}` : null, () =>
     fetchClasses(http, orgId ?? 0, schoolYearId ?? 0),
   );
@@ -22,10 +23,10 @@ export function useClasses(): { classes: ClassItem[]; loading: boolean } {
 type SingleProps = { multiple?: false; value: number | undefined; onChange: (value: number | undefined) => void };
 type MultipleProps = { multiple: true; value: number[]; onChange: (value: number[]) => void };
 
-export function ClassSelect(
-  props: (SingleProps | MultipleProps) & { style?: CSSProperties; label?: string; showClear?: boolean },
-) {
-  const { classes, loading } = useClasses();
+type CommonProps = { style?: CSSProperties; label?: string; showClear?: boolean; schoolYearId?: number | null };
+
+export function ClassSelect(props: (SingleProps | MultipleProps) & CommonProps) {
+  const { classes, loading } = useClasses(props.schoolYearId);
   const optionList = classes.map((c) => ({ value: c.id, label: c.name }));
   const common = {
     'aria-label': props.label ?? '班级',

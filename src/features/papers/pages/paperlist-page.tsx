@@ -1,0 +1,237 @@
+/**
+ * /paperlist (作业列表): the school year's homework, newest first, filtered by subject, class, status
+ * and date range, paged; each row leads to printing, scanning, marking and analysis, and downloads the
+ * paper as Word. Without homework it invites the teacher to compose a paper.
+ */
+import { IconMore } from '@douyinfe/semi-icons';
+import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
+import { Button, DatePicker, Dropdown, Empty, Pagination, Select, Space, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  HOMEWORK_STATUS_LABELS,
+  HOMEWORK_STATUSES,
+  type Homework,
+  type HomeworkListQuery,
+  type HomeworkStatus,
+} from '../../../shared/contract/papers';
+import { formatDate } from '../../../shared/lib/format-date';
+import { AnswerSheetDialog } from '../answer-sheet-dialog';
+import { formatScore } from '../basket.store';
+import { ClassSelect } from '../class-select';
+import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects } from '../papers-api';
+import { usePapersServices } from '../papers-services';
+import { useRemote } from '../use-remote';
+import styles from './paperlist-page.module.css';
+
+export const HOMEWORK_PAGE_SIZE = 10;
+
+const STATUS_COLORS: Record<HomeworkStatus, 'grey' | 'blue' | 'cyan' | 'orange' | 'green'> = {
+  draft: 'grey',
+  assigned: 'blue',
+  scanning: 'cyan',
+  marking: 'orange',
+  finished: 'green',
+};
+
+export function PaperListPage() {
+  const { http } = usePapersServices();
+  const navigate = useNavigate();
+  const [subjectId, setSubjectId] = useState<number | undefined>();
+  const [classId, setClassId] = useState<number | undefined>();
+  const [status, setStatus] = useState<HomeworkStatus | undefined>();
+  const [range, setRange] = useState<[string, string] | null>(null);
+  const [page, setPage] = useState(1);
+  const [sheetFor, setSheetFor] = useState<Homework | null>(null);
+  const [downloading, setDownloading] = useState<number | null>(null);
+
+  const subjects = useRemote('subjects', () => fetchSubjects(http));
+  const query: HomeworkListQuery = {
+    page,
+    pageSize: HOMEWORK_PAGE_SIZE,
+    ...(subjectId ? { subjectId } : {}),
+    ...(classId ? { classId } : {}),
+    ...(status ? { status } : {}),
+    ...(range ? { from: range[0], to: range[1] } : {}),
+  };
+  const homework = useRemote(JSON.stringify(query), () => fetchHomeworkPage(http, query));
+  const filtered = Boolean(subjectId || classId || status || range);
+
+  const filter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  const downloadWord = async (row: Homework) => {
+    setDownloading(row.id);
+    try {
+      await downloadPaperDocx(http, row.paperId, row.title);
+    } catch {
+      // The client has shown 题量过大，下载失败.
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  const columns = [
+    {
+      title: '作业名称',
+      dataIndex: 'title',
+      render: (_: unknown, row: Homework) => (
+        <div>
+          <Typography.Text strong>{row.title}</Typography.Text>
+          <div
+            className={styles.sub}
+          >{`${row.questionCount} 题 · 满分 ${formatScore(row.totalScore)} 分 · ${row.paperSize}`}</div>
+        </div>
+      ),
+    },
+    { title: '学科', dataIndex: 'subject', width: 80, render: (_: unknown, row: Homework) => row.subject.name },
+    {
+      title: '班级',
+      dataIndex: 'classes',
+      render: (_: unknown, row: Homework) => row.classes.map((c) => c.name).join('、'),
+    },
+    {
+      title: '日期',
+      dataIndex: 'startDate',
+      width: 200,
+      render: (_: unknown, row: Homework) => `${row.startDate} 至 ${row.dueDate}`,
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 90,
+      render: (_: unknown, row: Homework) => <Tag color={STATUS_COLORS[row.status]}>{HOMEWORK_STATUS_LABELS[row.status]}</Tag>,
+    },
+    {
+      title: '操作',
+      dataIndex: 'actions',
+      width: 420,
+      render: (_: unknown, row: Homework) => (
+        <Space wrap spacing={4} className={styles.actions}>
+          <Button size="small" theme="borderless" onClick={() => navigate(`/printing?paperId=${row.paperId}`)}>
+            打印试卷
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => setSheetFor(row)}>
+            打印答题卡
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => navigate(`/scan?homeworkId=${row.id}`)}>
+            扫描
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => navigate(`/correct?homeworkId=${row.id}`)}>
+            阅卷
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => navigate(`/analysis/class?homeworkId=${row.id}`)}>
+            分析
+          </Button>
+          <Button size="small" theme="borderless" loading={downloading === row.id} onClick={() => void downloadWord(row)}>
+            下载 Word
+          </Button>
+          <Dropdown
+            position="bottomRight"
+            render={
+              <Dropdown.Menu>
+                <Dropdown.Item onClick={() => navigate(`/printanswer?paperId=${row.paperId}`)}>打印答案</Dropdown.Item>
+                <Dropdown.Item
+                  onClick={() =>
+                    navigate(`/printgrade?homeworkId=${row.id}${row.classes[0] ? `&classId=${row.classes[0].id}` : ''}`)
+                  }
+                >
+                  打印成绩单
+                </Dropdown.Item>
+              </Dropdown.Menu>
+            }
+          >
+            <Button size="small" theme="borderless" icon={<IconMore />} aria-label={`更多操作：${row.title}`} />
+          </Dropdown>
+        </Space>
+      ),
+    },
+  ];
+
+  const total = homework.data?.total ?? 0;
+  const rows = homework.data?.list ?? [];
+
+  return (
+    <main className={styles.page}>
+      <div className={styles.head}>
+        <Typography.Title heading={3} style={{ margin: 0 }}>
+          作业列表
+        </Typography.Title>
+        <Button theme="solid" onClick={() => navigate('/edit')}>
+          组卷
+        </Button>
+      </div>
+      <div className={styles.filters} role="search" aria-label="筛选作业">
+        <Select
+          aria-label="学科"
+          placeholder="全部学科"
+          showClear
+          value={subjectId}
+          optionList={(subjects.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+          onChange={(value) => filter(setSubjectId)(value ? Number(value) : undefined)}
+          style={{ width: 140 }}
+        />
+        <ClassSelect showClear value={classId} onChange={filter(setClassId)} />
+        <Select
+          aria-label="状态"
+          placeholder="全部状态"
+          showClear
+          value={status}
+          optionList={HOMEWORK_STATUSES.map((s) => ({ value: s, label: HOMEWORK_STATUS_LABELS[s] }))}
+          onChange={(value) => filter(setStatus)((value as HomeworkStatus | undefined) ?? undefined)}
+          style={{ width: 130 }}
+        />
+        <DatePicker
+          type="dateRange"
+          aria-label="日期范围"
+          placeholder={['开始日期', '结束日期']}
+          value={range ?? undefined}
+          format="yyyy-MM-dd"
+          onChange={(value) => {
+            const [from, to] = Array.isArray(value) ? value : [];
+            filter(setRange)(from && to ? [formatDate(from as Date), formatDate(to as Date)] : null);
+          }}
+          style={{ width: 260 }}
+        />
+      </div>
+      {!homework.loading && rows.length === 0 ? (
+        <Empty
+          image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+          title={filtered ? '没有符合条件的作业' : '还没有作业'}
+          description={filtered ? '换个筛选条件试试' : '从题库组一份试卷，布置给班级后就会出现在这里'}
+          className={styles.empty}
+        >
+          <Button theme="solid" onClick={() => navigate('/edit')}>
+            去组卷
+          </Button>
+        </Empty>
+      ) : (
+        <>
+          <Table
+            rowKey="id"
+            columns={columns}
+            dataSource={rows}
+            loading={homework.loading}
+            pagination={false}
+            scroll={{ x: 1100 }}
+            aria-label="作业列表"
+          />
+          {total > HOMEWORK_PAGE_SIZE ? (
+            <Pagination
+              className={styles.pagination}
+              total={total}
+              pageSize={HOMEWORK_PAGE_SIZE}
+              currentPage={page}
+              onPageChange={setPage}
+            />
+          ) : null}
+        </>
+      )}
+      {sheetFor ? <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} /> : null}
+    </main>
+  );
+}
