@@ -17,41 +17,25 @@ import { assertEvent, assign, fromCallback, fromPromise, setup, type ActorLogicF
 import {
   CHOOSE_SCANNER_MESSAGE,
   DEFAULT_SCANNER_SETTINGS,
+  DriverError,
   DWT_ERROR_CODES,
   NO_SCANNER_MESSAGE,
   SCAN_FAILED_MESSAGE,
   SERVICE_NOT_INSTALLED_MESSAGE,
   scanErrorMessage,
   scanSourceConfig,
-  type PaperSizeCode,
+  type AcquireEvent,
+  type DriverErrorKind,
   type RawImage,
   type ScannedPage,
   type ScannerOption,
   type ScannerSettings,
   type ScanSourceConfig,
+  type TransformInput,
 } from '../shared/contract/scan';
 
-export type { RawImage, ScannedPage, ScannerSettings, ScanSourceConfig };
-
-/** Why the scanning component could not be used. */
-export type DriverErrorKind = 'serviceNotInstalled' | 'sourceNotSelectable' | 'acquisition';
-
-/** A driver failure with its kind and, when the scanning service gave one, its error code. */
-export class DriverError extends Error {
-  readonly kind: DriverErrorKind;
-  readonly code: number | null;
-  constructor(kind: DriverErrorKind, message: string, code: number | null = null) {
-    super(message);
-    this.name = 'DriverError';
-    this.kind = kind;
-    this.code = code;
-  }
-}
-
-export type TransformInput = { image: RawImage; paperSize: PaperSizeCode; scanSubject: boolean; sequence: number };
-
-export type AcquireEvent =
-  { type: 'scan.transferred'; image: RawImage } | { type: 'scan.finished' } | { type: 'scan.failed'; code: number | null };
+export { DriverError };
+export type { AcquireEvent, DriverErrorKind, RawImage, ScannedPage, ScannerSettings, ScanSourceConfig, TransformInput };
 
 export type ScannerEvent =
   | AcquireEvent
@@ -148,6 +132,7 @@ export const scannerMachine = setup({
       feed: { status: 'running' } as FeedState,
       job: { paperSize: context.settings.paperSize, scanSubject: context.settings.scanSubject },
     })),
+    clearError: assign({ lastError: null }),
     failNoSource: assign({ loading: false, lastError: NO_SCANNER_MESSAGE }),
     failChooseSource: assign(({ context }) => ({
       loading: false,
@@ -329,11 +314,17 @@ export const scannerMachine = setup({
         { target: 'ready' },
       ],
     },
-    noSource: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': 'ready' } },
-    sourceNotSelectable: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': 'ready' } },
-    acquisitionError: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': 'ready' } },
-    feederJam: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': 'ready' } },
-    doubleFeed: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': 'ready' } },
+    noSource: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': { target: 'ready', actions: 'clearError' } } },
+    sourceNotSelectable: {
+      tags: 'failed',
+      on: { ...idleHandlers, 'scanner.dismissed': { target: 'ready', actions: 'clearError' } },
+    },
+    acquisitionError: {
+      tags: 'failed',
+      on: { ...idleHandlers, 'scanner.dismissed': { target: 'ready', actions: 'clearError' } },
+    },
+    feederJam: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': { target: 'ready', actions: 'clearError' } } },
+    doubleFeed: { tags: 'failed', on: { ...idleHandlers, 'scanner.dismissed': { target: 'ready', actions: 'clearError' } } },
     serviceNotInstalled: {
       tags: 'failed',
       on: { 'scanner.reload': 'loading', 'settings.changed': { actions: 'storeSettings' } },

@@ -128,6 +128,27 @@ export type ScannedPage = {
   sequence: number;
 };
 
+/** Why the scanning component could not be used. */
+export type DriverErrorKind = 'serviceNotInstalled' | 'sourceNotSelectable' | 'acquisition';
+
+/** A driver failure with its kind and, when the scanning service gave one, its error code. */
+export class DriverError extends Error {
+  readonly kind: DriverErrorKind;
+  readonly code: number | null;
+  constructor(kind: DriverErrorKind, message: string, code: number | null = null) {
+    super(message);
+    this.name = 'DriverError';
+    this.kind = kind;
+    this.code = code;
+  }
+}
+
+/** What the pipeline is asked to do with one transferred image. */
+export type TransformInput = { image: RawImage; paperSize: PaperSizeCode; scanSubject: boolean; sequence: number };
+
+export type AcquireEvent =
+  { type: 'scan.transferred'; image: RawImage } | { type: 'scan.finished' } | { type: 'scan.failed'; code: number | null };
+
 /** Spec §8: a failed scan asks to re-select the scanner. */
 export const SCAN_FAILED_MESSAGE = '扫描失败，请重新选择扫描仪';
 export const SERVICE_NOT_INSTALLED_MESSAGE = '未检测到扫描服务，请安装扫描仪服务程序并确认其已启动后，刷新页面重试';

@@ -26,7 +26,11 @@ export function bitonalStride(width: number): number {
  * A 1-bit image as 8-bit greyscale RGBA: a set bit is white (255), a clear bit black (0), every pixel
  * opaque. Grey values in all three channels keep the JPEG a greyscale picture.
  */
-export function bitonalToGreyRgba(data: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8ClampedArray {
+export function bitonalToGreyRgba(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+): Uint8ClampedArray<ArrayBuffer> {
   const stride = bitonalStride(width);
   if (data.length < stride * height) throw new Error(`1-bit image needs ${stride * height} bytes, got ${data.length}`);
   const out = new Uint8ClampedArray(width * height * 4);
@@ -46,15 +50,15 @@ export function bitonalToGreyRgba(data: Uint8Array | Uint8ClampedArray, width: n
 }
 
 /** Raw rows of any supported depth as RGBA (1-bit becomes greyscale). */
-export function pixelsToRgba(raw: Extract<RawImage, { kind: 'pixels' }>): Uint8ClampedArray {
+export function pixelsToRgba(raw: Extract<RawImage, { kind: 'pixels' }>): Uint8ClampedArray<ArrayBuffer> {
   const { width, height, bitDepth, data } = raw;
   const count = width * height;
   if (bitDepth === 1) return bitonalToGreyRgba(data, width, height);
   const channels = bitDepth / 8;
   if (data.length < count * channels)
     throw new Error(`${bitDepth}-bit image needs ${count * channels} bytes, got ${data.length}`);
-  if (bitDepth === 32)
-    return data instanceof Uint8ClampedArray ? data : new Uint8ClampedArray(data.buffer, data.byteOffset, count * 4);
+  // Pixels arrive through postMessage, so their buffer is a plain ArrayBuffer.
+  if (bitDepth === 32) return new Uint8ClampedArray(data.buffer as ArrayBuffer, data.byteOffset, count * 4);
   const out = new Uint8ClampedArray(count * 4);
   for (let i = 0, j = 0; i < count; i += 1, j += channels) {
     const o = i * 4;

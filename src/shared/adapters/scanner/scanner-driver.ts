@@ -1,0 +1,51 @@
+/**
+ * The one interface every scanner driver offers (Dynamic Web TWAIN, the simulated feeder, file import),
+ * and its wiring into the scanner machine's actors. A driver talks to the device; it does not decide the
+ * flow (that is scanner.machine.ts) and does not convert images (that is the image pipeline).
+ */
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import {
+  DriverError,
+  type AcquireEvent,
+  type RawImage,
+  type ScannedPage,
+  type ScanSourceConfig,
+  type TransformInput,
+} from '../../contract/scan';
+import type { ImagePipeline } from './image-pipeline';
+
+export interface ScannerDriver {
+  /** Loads the scanning component and lists its source names. Throws DriverError 'serviceNotInstalled'. */
+  load(): Promise<string[]>;
+  /** Selects (and opens) the source at `index`. Throws DriverError 'sourceNotSelectable'. */
+  select(index: number): Promise<void>;
+  configure(config: ScanSourceConfig): Promise<void>;
+  /**
+   * Starts acquiring: `onImage` per transferred image, then `onDone` once, or `onError` with the
+   * scanning service's error code (null when unknown). Returns a function that stops the acquisition.
+   */
+  acquire(onImage: (image: RawImage) => void, onDone: () => void, onError: (code: number | null) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The scanner machine's IO actors over a driver and an image pipeline (pass to `scannerMachine.provide`). */
+export function scannerActors(driver: ScannerDriver, pipeline: Pick<ImagePipeline, 'transform'>) {
+  return {
+    loadDriver: fromPromise(async () => ({ sources: await driver.load() })),
+    selectSource: fromPromise<void, { index: number }>(({ input }) => driver.select(input.index)),
+    configureSource: fromPromise<void, ScanSourceConfig>(({ input }) => driver.configure(input)),
+    acquire: fromCallback<EventObject, ScanSourceConfig, AcquireEvent>(({ sendBack }) =>
+      driver.acquire(
+        (image) => sendBack({ type: 'scan.transferred', image }),
+        () => sendBack({ type: 'scan.finished' }),
+        (code) => sendBack({ type: 'scan.failed', code }),
+      ),
+    ),
+    transformImage: fromPromise<ScannedPage, TransformInput>(({ input }) =>
+      pipeline.transform(input.image, { paperSize: input.paperSize, scanSubject: input.scanSubject, sequence: input.sequence }),
+    ),
+    closeSource: fromPromise(() => driver.close()),
+  };
+}
+
+export { DriverError };
