@@ -20,6 +20,7 @@ import { ProtocolPage } from '../src/features/portal/pages/protocol-page';
 import { UsersetPage } from '../src/features/portal/pages/userset-page';
 import { PortalLayout } from '../src/features/portal/portal-layout';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
+import { TeacherScanPage } from './teacher-scan-page';
 import { WithPapers } from './teacher-feature-providers';
 
 const PAGES: Record<string, ReactNode> = {
@@ -29,6 +30,7 @@ const PAGES: Record<string, ReactNode> = {
   '/protocol': <ProtocolPage />,
   '/aboutUs': <AboutPage />,
   '/404': <NotFoundPage />,
+  '/scan': <TeacherScanPage />,
   '/edit': (
     <WithPapers>
       <EditPage />

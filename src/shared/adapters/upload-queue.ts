@@ -26,6 +26,7 @@ import {
 import { ApiRequestError, type HttpClient } from './http-client';
 
 export const SCAN_PAGE_UPLOAD_PATH = '/api/scan/pages';
+export const OFFLINE_MESSAGE = '网络已断开';
 
 export type UploadItem = {
   imageId: string;
@@ -259,7 +260,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       running = true;
       generation += 1;
       unlistenConnectivity = connectivity.onChange(() => {
-        if (!connectivity.isOnline()) return schedule();
+        if (!connectivity.isOnline()) {
+          lastError = OFFLINE_MESSAGE;
+          notify();
+          return schedule();
+        }
         // Back online: whatever waited on a backoff may go now.
         for (const page of pages.values())
           if (page.state === 'queued') pages.set(page.imageId, { ...page, ...resume(page, now()) });

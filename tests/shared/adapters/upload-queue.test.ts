@@ -3,6 +3,7 @@ import { ApiRequestError, type HttpClient } from '../../../src/shared/adapters/h
 import {
   createMemoryStore,
   createUploadQueue,
+  OFFLINE_MESSAGE,
   type Connectivity,
   type UploadItem,
   type UploadStore,
@@ -166,6 +167,8 @@ describe('upload queue', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls).toHaveLength(0);
     expect(stats().queued).toBe(1);
+    net.set(false);
+    expect(stats().lastError).toBe(OFFLINE_MESSAGE);
     net.set(true);
     await flush();
     expect(calls).toHaveLength(1);

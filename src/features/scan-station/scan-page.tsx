@@ -1,0 +1,25 @@
+/**
+ * The portal's /scan page: the scanning workspace, opened only when a school year is chosen (spec §4
+ * "Scan"); without one it says what to do instead.
+ */
+import { Banner, Typography } from '@douyinfe/semi-ui-19';
+import { MESSAGES } from '../../shared/contract/envelope';
+import styles from './scan-station.module.css';
+import { ScanWorkspace } from './scan-workspace';
+
+export function ScanPage({ schoolYearChosen }: { schoolYearChosen: boolean }) {
+  return (
+    <main className={styles.station}>
+      <Typography.Title heading={3}>扫描</Typography.Title>
+      {schoolYearChosen ? (
+        <ScanWorkspace />
+      ) : (
+        <Banner
+          type="danger"
+          closeIcon={null}
+          description={`${MESSAGES.scanNeedsSchoolYear}（在页面顶部的学年下拉框中选择）。`}
+        />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * What an entry hands the scanning workspace: the HTTP client, the durable upload queue, the live socket
+ * (optional), where the station remembers its current batch, and the scanner (a hook the entry composes
+ * from the scanner feature). Components read it through useScanStationServices(); none of them
+ * constructs an adapter.
+ */
+import { createContext, useContext, type ReactNode } from 'react';
+import type { HttpClient } from '../../shared/adapters/http-client';
+import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
+import type { UploadQueue } from '../../shared/adapters/upload-queue';
+import type { ScannedPage } from '../../shared/contract/scan';
+
+/** The batch the station is filling, remembered across reloads. */
+export type StationBatch = { batchId: number; homeworkId: number | null };
+
+export type StationStorage = {
+  loadBatch(): StationBatch | null;
+  saveBatch(batch: StationBatch | null): void;
+};
+
+/** A scanner problem the workspace explains. */
+export type ScanProblemKind = 'jam' | 'doubleFeed' | 'noService' | 'noScanner' | 'other';
+export type ScanProblem = { kind: ScanProblemKind; message: string };
+
+/** The scanner as the workspace needs it. */
+export type ScannerPort = {
+  status: 'loading' | 'ready' | 'scanning' | 'unavailable';
+  problem: ScanProblem | null;
+  /** True when pages come from the simulated scanner (no scanning service on this computer). */
+  simulated: boolean;
+  scan(): void;
+  /** The scan settings dialog (扫描设置). */
+  renderSettings(props: { visible: boolean; onClose: () => void }): ReactNode;
+};
+
+/** Called once per render of the workspace; `onPage` receives every scanned page. */
+export type UseScannerPort = (onPage: (page: ScannedPage) => void) => ScannerPort;
+
+export type ScanStationServices = {
+  http: HttpClient;
+  queue: UploadQueue;
+  socket: RealtimeSocket | null;
+  storage: StationStorage;
+  useScanner: UseScannerPort;
+  /** Written on each batch (扫描站名称): the kiosk's name or the teacher's. */
+  stationName: string;
+};
+
+const ScanStationServicesContext = createContext<ScanStationServices | null>(null);
+
+export function ScanStationServicesProvider({ services, children }: { services: ScanStationServices; children: ReactNode }) {
+  return <ScanStationServicesContext.Provider value={services}>{children}</ScanStationServicesContext.Provider>;
+}
+
+export function useScanStationServices(): ScanStationServices {
+  const services = useContext(ScanStationServicesContext);
+  if (!services) throw new Error('useScanStationServices needs a ScanStationServicesProvider');
+  return services;
+}

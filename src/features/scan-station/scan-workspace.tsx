@@ -1,0 +1,237 @@
+/**
+ * The scanning workspace shared by the portal's /scan page and the scan-station kiosk: choose the
+ * homework (or 按二维码识别), open 扫描设置, start scanning (button, Space or F8), and follow every page
+ * from the scanner through the durable upload queue to the server, with per-page states, the upload
+ * progress and plain guidance when the scanner jams, double-feeds or its service is missing.
+ */
+import { IconRefresh, IconScan, IconSetting } from '@douyinfe/semi-icons';
+import { Banner, Button, Progress, Select, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { QueuedPage } from '../../shared/adapters/upload-queue';
+import type { ScannedPage } from '../../shared/contract/scan';
+import type { UploadState } from '../../shared/lib/upload-schedule';
+import styles from './scan-station.module.css';
+import { useScanStationServices, type ScanProblem } from './scan-station-services';
+import { useHomeworkOptions } from './use-homework-options';
+import { usePageThumbnail } from './use-page-thumbnail';
+import { useScanBatch } from './use-scan-batch';
+import { useUploadQueue } from './use-upload-queue';
+
+const QR_OPTION = 'qr';
+const THUMBNAILS_SHOWN = 24;
+
+export const UPLOAD_STATE_LABELS: Record<UploadState, string> = {
+  queued: '排队中',
+  uploading: '上传中',
+  uploaded: '已上传',
+  failed: '失败',
+};
+const UPLOAD_STATE_COLORS = { queued: 'grey', uploading: 'blue', uploaded: 'green', failed: 'red' } as const;
+
+const PROBLEM_GUIDANCE: Record<ScanProblem['kind'], string> = {
+  jam: '请打开扫描仪盖板，取出卡住的纸张，把尚未扫描的试卷理齐放回进纸器，再按「开始扫描」。已扫描的页面已保存，不会丢失，也不会重复上传。',
+  doubleFeed:
+    '请取出最后进纸的几张试卷，检查是否粘连，理齐后放回进纸器，再按「开始扫描」。已扫描的页面已保存，重张的那几页请重新扫描。',
+  noService:
+    '这台电脑上没有检测到扫描服务。请向扫描仪厂商索取并安装扫描服务程序，安装并启动后刷新本页。在此之前使用模拟扫描仪，扫描出的是演示页面。',
+  noScanner: '请确认扫描仪已接通电源并用数据线连接到这台电脑，然后在「扫描设置」中重新选择扫描仪。',
+  other: '请在「扫描设置」中重新选择扫描仪后再试。',
+};
+
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+function PageCard({ page, onRetry }: { page: QueuedPage; onRetry: () => void }) {
+  const { queue } = useScanStationServices();
+  const url = usePageThumbnail(queue, page.imageId);
+  const label = `第 ${page.sequence} 页`;
+  return (
+    <li className={styles.page} aria-label={`${label}，${UPLOAD_STATE_LABELS[page.state]}`}>
+      <div className={styles.thumb}>{url ? <img src={url} alt={label} /> : null}</div>
+      <div className={styles.pageFooter}>
+        <span>{label}</span>
+        <Tag color={UPLOAD_STATE_COLORS[page.state]} size="small">
+          {UPLOAD_STATE_LABELS[page.state]}
+        </Tag>
+      </div>
+      {page.state === 'failed' ? (
+        <div className={styles.pageError}>
+          <Typography.Text type="danger" size="small">
+            {page.lastError}
+          </Typography.Text>
+          <Button size="small" icon={<IconRefresh />} onClick={onRetry}>
+            重试
+          </Button>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+export function ScanWorkspace() {
+  const { http, queue, useScanner } = useScanStationServices();
+  const homework = useHomeworkOptions(http);
+  const { batch, serverCount, ensureBatch } = useScanBatch();
+  const { stats, pages } = useUploadQueue(queue);
+  const [choice, setChoice] = useState<string>(() => (batch?.homeworkId ? String(batch.homeworkId) : QR_OPTION));
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const homeworkLabelId = useId();
+  const [starting, setStarting] = useState(false);
+
+  // Pages arrive from the scanner one by one; the batch and the running sequence live in refs so that
+  // a page is queued for the batch the scan was started for, in order.
+  const active = useRef<{ batchId: number; nextSequence: number } | null>(null);
+  const enqueueChain = useRef<Promise<void>>(Promise.resolve());
+  const onPage = useCallback(
+    (page: ScannedPage) => {
+      const target = active.current;
+      if (!target) return;
+      const sequence = target.nextSequence;
+      target.nextSequence += 1;
+      enqueueChain.current = enqueueChain.current.then(() =>
+        queue.enqueue({ ...page, batchId: target.batchId, sequence }).catch(() => undefined),
+      );
+    },
+    [queue],
+  );
+  const scanner = useScanner(onPage);
+
+  const batchPages = useMemo(() => (batch ? pages.filter((page) => page.batchId === batch.batchId) : []), [pages, batch]);
+  const shown = useMemo(() => batchPages.slice(-THUMBNAILS_SHOWN).reverse(), [batchPages]);
+  const homeworkId = choice === QR_OPTION ? null : Number(choice);
+  const canScan = scanner.status === 'ready' && !starting;
+
+  const startScan = useCallback(async () => {
+    if (!canScan) return;
+    setStarting(true);
+    try {
+      const current = await ensureBatch(homeworkId);
+      const stored = queue.getPages().filter((page) => page.batchId === current.batchId);
+      if (active.current?.batchId !== current.batchId) {
+        active.current = { batchId: current.batchId, nextSequence: Math.max(0, ...stored.map((p) => p.sequence)) + 1 };
+        // Pages of earlier batches that reached the server need not stay on this computer.
+        void queue.clearUploaded();
+      }
+      scanner.scan();
+    } catch {
+      // The HTTP client has shown why the batch could not be created.
+    } finally {
+      setStarting(false);
+    }
+  }, [canScan, ensureBatch, homeworkId, queue, scanner]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (settingsOpen || event.repeat || isTypingTarget(event.target)) return;
+      const space = event.code === 'Space' || event.key === ' ';
+      // Space on a focused button presses that button; only F8 works everywhere.
+      if (space && event.target instanceof HTMLElement && event.target.closest('button, [role="button"], a')) return;
+      if (event.key === 'F8' || space) {
+        event.preventDefault();
+        void startScan();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [startScan, settingsOpen]);
+
+  const percent = stats.bytesTotal > 0 ? Math.floor((stats.bytesSent / stats.bytesTotal) * 100) : 0;
+  const total = stats.queued + stats.uploading + stats.uploaded + stats.failed;
+  const waiting = stats.queued + stats.uploading;
+
+  return (
+    <section className={styles.workspace} aria-label="扫描工作区">
+      <div className={styles.toolbar}>
+        <div className={styles.field}>
+          <span id={homeworkLabelId}>选择作业</span>
+          <Select
+            aria-labelledby={homeworkLabelId}
+            value={choice}
+            onChange={(value) => setChoice(String(value))}
+            style={{ width: 280 }}
+            filter
+            loading={homework.status === 'loading'}
+            optionList={[
+              { value: QR_OPTION, label: '按二维码识别' },
+              ...homework.list.map((item) => ({ value: String(item.id), label: `${item.title}（${item.subject.name}）` })),
+            ]}
+          />
+        </div>
+        <Button icon={<IconSetting />} onClick={() => setSettingsOpen(true)}>
+          扫描设置
+        </Button>
+        <Button
+          theme="solid"
+          size="large"
+          icon={<IconScan />}
+          className={styles.scanButton}
+          loading={starting || scanner.status === 'scanning'}
+          disabled={scanner.status === 'loading' || scanner.status === 'unavailable'}
+          onClick={() => void startScan()}
+        >
+          {scanner.status === 'scanning' ? '正在扫描…' : '开始扫描'}
+        </Button>
+        <Typography.Text type="tertiary">
+          快捷键：<kbd>空格</kbd> 或 <kbd>F8</kbd>
+        </Typography.Text>
+      </div>
+
+      {homework.status === 'failed' ? (
+        <Banner type="warning" closeIcon={null} description="作业列表暂时无法读取，可先选择「按二维码识别」进行扫描。" />
+      ) : null}
+      {scanner.simulated && scanner.problem?.kind !== 'noService' ? (
+        <Banner
+          type="info"
+          closeIcon={null}
+          description="当前使用模拟扫描仪：扫描出的是演示页面。安装扫描仪厂商提供的扫描服务程序后刷新本页即可使用真实扫描仪。"
+        />
+      ) : null}
+      {scanner.problem ? (
+        <Banner
+          type={scanner.problem.kind === 'noService' ? 'warning' : 'danger'}
+          closeIcon={null}
+          title={scanner.problem.message}
+          description={PROBLEM_GUIDANCE[scanner.problem.kind]}
+        />
+      ) : null}
+
+      <div className={styles.counters}>
+        <div role="status" aria-label="本批次页数" className={styles.bigCounter}>
+          本批次已扫描 <strong>{batchPages.length}</strong> 页
+        </div>
+        {serverCount !== null ? <Typography.Text type="secondary">服务器已保存本批次 {serverCount} 页</Typography.Text> : null}
+        <Typography.Text type="secondary" aria-label="上传统计">
+          排队中 {stats.queued} · 上传中 {stats.uploading} · 已上传 {stats.uploaded} · 失败 {stats.failed}
+        </Typography.Text>
+        {stats.failed > 0 ? (
+          <Button size="small" type="danger" icon={<IconRefresh />} onClick={() => queue.retryFailed()}>
+            重试失败的页面
+          </Button>
+        ) : null}
+      </div>
+      <Progress percent={percent} showInfo motion={false} aria-label="上传进度" size="large" />
+      {waiting > 0 && stats.lastError ? (
+        <Typography.Text type="warning">
+          上传暂未成功（{stats.lastError}），页面已保存在这台电脑上，网络或服务器恢复后会自动继续上传。
+        </Typography.Text>
+      ) : null}
+      {total > 0 && waiting === 0 && stats.failed === 0 ? <Typography.Text type="success">全部页面已上传</Typography.Text> : null}
+
+      {shown.length > 0 ? (
+        <ul className={styles.pages} aria-label="最新扫描的页面">
+          {shown.map((page) => (
+            <PageCard key={page.imageId} page={page} onRetry={() => queue.retryFailed()} />
+          ))}
+        </ul>
+      ) : (
+        <Typography.Paragraph type="tertiary" className={styles.empty}>
+          把答题卡正面朝下放入进纸器，选择作业后按「开始扫描」。
+        </Typography.Paragraph>
+      )}
+
+      {scanner.renderSettings({ visible: settingsOpen, onClose: () => setSettingsOpen(false) })}
+    </section>
+  );
+}
