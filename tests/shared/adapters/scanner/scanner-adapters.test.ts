@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFileImportDriver, FILE_IMPORT_SOURCE_NAME } from '../../../../src/shared/adapters/scanner/file-import-driver';
+import {
+  createImagePipeline,
+  type PipelineRequest,
+  type PipelineWorker,
+} from '../../../../src/shared/adapters/scanner/image-pipeline';
+import {
+  createScannerSettingsStorage,
+  SCANNER_SETTINGS_STORAGE_KEY,
+} from '../../../../src/shared/adapters/scanner/scanner-settings-storage';
+import { DEFAULT_SCANNER_SETTINGS, type RawImage } from '../../../../src/shared/contract/scan';
+
+afterEach(() => localStorage.clear());
+
+describe('scanner settings storage', () => {
+  it('starts from A4, duplex on and no scanner when nothing (or garbage) is stored', () => {
+    const storage = createScannerSettingsStorage();
+    expect(storage.load()).toEqual(DEFAULT_SCANNER_SETTINGS);
+    expect(DEFAULT_SCANNER_SETTINGS).toMatchObject({ scannerIndex: null, paperSize: 1, duplex: true });
+    localStorage.setItem(SCANNER_SETTINGS_STORAGE_KEY, '{"paperSize": 99}');
+    expect(storage.load()).toEqual(DEFAULT_SCANNER_SETTINGS);
+  });
+
+  it('keeps the settings of this station across loads', () => {
+    const settings = {
+      scannerIndex: 2,
+      scannerName: 'Fujitsu fi-7160',
+      paperSize: 11 as const,
+      scanSubject: true,
+      duplex: false,
+    };
+    expect(createScannerSettingsStorage().save(settings)).toBe(true);
+    expect(createScannerSettingsStorage().load()).toEqual(settings);
+  });
+});
+
+describe('file import driver', () => {
+  const file = (name: string, type = 'image/jpeg') => new File(['x'], name, { type });
+
+  it('hands over the chosen images in natural name order and skips other files', async () => {
+    const files = [file('page10.jpg'), file('notes.txt', 'text/plain'), file('page2.png', 'image/png'), file('page1.jpg')];
+    const driver = createFileImportDriver(() => files);
+    expect(await driver.load()).toEqual([FILE_IMPORT_SOURCE_NAME]);
+    await driver.select(0);
+    const images: RawImage[] = [];
+    await new Promise<void>((resolve, reject) => driver.acquire((image) => images.push(image), resolve, reject));
+    expect(images.map((i) => (i.kind === 'encoded' ? (i.blob as File).name : ''))).toEqual([
+      'page1.jpg',
+      'page2.png',
+      'page10.jpg',
+    ]);
+  });
+
+  it('reports "no image" when the folder has none', async () => {
+    const driver = createFileImportDriver(() => [file('a.txt', 'text/plain')]);
+    await driver.select(0);
+    const code = await new Promise((resolve) =>
+      driver.acquire(
+        () => undefined,
+        () => resolve('done'),
+        resolve,
+      ),
+    );
+    expect(code).toBe(-1035);
+  });
+
+  it('refuses a source it does not have', async () => {
+    await expect(createFileImportDriver(() => []).select(1)).rejects.toMatchObject({ kind: 'sourceNotSelectable' });
+  });
+});
+
+describe('image pipeline client', () => {
+  function fakeWorker(answer: (request: PipelineRequest) => object) {
+    const listeners: ((event: MessageEvent) => void)[] = [];
+    const posted: { request: PipelineRequest; transfer: Transferable[] }[] = [];
+    const worker = {
+      postMessage: (request: PipelineRequest, transfer: Transferable[]) => {
+        posted.push({ request, transfer });
+        queueMicrotask(() => listeners.forEach((l) => l({ data: { id: request.id, ...answer(request) } } as MessageEvent)));
+      },
+      terminate: () => undefined,
+      addEventListener: (type: string, listener: (event: MessageEvent) => void) => {
+        if (type === 'message') listeners.push(listener);
+      },
+    } as unknown as PipelineWorker;
+    return { worker, posted };
+  }
+
+  it('sends the image with its paper size and JPEG quality, and names the page by a fresh image id', async () => {
+    const jpeg = new Blob(['jpeg'], { type: 'image/jpeg' });
+    const { worker, posted } = fakeWorker(() => ({ ok: true, blob: jpeg, width: 2480, height: 3507 }));
+    const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+    const pipeline = createImagePipeline({ createWorker: () => worker, newImageId: () => ids.shift()! });
+    const data = new Uint8Array(4);
+    const raw: RawImage = { kind: 'pixels', width: 8, height: 4, bitDepth: 1, data };
+    const page = await pipeline.transform(raw, { paperSize: 1, scanSubject: true, sequence: 3 });
+    expect(posted[0]!.request).toMatchObject({ raw, paperSize: 1, quality: 0.85 });
+    // The pixel buffer is transferred, not copied.
+    expect(posted[0]!.transfer).toEqual([data.buffer]);
+    expect(page).toEqual({
+      imageId: '11111111-1111-4111-8111-111111111111',
+      fileName: '11111111-1111-4111-8111-111111111111.jpg',
+      blob: jpeg,
+      scanSubject: true,
+      width: 2480,
+      height: 3507,
+      sequence: 3,
+    });
+    const second = await pipeline.transform(raw, { paperSize: 1, scanSubject: false, sequence: 4 });
+    expect(second.fileName).toBe('22222222-2222-4222-8222-222222222222.jpg');
+  });
+
+  it('rejects when the worker could not convert the image, and when disposed', async () => {
+    const { worker } = fakeWorker(() => ({ ok: false, message: 'decode failed' }));
+    const pipeline = createImagePipeline({ createWorker: () => worker });
+    const raw: RawImage = { kind: 'encoded', blob: new Blob(['x']), bitDepth: 24 };
+    await expect(pipeline.transform(raw, { paperSize: 1, scanSubject: false, sequence: 1 })).rejects.toThrow('decode failed');
+    const silent = createImagePipeline({
+      createWorker: () =>
+        ({ postMessage: () => undefined, terminate: () => undefined, addEventListener: () => undefined }) as never,
+    });
+    const pending = silent.transform(raw, { paperSize: 1, scanSubject: false, sequence: 1 });
+    silent.dispose();
+    await expect(pending).rejects.toThrow('disposed');
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { answerSheetSpecSchema } from '../../../src/shared/contract/answer-sheet';
+import { planSimulatedBatch } from '../../../src/shared/lib/simulated-scan';
+
+const spec = answerSheetSpecSchema.parse({
+  homeworkId: 31,
+  title: '七年级数学周测',
+  subjectName: '数学',
+  paperSize: 'A4',
+  questions: [
+    ...Array.from({ length: 10 }, (_, i) => ({ no: i + 1, type: 'single', score: 3 })),
+    { no: 11, type: 'multiple', score: 4 },
+    { no: 12, type: 'subjective', score: 10 },
+  ],
+});
+const students = Array.from({ length: 12 }, (_, i) => ({ name: `学生${i + 1}`, code: `2026${String(i + 1).padStart(3, '0')}` }));
+const options = { homeworkId: 31, spec, students, pageCount: 12, seed: 7 };
+
+describe('simulated scan batch', () => {
+  it('is the same batch for the same seed and another for another seed', () => {
+    expect(planSimulatedBatch(options)).toEqual(planSimulatedBatch(options));
+    expect(planSimulatedBatch({ ...options, seed: 8 }).pages).not.toEqual(planSimulatedBatch(options).pages);
+  });
+
+  it('feeds the asked number of pages: one blank, one of another homework, the rest per student in turn', () => {
+    const { pages } = planSimulatedBatch(options);
+    expect(pages).toHaveLength(12);
+    expect(pages.filter((p) => p.kind === 'blank')).toHaveLength(1);
+    const sheets = pages.flatMap((p) => (p.kind === 'sheet' ? [p] : []));
+    expect(sheets.filter((p) => p.homeworkId === 32)).toHaveLength(1);
+    const own = sheets.filter((p) => p.homeworkId === 31);
+    expect(own.map((p) => p.student.code)).toEqual(students.slice(0, 10).map((s) => s.code));
+  });
+
+  it('fills bubbles that exist, writes inside the subjective region, tilts slightly and turns some pages over', () => {
+    const { template, pages } = planSimulatedBatch({
+      ...options,
+      pageCount: 40,
+      students: [...students, ...students, ...students, ...students],
+    });
+    const layout = template.pages[0]!;
+    const region = layout.regions[0]!;
+    const sheets = pages.flatMap((p) => (p.kind === 'sheet' ? [p] : []));
+    for (const page of sheets) {
+      for (const f of page.filled) {
+        const q = layout.objective.find((o) => o.questionNo === f.questionNo)!;
+        for (const label of f.labels) expect(q.options.map((o) => o.label)).toContain(label);
+      }
+      for (const point of page.strokes.flat()) {
+        expect(point.xMm).toBeGreaterThanOrEqual(region.xMm);
+        expect(point.xMm).toBeLessThanOrEqual(region.xMm + region.wMm);
+        expect(point.yMm).toBeGreaterThanOrEqual(region.yMm);
+        expect(point.yMm).toBeLessThanOrEqual(region.yMm + region.hMm);
+      }
+      expect(Math.abs(page.rotationDeg)).toBeLessThanOrEqual(1.5);
+    }
+    const upsideDown = sheets.filter((p) => p.upsideDown).length;
+    expect(upsideDown).toBeGreaterThan(0);
+    expect(upsideDown).toBeLessThan(sheets.length / 2);
+    expect(sheets.filter((p) => p.strokes.length > 0).length).toBeGreaterThan(sheets.length / 2);
+  });
+});
