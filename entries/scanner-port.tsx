@@ -1,15 +1,16 @@
 /**
  * The scanner the scanning workspace uses, composed from the scanner machine (src/machines) for both the
- * kiosk and the portal's /scan page. Until the scanner drivers (scanning service, file import) and the
- * scanner feature's settings dialog are composed here, the source is a simulated feeder that produces
- * numbered demo answer-sheet pages, and the settings dialog below keeps the spec's choices.
+ * kiosk and the portal's /scan page, over a scanner driver and the image pipeline. Until the scanning
+ * service driver and the scanner feature's settings dialog are composed here, the driver is a simulated
+ * feeder of numbered demo answer sheets, and the settings dialog below keeps the spec's choices.
  */
 import { Button, Modal, Radio, RadioGroup, Select } from '@douyinfe/semi-ui-19';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ScannerPort, ScanProblem, UseScannerPort } from '../src/features/scan-station/scan-station-services';
-import { scannerMachine, scannerOptions, type AcquireEvent } from '../src/machines/scanner.machine';
+import { scannerMachine, scannerOptions } from '../src/machines/scanner.machine';
+import type { ImagePipeline } from '../src/shared/adapters/scanner/image-pipeline';
+import { scannerActors, type ScannerDriver } from '../src/shared/adapters/scanner/scanner-driver';
 import { getLocalItem, setLocalItem } from '../src/shared/adapters/local-storage';
 import {
   DEFAULT_SCANNER_SETTINGS,
@@ -18,7 +19,6 @@ import {
   scannerSettingsSchema,
   type ScannedPage,
   type ScannerSettings,
-  type ScanSourceConfig,
 } from '../src/shared/contract/scan';
 import { scannedPageFileName, uuidV4 } from '../src/shared/lib/scan-image';
 import { useMediaQuery } from '../src/shared/ui/use-media-query';
@@ -28,7 +28,6 @@ export const SIMULATED_SOURCE_NAME = '模拟扫描仪';
 /** Sheets in the simulated feeder per scan, and the time between two transfers. */
 export const SIMULATED_PAGES_PER_FEED = 10;
 const SIMULATED_PAGE_INTERVAL_MS = 120;
-const SIMULATED_PAGE = { width: 620, height: 877 };
 
 function loadSettings(): ScannerSettings {
   const parsed = scannerSettingsSchema.safeParse(getLocalItem(SETTINGS_KEY));
@@ -36,10 +35,11 @@ function loadSettings(): ScannerSettings {
   return parsed.success ? parsed.data : { ...DEFAULT_SCANNER_SETTINGS, scannerIndex: 0, scannerName: SIMULATED_SOURCE_NAME };
 }
 
-let feedCounter = 0;
+/** The simulated feeder's page: A4 at 150 dpi, already a JPEG. */
+const SIMULATED_PAGE = { width: 1240, height: 1754 };
 
-/** A demo answer-sheet page as a JPEG: a frame, a title and the page number. */
-function simulatedPage(feed: number, sheet: number): Promise<Blob> {
+/** A demo answer-sheet page: a frame, a title, the feed and sheet numbers and filled bubbles. */
+function drawSimulatedPage(feed: number, sheet: number): Promise<Blob> {
   const canvas = document.createElement('canvas');
   canvas.width = SIMULATED_PAGE.width;
   canvas.height = SIMULATED_PAGE.height;
@@ -47,17 +47,19 @@ function simulatedPage(feed: number, sheet: number): Promise<Blob> {
   context.fillStyle = '#fff';
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.strokeStyle = '#333';
-  context.lineWidth = 3;
-  context.strokeRect(30, 30, canvas.width - 60, canvas.height - 60);
+  context.lineWidth = 4;
+  context.strokeRect(60, 60, canvas.width - 120, canvas.height - 120);
   context.fillStyle = '#111';
-  context.font = '28px sans-serif';
-  context.fillText('模拟答题卡', 60, 90);
-  context.font = '22px sans-serif';
-  context.fillText(`第 ${feed} 次进纸 · 第 ${sheet} 张`, 60, 130);
-  for (let row = 0; row < 10; row += 1) {
+  context.font = '56px sans-serif';
+  context.fillText('模拟答题卡', 120, 180);
+  context.font = '40px sans-serif';
+  context.fillText(`第 ${feed} 次进纸 · 第 ${sheet} 张`, 120, 260);
+  for (let row = 0; row < 20; row += 1) {
     for (let option = 0; option < 4; option += 1) {
-      context.strokeRect(80 + option * 60, 180 + row * 50, 36, 24);
-      if ((row + sheet + feed) % 4 === option) context.fillRect(80 + option * 60, 180 + row * 50, 36, 24);
+      const x = 160 + option * 120;
+      const y = 360 + row * 60;
+      context.strokeRect(x, y, 72, 40);
+      if ((row + sheet + feed) % 4 === option) context.fillRect(x, y, 72, 40);
     }
   }
   return new Promise((resolve, reject) =>
@@ -65,50 +67,58 @@ function simulatedPage(feed: number, sheet: number): Promise<Blob> {
   );
 }
 
-const randomBytes = (bytes: Uint8Array) => crypto.getRandomValues(bytes);
-
-const simulatedScanner = scannerMachine.provide({
-  actors: {
-    loadDriver: fromPromise(async () => ({ sources: [SIMULATED_SOURCE_NAME] })),
-    selectSource: fromPromise<void, { index: number }>(async () => undefined),
-    configureSource: fromPromise<void, ScanSourceConfig>(async () => undefined),
-    acquire: fromCallback<EventObject, ScanSourceConfig, AcquireEvent>(({ sendBack }) => {
+/**
+ * A feeder with SIMULATED_PAGES_PER_FEED sheets in it: each acquisition transfers them one by one as
+ * JPEG files, as a scanning service exporting JPEG would, and then finishes.
+ */
+function createSimulatedFeeder(): ScannerDriver {
+  let feeds = 0;
+  return {
+    load: async () => [SIMULATED_SOURCE_NAME],
+    select: async () => undefined,
+    configure: async () => undefined,
+    acquire(onImage, onDone) {
       let stopped = false;
-      feedCounter += 1;
-      const feed = feedCounter;
+      feeds += 1;
+      const feed = feeds;
       void (async () => {
         for (let sheet = 1; sheet <= SIMULATED_PAGES_PER_FEED; sheet += 1) {
           await new Promise((resolve) => setTimeout(resolve, SIMULATED_PAGE_INTERVAL_MS));
           if (stopped) return;
-          sendBack({
-            type: 'scan.transferred',
-            image: { kind: 'encoded', blob: await simulatedPage(feed, sheet), bitDepth: 24 },
-          });
+          onImage({ kind: 'encoded', blob: await drawSimulatedPage(feed, sheet), bitDepth: 24 });
         }
-        if (!stopped) sendBack({ type: 'scan.finished' });
+        if (!stopped) onDone();
       })();
       return () => {
         stopped = true;
       };
-    }),
-    // The simulated pages are already JPEGs at their final size.
-    transformImage: fromPromise(async ({ input }) => {
-      if (input.image.kind !== 'encoded') throw new Error('the simulated feeder hands over JPEG files');
-      const imageId = uuidV4(randomBytes);
-      const page: ScannedPage = {
-        imageId,
-        fileName: scannedPageFileName(imageId),
-        blob: input.image.blob,
-        scanSubject: input.scanSubject,
-        width: SIMULATED_PAGE.width,
-        height: SIMULATED_PAGE.height,
-        sequence: input.sequence,
-      };
-      return page;
-    }),
-    closeSource: fromPromise<void>(async () => undefined),
+    },
+    close: async () => undefined,
+  };
+}
+
+/**
+ * The simulated pages are final JPEGs, so they pass through as they are. (The worker image pipeline,
+ * createImagePipeline, dropped every page of this feeder in the built client; it is composed here once
+ * it converts them.)
+ */
+const passThrough: Pick<ImagePipeline, 'transform'> = {
+  async transform(raw, options) {
+    if (raw.kind !== 'encoded') throw new Error('the simulated feeder hands over JPEG files');
+    const imageId = uuidV4((bytes) => crypto.getRandomValues(bytes));
+    return {
+      imageId,
+      fileName: scannedPageFileName(imageId),
+      blob: raw.blob,
+      scanSubject: options.scanSubject,
+      width: SIMULATED_PAGE.width,
+      height: SIMULATED_PAGE.height,
+      sequence: options.sequence,
+    };
   },
-});
+};
+
+const simulatedScanner = scannerMachine.provide({ actors: scannerActors(createSimulatedFeeder(), passThrough) });
 
 const PROBLEM_STATES: Record<string, ScanProblem['kind']> = {
   feederJam: 'jam',
