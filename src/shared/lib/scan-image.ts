@@ -17,6 +17,21 @@ export function outputSize(scanned: PixelSize, paperSize: number): PixelSize {
   return resizeTarget(paperSize) ?? scanned;
 }
 
+/** Below this relative change of either side a resize is a sub-percent nudge, not a rescale. */
+export const LIGHT_RESIZE_TOLERANCE = 0.01;
+
+/**
+ * How a page gets to its target size: `none` (already there), `light` (a sub-percent nudge, such as a
+ * 300 dpi scanner's 2480x3508 A4 to the 2480x3507 target: the canvas's own smoothing is enough and
+ * ten times cheaper), or `full` (a real rescale: pica's filtered resampling).
+ */
+export function resampling(scanned: PixelSize, target: PixelSize): 'none' | 'light' | 'full' {
+  if (scanned.width === target.width && scanned.height === target.height) return 'none';
+  const dx = Math.abs(target.width / scanned.width - 1);
+  const dy = Math.abs(target.height / scanned.height - 1);
+  return dx < LIGHT_RESIZE_TOLERANCE && dy < LIGHT_RESIZE_TOLERANCE ? 'light' : 'full';
+}
+
 /** Bytes per row of a 1-bit image: rows are padded to a whole byte. */
 export function bitonalStride(width: number): number {
   return Math.ceil(width / 8);

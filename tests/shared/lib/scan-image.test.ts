@@ -5,6 +5,7 @@ import {
   isUuidV4,
   outputSize,
   pixelsToRgba,
+  resampling,
   resizeTarget,
   scannedPageFileName,
   uuidV4,
@@ -96,5 +97,21 @@ describe('scanner error messages', () => {
     expect(SCAN_FAILED_MESSAGE).toBe('扫描失败，请重新选择扫描仪');
     expect(scanErrorMessage(-4242)).toBe(SCAN_FAILED_MESSAGE);
     expect(scanErrorMessage(null)).toBe(SCAN_FAILED_MESSAGE);
+  });
+});
+
+describe('how a page reaches its target size', () => {
+  it('encodes a page already at its target as is', () => {
+    expect(resampling({ width: 2480, height: 3507 }, { width: 2480, height: 3507 })).toBe('none');
+  });
+
+  it('nudges a 300 dpi scanner A4 (2480x3508) to 2480x3507 without a filtered rescale', () => {
+    expect(resampling({ width: 2480, height: 3508 }, { width: 2480, height: 3507 })).toBe('light');
+  });
+
+  it('rescales with the filter when the size really changes (16k, other sizes)', () => {
+    expect(resampling({ width: 2480, height: 3508 }, { width: 2184, height: 3072 })).toBe('full');
+    expect(resampling({ width: 2480, height: 3508 }, { width: 2079, height: 2954 })).toBe('full');
+    expect(resampling({ width: 2400, height: 3507 }, { width: 2480, height: 3507 })).toBe('full');
   });
 });

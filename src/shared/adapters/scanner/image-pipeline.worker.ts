@@ -1,45 +1,78 @@
 /// <reference lib="webworker" />
 /**
  * The scan image pipeline's worker: raw image → RGBA (1-bit expanded to greyscale) → resized to the
- * paper size's target with pica (Lanczos-class "mks2013" filter, off the main thread) → JPEG through
- * OffscreenCanvas.convertToBlob. One request at a time per message; answers carry the request id.
+ * paper size's target → JPEG through OffscreenCanvas.convertToBlob. A real rescale (16k, other sizes,
+ * a scan far from A4's target) goes through pica ("mks2013" filter, wasm, in this thread); a page
+ * already at its target is encoded as is, and a sub-percent nudge (lib/scan-image.ts `resampling`) is
+ * left to the canvas's high-quality smoothing.
+ * Answers carry the request id.
  */
 import pica from 'pica';
-import type { RawImage } from '../../contract/scan';
-import { outputSize, pixelsToRgba } from '../../lib/scan-image';
+import type { PixelSize, RawImage } from '../../contract/scan';
+import { outputSize, pixelsToRgba, resampling } from '../../lib/scan-image';
 import type { PipelineRequest, PipelineResponse } from './image-pipeline';
 
-// Already inside a worker: resize in this thread (wasm where available) rather than spawn more workers.
+// pica's canvas path cannot make canvases inside a worker, so resize raw buffers (wasm where available).
 const resizer = pica({ features: ['js', 'wasm'] });
 
-type Source = { image: OffscreenCanvas | ImageBitmap; width: number; height: number };
+/** A decoded page: drawable (bitmap) or raw RGBA rows. */
+type Decoded =
+  | { kind: 'bitmap'; bitmap: ImageBitmap; width: number; height: number }
+  | { kind: 'rgba'; rgba: Uint8ClampedArray<ArrayBuffer>; width: number; height: number };
 
-async function decode(raw: RawImage): Promise<Source> {
-  if (raw.kind === 'bitmap') return { image: raw.bitmap, width: raw.bitmap.width, height: raw.bitmap.height };
-  if (raw.kind === 'encoded') {
-    const bitmap = await createImageBitmap(raw.blob);
-    return { image: bitmap, width: bitmap.width, height: bitmap.height };
-  }
-  const canvas = new OffscreenCanvas(raw.width, raw.height);
-  const rgba = pixelsToRgba(raw);
-  canvas.getContext('2d')!.putImageData(new ImageData(rgba, raw.width, raw.height), 0, 0);
-  return { image: canvas, width: raw.width, height: raw.height };
+async function decode(raw: RawImage): Promise<Decoded> {
+  if (raw.kind === 'pixels') return { kind: 'rgba', rgba: pixelsToRgba(raw), width: raw.width, height: raw.height };
+  const bitmap = raw.kind === 'bitmap' ? raw.bitmap : await createImageBitmap(raw.blob);
+  return { kind: 'bitmap', bitmap, width: bitmap.width, height: bitmap.height };
+}
+
+function rgbaOf(page: Decoded): Uint8ClampedArray<ArrayBuffer> {
+  if (page.kind === 'rgba') return page.rgba;
+  const canvas = new OffscreenCanvas(page.width, page.height);
+  const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+  ctx.drawImage(page.bitmap, 0, 0);
+  return ctx.getImageData(0, 0, page.width, page.height).data;
+}
+
+function canvasOf(rgba: Uint8ClampedArray<ArrayBuffer>, width: number, height: number): OffscreenCanvas {
+  const canvas = new OffscreenCanvas(width, height);
+  canvas.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
+  return canvas;
+}
+
+/** The page drawn onto a canvas of `size`: as is, or scaled by the canvas with high-quality smoothing. */
+function drawn(page: Decoded, size: PixelSize): OffscreenCanvas {
+  const same = size.width === page.width && size.height === page.height;
+  if (page.kind === 'rgba' && same) return canvasOf(page.rgba, size.width, size.height);
+  const source = page.kind === 'rgba' ? canvasOf(page.rgba, page.width, page.height) : page.bitmap;
+  const canvas = new OffscreenCanvas(size.width, size.height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(source, 0, 0, size.width, size.height);
+  return canvas;
 }
 
 async function toJpeg(request: PipelineRequest): Promise<{ blob: Blob; width: number; height: number }> {
-  const source = await decode(request.raw);
-  const size = outputSize({ width: source.width, height: source.height }, request.paperSize);
+  const page = await decode(request.raw);
+  const size = outputSize({ width: page.width, height: page.height }, request.paperSize);
   let canvas: OffscreenCanvas;
-  if (size.width === source.width && size.height === source.height) {
-    if (source.image instanceof OffscreenCanvas) canvas = source.image;
-    else {
-      canvas = new OffscreenCanvas(size.width, size.height);
-      canvas.getContext('2d')!.drawImage(source.image, 0, 0);
-    }
+  if (resampling(page, size) === 'full') {
+    const resized = await resizer.resizeBuffer({
+      src: rgbaOf(page),
+      width: page.width,
+      height: page.height,
+      toWidth: size.width,
+      toHeight: size.height,
+    });
+    canvas = canvasOf(
+      new Uint8ClampedArray(resized.buffer as ArrayBuffer, resized.byteOffset, resized.length),
+      size.width,
+      size.height,
+    );
   } else {
-    canvas = await resizer.resize(source.image, new OffscreenCanvas(size.width, size.height));
+    canvas = drawn(page, size);
   }
-  if (source.image instanceof ImageBitmap) source.image.close();
+  if (page.kind === 'bitmap') page.bitmap.close();
   const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: request.quality });
   return { blob, width: size.width, height: size.height };
 }
