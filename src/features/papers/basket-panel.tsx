@@ -44,7 +44,7 @@ export function BasketPanel({ onPreview, onSave }: { onPreview: () => void; onSa
     [],
   );
   return (
-    <aside className={styles.basket} aria-label="试题篮">
+    <aside className={styles.basket} aria-label="试题篮" id="paper-basket">
       <div className={styles.basketHeader}>
         <Typography.Title heading={5} style={{ margin: 0 }}>
           试题篮

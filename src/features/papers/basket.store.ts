@@ -174,7 +174,7 @@ export function createBasketStore(storage: StateStorage = localBasketStorage): U
                 const [only] = [...types];
                 return {
                   id: newSectionId(),
-                  title: s.title,
+                  title: stripSectionNumber(s.title),
                   type: types.size === 1 && only ? only : null,
                   items: s.questions.map((q) => ({ question: q.question, score: q.score })),
                 };
@@ -221,8 +221,8 @@ export function basketToPaperInput(state: BasketState, schoolYearId: number): Pa
     subjectId: state.subjectId ?? 0,
     schoolYearId,
     paperSize: state.paperSize,
-    sections: state.sections.map((s) => ({
-      title: s.title.trim(),
+    sections: state.sections.map((s, i) => ({
+      title: numberedSectionTitle(i, s.title.trim()),
       questions: s.items.map((i) => ({ questionId: i.question.id, score: i.score })),
     })),
   };
@@ -236,6 +236,18 @@ export function chineseNumeral(n: number): string {
   const tens = Math.floor(n / 10);
   const ones = n % 10;
   return `${tens === 1 ? '' : (CHINESE_DIGITS[tens] ?? '')}十${ones === 0 ? '' : (CHINESE_DIGITS[ones] ?? '')}`;
+}
+
+const SECTION_NUMBER = /^[一二三四五六七八九十]+、\s*/;
+
+/** A section title without its leading numeral ("二、填空题" → "填空题"). */
+export function stripSectionNumber(title: string): string {
+  return title.replace(SECTION_NUMBER, '');
+}
+
+/** A section title with its numeral ("填空题" → "二、填空题"); a title that has one keeps it. */
+export function numberedSectionTitle(index: number, title: string): string {
+  return SECTION_NUMBER.test(title) ? title : `${chineseNumeral(index + 1)}、${title}`;
 }
 
 export function formatScore(score: number): string {

@@ -4,7 +4,7 @@
  * it prints 参考答案与解析 instead. Used by /printing, /printanswer and the compose page's preview.
  */
 import { type PaperDetail, type Question } from '../../shared/contract/papers';
-import { chineseNumeral, formatScore, type BasketSection } from './basket.store';
+import { formatScore, numberedSectionTitle, type BasketSection } from './basket.store';
 import styles from './paper-view.module.css';
 import { plainText, RichText } from './rich-text';
 
@@ -49,7 +49,7 @@ function totals(model: PaperViewModel): { score: number; count: number } {
 }
 
 /** Options per row: short options share a row, long ones get their own. */
-function optionColumns(options: readonly string[]): 1 | 2 | 4 {
+export function optionColumns(options: readonly string[]): 1 | 2 | 4 {
   const longest = Math.max(0, ...options.map((o) => plainText(o).length));
   if (longest <= 8) return 4;
   if (longest <= 20) return 2;
@@ -78,7 +78,8 @@ export function PaperView({ model, answers = false }: { model: PaperViewModel; a
         return (
           <section key={s} className={styles.section} aria-label={section.title}>
             <h2 className={styles.sectionTitle}>
-              {`${chineseNumeral(s + 1)}、${section.title}（共 ${section.items.length} 题，共 ${formatScore(sectionScore)} 分）`}
+              {numberedSectionTitle(s, section.title)}
+              {/分）$/.test(section.title) ? '' : `（共 ${section.items.length} 题，共 ${formatScore(sectionScore)} 分）`}
             </h2>
             {section.items.map((item) => (
               <div key={item.question.id} className={styles.question}>
@@ -86,6 +87,7 @@ export function PaperView({ model, answers = false }: { model: PaperViewModel; a
                   <span className={styles.no}>{item.no}．</span>
                   <span className={styles.score}>（{formatScore(item.score)} 分）</span>
                   <RichText text={item.question.stem} />
+                  {!answers && item.question.type === 'judge' ? <span className={styles.judge}>{'（\u3000\u3000）'}</span> : null}
                 </div>
                 {answers ? (
                   <div className={styles.answer}>
@@ -110,8 +112,6 @@ export function PaperView({ model, answers = false }: { model: PaperViewModel; a
                   </ol>
                 ) : item.question.type === 'subjective' ? (
                   <div className={styles.workspace} aria-hidden="true" />
-                ) : item.question.type === 'judge' ? (
-                  <span className={styles.judge}>{'（\u3000\u3000）'}</span>
                 ) : null}
               </div>
             ))}

@@ -6,6 +6,7 @@ import { Button, Card, Space, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { DIFFICULTY_LABELS, QUESTION_TYPE_LABELS, type Difficulty, type Question } from '../../shared/contract/papers';
 import styles from './compose.module.css';
+import { optionColumns } from './paper-view';
 import { RichText } from './rich-text';
 
 const OPTION_LETTERS = 'ABCDEFGH';
@@ -38,7 +39,7 @@ export function QuestionItem({
         <RichText text={question.stem} />
       </div>
       {question.options.length > 0 ? (
-        <ol className={styles.options}>
+        <ol className={styles.options} data-columns={optionColumns(question.options)}>
           {question.options.map((option, i) => (
             <li key={i}>
               {OPTION_LETTERS[i]}．<RichText text={option} />

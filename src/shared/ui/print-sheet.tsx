@@ -5,7 +5,7 @@
  * fixed {@link PrintPage}s, e.g. calibration pages and code labels, printed with no @page margin).
  * Owns no data and no IO.
  */
-import { IconPrint } from '@douyinfe/semi-icons';
+import { IconArrowLeft, IconPrint } from '@douyinfe/semi-icons';
 import { Button, Typography } from '@douyinfe/semi-ui-19';
 import { createContext, useContext, type CSSProperties, type ReactNode } from 'react';
 import styles from './print-sheet.module.css';
@@ -44,6 +44,8 @@ export interface PrintSheetProps {
   toolbar?: ReactNode;
   /** Disables printing while there is nothing to print. */
   printable?: boolean;
+  /** Shows a 返回 button (print pages have no top bar). */
+  onBack?: () => void;
   children: ReactNode;
 }
 
@@ -55,6 +57,7 @@ export function PrintSheet({
   columns = 1,
   toolbar,
   printable = true,
+  onBack,
   children,
 }: PrintSheetProps) {
   const paper = PRINT_PAPER_MM[paperSize];
@@ -68,6 +71,11 @@ export function PrintSheet({
       <div className={styles.screen} data-print-root="">
         <style>{pageRule(paperSize, layout === 'pages' ? 0 : marginMm)}</style>
         <div className={styles.toolbar} role="toolbar" aria-label="打印设置">
+          {onBack ? (
+            <Button theme="borderless" icon={<IconArrowLeft />} onClick={onBack}>
+              返回
+            </Button>
+          ) : null}
           <Typography.Title heading={5} className={styles.toolbarTitle}>
             {title}
           </Typography.Title>

@@ -251,6 +251,13 @@ export function EditPage() {
         </section>
         <BasketPanel onPreview={() => setDialog('preview')} onSave={() => setDialog('save')} />
       </div>
+      <Button
+        theme="solid"
+        className={styles.basketJump}
+        onClick={() => document.getElementById('paper-basket')?.scrollIntoView({ behavior: 'smooth' })}
+      >
+        {`试题篮（${basketCount(basket.sections)}）`}
+      </Button>
       <Modal
         title="试卷预览"
         visible={dialog === 'preview'}

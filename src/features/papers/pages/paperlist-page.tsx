@@ -5,7 +5,19 @@
  */
 import { IconMore } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import { Button, DatePicker, Dropdown, Empty, Pagination, Select, Space, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import {
+  Button,
+  DatePicker,
+  Dropdown,
+  Empty,
+  Pagination,
+  Select,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Typography,
+} from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -16,6 +28,7 @@ import {
   type HomeworkStatus,
 } from '../../../shared/contract/papers';
 import { formatDate } from '../../../shared/lib/format-date';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
 import { AnswerSheetDialog } from '../answer-sheet-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
@@ -44,6 +57,7 @@ export function PaperListPage() {
   const [page, setPage] = useState(1);
   const [sheetFor, setSheetFor] = useState<Homework | null>(null);
   const [downloading, setDownloading] = useState<number | null>(null);
+  const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const subjects = useRemote('subjects', () => fetchSubjects(http));
   const query: HomeworkListQuery = {
@@ -75,6 +89,13 @@ export function PaperListPage() {
     }
   };
 
+  const actionProps = {
+    onNavigate: (to: string) => void navigate(to),
+    onAnswerSheet: setSheetFor,
+    onWord: (row: Homework) => void downloadWord(row),
+    downloading,
+  };
+
   const columns = [
     {
       title: '作业名称',
@@ -88,10 +109,11 @@ export function PaperListPage() {
         </div>
       ),
     },
-    { title: '学科', dataIndex: 'subject', width: 80, render: (_: unknown, row: Homework) => row.subject.name },
+    { title: '学科', dataIndex: 'subject', width: 70, render: (_: unknown, row: Homework) => row.subject.name },
     {
       title: '班级',
       dataIndex: 'classes',
+      width: 190,
       render: (_: unknown, row: Homework) => row.classes.map((c) => c.name).join('、'),
     },
     {
@@ -109,46 +131,8 @@ export function PaperListPage() {
     {
       title: '操作',
       dataIndex: 'actions',
-      width: 420,
-      render: (_: unknown, row: Homework) => (
-        <Space wrap spacing={4} className={styles.actions}>
-          <Button size="small" theme="borderless" onClick={() => navigate(`/printing?paperId=${row.paperId}`)}>
-            打印试卷
-          </Button>
-          <Button size="small" theme="borderless" onClick={() => setSheetFor(row)}>
-            打印答题卡
-          </Button>
-          <Button size="small" theme="borderless" onClick={() => navigate(`/scan?homeworkId=${row.id}`)}>
-            扫描
-          </Button>
-          <Button size="small" theme="borderless" onClick={() => navigate(`/correct?homeworkId=${row.id}`)}>
-            阅卷
-          </Button>
-          <Button size="small" theme="borderless" onClick={() => navigate(`/analysis/class?homeworkId=${row.id}`)}>
-            分析
-          </Button>
-          <Button size="small" theme="borderless" loading={downloading === row.id} onClick={() => void downloadWord(row)}>
-            下载 Word
-          </Button>
-          <Dropdown
-            position="bottomRight"
-            render={
-              <Dropdown.Menu>
-                <Dropdown.Item onClick={() => navigate(`/printanswer?paperId=${row.paperId}`)}>打印答案</Dropdown.Item>
-                <Dropdown.Item
-                  onClick={() =>
-                    navigate(`/printgrade?homeworkId=${row.id}${row.classes[0] ? `&classId=${row.classes[0].id}` : ''}`)
-                  }
-                >
-                  打印成绩单
-                </Dropdown.Item>
-              </Dropdown.Menu>
-            }
-          >
-            <Button size="small" theme="borderless" icon={<IconMore />} aria-label={`更多操作：${row.title}`} />
-          </Dropdown>
-        </Space>
-      ),
+      width: 340,
+      render: (_: unknown, row: Homework) => <HomeworkActions row={row} {...actionProps} />,
     },
   ];
 
@@ -211,15 +195,35 @@ export function PaperListPage() {
         </Empty>
       ) : (
         <>
-          <Table
-            rowKey="id"
-            columns={columns}
-            dataSource={rows}
-            loading={homework.loading}
-            pagination={false}
-            scroll={{ x: 1100 }}
-            aria-label="作业列表"
-          />
+          {small ? (
+            <Spin spinning={homework.loading}>
+              <ul className={styles.cards} aria-label="作业列表">
+                {rows.map((row) => (
+                  <li key={row.id} className={styles.card}>
+                    <div className={styles.cardHead}>
+                      <Typography.Text strong>{row.title}</Typography.Text>
+                      <Tag color={STATUS_COLORS[row.status]}>{HOMEWORK_STATUS_LABELS[row.status]}</Tag>
+                    </div>
+                    <div className={styles.sub}>
+                      {`${row.subject.name} · ${row.questionCount} 题 · 满分 ${formatScore(row.totalScore)} 分 · ${row.paperSize}`}
+                    </div>
+                    <div className={styles.sub}>{row.classes.map((c) => c.name).join('、')}</div>
+                    <div className={styles.sub}>{`${row.startDate} 至 ${row.dueDate}`}</div>
+                    <HomeworkActions row={row} {...actionProps} />
+                  </li>
+                ))}
+              </ul>
+            </Spin>
+          ) : (
+            <Table
+              rowKey="id"
+              columns={columns}
+              dataSource={rows}
+              loading={homework.loading}
+              pagination={false}
+              aria-label="作业列表"
+            />
+          )}
           {total > HOMEWORK_PAGE_SIZE ? (
             <Pagination
               className={styles.pagination}
@@ -233,5 +237,56 @@ export function PaperListPage() {
       )}
       {sheetFor ? <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} /> : null}
     </main>
+  );
+}
+
+type ActionProps = {
+  row: Homework;
+  onNavigate: (to: string) => void;
+  onAnswerSheet: (row: Homework) => void;
+  onWord: (row: Homework) => void;
+  downloading: number | null;
+};
+
+/** The row actions of one homework, shared by the table and the phone cards. */
+function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, downloading }: ActionProps) {
+  return (
+    <Space wrap spacing={4} className={styles.actions}>
+      <Button size="small" theme="borderless" onClick={() => onNavigate(`/printing?paperId=${row.paperId}`)}>
+        打印试卷
+      </Button>
+      <Button size="small" theme="borderless" onClick={() => onAnswerSheet(row)}>
+        打印答题卡
+      </Button>
+      <Button size="small" theme="borderless" onClick={() => onNavigate(`/scan?homeworkId=${row.id}`)}>
+        扫描
+      </Button>
+      <Button size="small" theme="borderless" onClick={() => onNavigate(`/correct?homeworkId=${row.id}`)}>
+        阅卷
+      </Button>
+      <Button size="small" theme="borderless" onClick={() => onNavigate(`/analysis/class?homeworkId=${row.id}`)}>
+        分析
+      </Button>
+      <Button size="small" theme="borderless" loading={downloading === row.id} onClick={() => onWord(row)}>
+        下载 Word
+      </Button>
+      <Dropdown
+        position="bottomRight"
+        render={
+          <Dropdown.Menu>
+            <Dropdown.Item onClick={() => onNavigate(`/printanswer?paperId=${row.paperId}`)}>打印答案</Dropdown.Item>
+            <Dropdown.Item
+              onClick={() =>
+                onNavigate(`/printgrade?homeworkId=${row.id}${row.classes[0] ? `&classId=${row.classes[0].id}` : ''}`)
+              }
+            >
+              打印成绩单
+            </Dropdown.Item>
+          </Dropdown.Menu>
+        }
+      >
+        <Button size="small" theme="borderless" icon={<IconMore />} aria-label={`更多操作：${row.title}`} />
+      </Dropdown>
+    </Space>
   );
 }

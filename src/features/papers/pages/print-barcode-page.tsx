@@ -14,9 +14,10 @@ import {
   type BarcodeFormat,
   type BarcodeOptions,
 } from '../barcode-validation';
-import { ClassSelect } from '../class-select';
+import { ClassSelect, useClasses } from '../class-select';
 import { fetchStudents } from '../papers-api';
 import { usePapersServices } from '../papers-services';
+import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
 
 type CodeLine = { code: string; name: string };
@@ -34,8 +35,11 @@ export function parseCodeLines(text: string): CodeLine[] {
 }
 
 export function PrintBarcodePage() {
+  const back = useBack();
   const { http } = usePapersServices();
-  const [classId, setClassId] = useState<number | undefined>();
+  const [chosenClassId, setClassId] = useState<number | undefined>();
+  const { classes } = useClasses();
+  const classId = chosenClassId ?? classes[0]?.id;
   const [format, setFormat] = useState<BarcodeFormat>('CODE128');
   const [options, setOptions] = useState<BarcodeOptions>({ ...BARCODE_DEFAULTS });
   const [text, setText] = useState('');
@@ -63,6 +67,7 @@ export function PrintBarcodePage() {
 
   return (
     <PrintSheet
+      onBack={back}
       title="打印条形码"
       printable={lines.length > 0 && invalidCount === 0}
       toolbar={

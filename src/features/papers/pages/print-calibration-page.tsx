@@ -6,6 +6,7 @@
 import { Radio, RadioGroup } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { PRINT_PAPER_MM, PrintPage, PrintSheet, type PrintPaperSize } from '../../../shared/ui/print-sheet';
+import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
 
 export const CALIBRATION = { rulerMm: 100, cornerInsetMm: 10, cornerArmMm: 8, squareMm: 50 } as const;
@@ -19,9 +20,11 @@ const INSTRUCTIONS = [
 ];
 
 export function PrintCalibrationPage({ title }: { title: string }) {
+  const back = useBack();
   const [paperSize, setPaperSize] = useState<PrintPaperSize>('A4');
   return (
     <PrintSheet
+      onBack={back}
       title={title}
       paperSize={paperSize}
       marginMm={0}

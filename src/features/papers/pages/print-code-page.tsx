@@ -6,17 +6,22 @@ import { Spin } from '@douyinfe/semi-ui-19';
 import { useMemo, useState } from 'react';
 import { sheetQrPath } from '../../../shared/lib/answer-sheet-qr';
 import { PrintSheet } from '../../../shared/ui/print-sheet';
-import { ClassSelect } from '../class-select';
+import { ClassSelect, useClasses } from '../class-select';
 import { useClassStudents } from '../use-class-students';
+import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
 
 export const STUDENT_QR_SIZE_MM = 28;
 
 export function PrintCodePage() {
-  const [classId, setClassId] = useState<number | undefined>();
+  const back = useBack();
+  const [chosenClassId, setClassId] = useState<number | undefined>();
+  const { classes } = useClasses();
+  const classId = chosenClassId ?? classes[0]?.id;
   const { students, loading } = useClassStudents(classId);
   return (
     <PrintSheet
+      onBack={back}
       title="打印二维码"
       printable={students.length > 0}
       toolbar={<ClassSelect value={classId} onChange={setClassId} />}

@@ -1,7 +1,7 @@
 /**
  * /printgrade: a class's 成绩单 to fill in by hand: one row per student, an empty score column per
  * question and a total column. With ?homeworkId= the title and question count come from the homework;
- * ?classId= preselects the class.
+ * ?classId= preselects the class (otherwise the homework's first class, or the school year's first).
  */
 import { InputNumber, Radio, RadioGroup, Spin } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { fetchHomework } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useClassStudents } from '../use-class-students';
 import { useRemote } from '../use-remote';
+import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
 
 export const DEFAULT_GRADE_COLUMNS = 10;
@@ -23,22 +24,26 @@ function positiveInt(value: string | null): number | undefined {
 }
 
 export function PrintGradePage() {
+  const back = useBack();
   const { http } = usePapersServices();
   const [params] = useSearchParams();
   const homeworkId = positiveInt(params.get('homeworkId'));
-  const [classId, setClassId] = useState<number | undefined>(positiveInt(params.get('classId')));
+  const [chosenClassId, setClassId] = useState<number | undefined>(positiveInt(params.get('classId')));
   const [columnsInput, setColumnsInput] = useState<number>(DEFAULT_GRADE_COLUMNS);
   const [paperSize, setPaperSize] = useState<PrintPaperSize>('A4');
   const homework = useRemote(homeworkId ? `homework:${homeworkId}` : null, () => fetchHomework(http, homeworkId ?? 0));
   const { classes } = useClasses();
+  // Without a choice: the homework's first class, else the school year's first.
+  const classId = chosenClassId ?? homework.data?.classes[0]?.id ?? (homeworkId ? undefined : classes[0]?.id);
   const { students, loading } = useClassStudents(classId);
 
   const columns = Math.min(MAX_GRADE_COLUMNS, homework.data?.questionCount ?? columnsInput);
-  const className = classes.find((c) => c.id === classId)?.name ?? '';
+  const className = [...classes, ...(homework.data?.classes ?? [])].find((c) => c.id === classId)?.name ?? '';
   const title = `${homework.data?.title ?? className} 成绩单`;
 
   return (
     <PrintSheet
+      onBack={back}
       title="打印成绩"
       paperSize={paperSize}
       printable={students.length > 0}

@@ -9,6 +9,7 @@ import { PrintSheet } from '../../../shared/ui/print-sheet';
 import { fetchHomework, fetchPaper } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { PaperView, paperViewFromDetail } from '../paper-view';
+import { useBack } from '../use-back';
 import { useRemote } from '../use-remote';
 
 function positiveInt(value: string | null): number | undefined {
@@ -17,6 +18,7 @@ function positiveInt(value: string | null): number | undefined {
 }
 
 export function PrintPaperPage({ answers = false }: { answers?: boolean }) {
+  const back = useBack();
   const { http } = usePapersServices();
   const [params] = useSearchParams();
   const paperId = positiveInt(params.get('paperId'));
@@ -27,20 +29,21 @@ export function PrintPaperPage({ answers = false }: { answers?: boolean }) {
 
   if (!key || (paper.error && !paper.loading)) {
     return (
-      <PrintSheet title={pageTitle} printable={false}>
+      <PrintSheet title={pageTitle} printable={false} onBack={back}>
         <Empty title="未找到试卷" description="请从作业列表选择要打印的试卷" />
       </PrintSheet>
     );
   }
   if (!paper.data) {
     return (
-      <PrintSheet title={pageTitle} printable={false}>
+      <PrintSheet title={pageTitle} printable={false} onBack={back}>
         <Spin />
       </PrintSheet>
     );
   }
   return (
     <PrintSheet
+      onBack={back}
       title={`${pageTitle}：${paper.data.title}`}
       paperSize={paper.data.paperSize}
       columns={paper.data.paperSize === 'A3' ? 2 : 1}
