@@ -54,6 +54,21 @@ async function feedEnded(page: Page) {
   await expect(page.getByRole('button', { name: '开始扫描' })).toBeVisible({ timeout: 60_000 });
 }
 
+/** Opens 扫描设置 (which Escape does not close), chooses the simulated scanner and A4, and saves. */
+async function chooseSimulatedScanner(page: Page) {
+  await page.getByRole('button', { name: '扫描设置' }).click();
+  const dialog = page.getByRole('dialog', { name: '扫描设置' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  // Semi's Select replaces its aria-label, so the dropdown is found by its placeholder.
+  await dialog.getByText('请选择扫描仪').click();
+  await page.getByRole('option', { name: '模拟扫描仪' }).click();
+  await dialog.getByRole('radio', { name: 'A4' }).check();
+  await dialog.getByRole('button', { name: '保存' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 const counter = (page: Page) => page.getByRole('status', { name: '本批次页数' });
 
 test.describe('scan station', () => {
@@ -128,6 +143,7 @@ test.describe('scan station', () => {
     await expect(page.getByText('王老师')).toBeVisible();
     await expect(page.getByText('快捷键：')).toBeVisible();
     await expect(page.getByRole('combobox', { name: '选择作业' })).toContainText('按二维码识别');
+    await chooseSimulatedScanner(page);
 
     // Two feeds; the server dies while the second is still coming in.
     await feed(page, 'F8');
@@ -187,14 +203,7 @@ test('the portal /scan page scans 40 pages for a homework, riding out a lost net
   await expect(options.nth(1)).toBeVisible();
   await options.nth(1).click();
 
-  await page.getByRole('button', { name: '扫描设置' }).click();
-  const dialog = page.getByRole('dialog', { name: '扫描设置' });
-  await expect(dialog).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('radio', { name: 'A4' }).check();
-  await dialog.getByRole('button', { name: '保存' }).click();
-  await expect(dialog).toBeHidden();
+  await chooseSimulatedScanner(page);
 
   await feed(page, 'button');
   await feedEnded(page);
