@@ -27,6 +27,10 @@ export TEST_DATABASE_URL
 if [ -n "$TEST_DATABASE_URL" ]; then echo "==> server tests also run on PostgreSQL ($TEST_DATABASE_URL)"; else
   unset TEST_DATABASE_URL; echo "==> no local PostgreSQL: server tests run on PGlite only"; fi
 
+TEST_REDIS_URL="$(node node_modules/tsx/dist/cli.mjs scripts/test-redis-url.ts)"
+if [ -n "$TEST_REDIS_URL" ]; then export TEST_REDIS_URL; echo "==> multi-instance tests use Redis ($TEST_REDIS_URL)"; else
+  unset TEST_REDIS_URL; echo "==> no local Redis: multi-instance tests are skipped"; fi
+
 failed=()
 step() {
   local name=$1; shift

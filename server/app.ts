@@ -16,6 +16,7 @@ import envelopePlugin from './plugins/envelope';
 import filesPlugin from './plugins/files';
 import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
+import redisPlugin from './plugins/redis';
 import scanPlugin from './plugins/scan';
 import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
@@ -50,6 +51,7 @@ export type AppOptions = {
     | 'rateLimitPerMinute'
     | 'loginMaxFailures'
     | 'loginLockMinutes'
+    | 'redisUrl'
   >;
   database: DatabaseOptions;
   logger?: FastifyServerOptions['logger'];
@@ -81,7 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dbPlugin, { database: options.database, seedDemo: config.seedDemo });
   await app.register(formbody);
   await app.register(multipart);
-  await app.register(rateLimit, { global: false });
+  await app.register(redisPlugin, { url: config.redisUrl });
+  // With Redis, login and SMS limits count across all instances.
+  await app.register(rateLimit, { global: false, ...(app.redis ? { redis: app.redis } : {}) });
   await app.register(realtimePlugin);
   await app.register(filesPlugin, { dataDir: config.dataDir, imageBaseUrl: config.imageBaseUrl });
   await app.register(accountsPlugin, { config, now: options.now ?? systemClock, smsSender: options.smsSender });

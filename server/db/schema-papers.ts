@@ -19,8 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 // schema.ts re-exports this file; the references below are lazy callbacks, so the cycle is harmless.
-// eslint-disable-next-line import/no-cycle
-import { classes, orgs, subjects, users } from './schema';
+import { classes, orgs, subjects, users } from './schema-accounts';
 
 const createdAt = () =>
   timestamp('created_at', { withTimezone: true })

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { orgs, users } from './schema';
+import { orgs, users } from './schema-accounts';
 import { homework } from './schema-papers';
 
 const createdAt = () =>

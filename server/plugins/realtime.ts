@@ -5,6 +5,7 @@
  * connects (the large screen) and joins none. It does not decide what is broadcast (services call
  * `app.realtime.to(orgRoom(orgId)).emit`).
  */
+import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
@@ -23,6 +24,15 @@ export function orgRoom(orgId: number): string {
 
 async function realtimePlugin(app: FastifyInstance) {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
+  // Several instances behind one address: a broadcast from any instance reaches sockets on all of them.
+  if (app.redis) {
+    const publisher = app.redis.duplicate();
+    const subscriber = app.redis.duplicate();
+    io.adapter(createAdapter(publisher, subscriber));
+    app.addHook('onClose', async () => {
+      await Promise.all([publisher.quit(), subscriber.quit()]).catch(() => undefined);
+    });
+  }
 
   /** The default school of the token's user, or null for a missing, bad or expired token. */
   async function orgOfToken(token: unknown): Promise<number | null> {
@@ -56,4 +66,4 @@ async function realtimePlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(realtimePlugin, { name: 'realtime' });
+export default fp(realtimePlugin, { name: 'realtime', dependencies: ['redis'] });
