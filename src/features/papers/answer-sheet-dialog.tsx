@@ -2,12 +2,13 @@
  * 打印答题卡 for one homework: one generic sheet for the class, or one sheet per student with the
  * student's name and code; opened as a PDF in a new tab or saved as a file.
  */
-import { Banner, Button, Modal, Radio, RadioGroup, Select, Space, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Modal, Radio, RadioGroup, Space, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import type { Homework } from '../../shared/contract/papers';
 import styles from './compose.module.css';
 import { downloadAnswerSheetPdf, fetchAnswerSheetPdf } from './papers-api';
 import { usePapersServices } from './papers-services';
+import { LabelledSelect } from './labelled-select';
 
 type Mode = 'class' | 'student';
 
@@ -90,8 +91,8 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; o
         {mode === 'student' ? (
           <label className={styles.field}>
             <span>班级</span>
-            <Select
-              aria-label="答题卡班级"
+            <LabelledSelect
+              label="答题卡班级"
               placeholder="请选择班级"
               value={classId}
               optionList={homework.classes.map((c) => ({ value: c.id, label: c.name }))}

@@ -3,7 +3,7 @@
  * chapters; the server picks them and the draft replaces the basket.
  */
 import { IconDelete, IconPlus } from '@douyinfe/semi-icons';
-import { Button, InputNumber, Modal, Select, TreeSelect, Typography } from '@douyinfe/semi-ui-19';
+import { Button, InputNumber, Modal, TreeSelect, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import {
   DIFFICULTIES,
@@ -20,6 +20,7 @@ import styles from './compose.module.css';
 import { autoComposePaper } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { toTreeData } from './tree-data';
+import { LabelledSelect } from './labelled-select';
 
 type RuleRow = { key: number; type: QuestionType; difficulty: number | undefined; count: number; score: number };
 
@@ -117,8 +118,8 @@ export function AutoComposeDialog({
           {rules.map((rule, i) => (
             <tr key={rule.key}>
               <td>
-                <Select
-                  aria-label={`规则 ${i + 1} 题型`}
+                <LabelledSelect
+                  label={`规则 ${i + 1} 题型`}
                   value={rule.type}
                   style={{ width: 120 }}
                   optionList={QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }))}
@@ -128,8 +129,8 @@ export function AutoComposeDialog({
                 />
               </td>
               <td>
-                <Select
-                  aria-label={`规则 ${i + 1} 难度`}
+                <LabelledSelect
+                  label={`规则 ${i + 1} 难度`}
                   value={rule.difficulty ?? 0}
                   style={{ width: 110 }}
                   optionList={[

@@ -4,7 +4,7 @@
  * A small zustand store persisted to local storage (through the local-storage adapter), so a refresh
  * loses nothing. Pure state: saving the paper is the page's job.
  */
-import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import { create } from 'zustand';
 import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 import { getLocalItem, removeLocalItem, setLocalItem } from '../../shared/adapters/local-storage';
 import {
@@ -81,7 +81,7 @@ function typeRank(type: QuestionType | null): number {
   return type === null ? QUESTION_TYPES.length : QUESTION_TYPES.indexOf(type);
 }
 
-export function createBasketStore(storage: StateStorage = localBasketStorage): UseBoundStore<StoreApi<BasketStore>> {
+export function createBasketStore(storage: StateStorage = localBasketStorage) {
   return create<BasketStore>()(
     persist(
       (set) => ({

@@ -2,12 +2,12 @@
  * A picker of the classes of the user's default school year, loaded once per school year. Also used with
  * `multiple` to assign homework to several classes.
  */
-import { Select } from '@douyinfe/semi-ui-19';
 import type { CSSProperties } from 'react';
 import type { ClassItem } from '../../shared/contract/system';
 import { fetchClasses } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { useRemote } from './use-remote';
+import { LabelledSelect } from './labelled-select';
 
 /** The classes of a school year (by default the user's); empty without a school or school year. */
 export function useClasses(forSchoolYearId?: number | null): { classes: ClassItem[]; loading: boolean } {
@@ -29,7 +29,7 @@ export function ClassSelect(props: (SingleProps | MultipleProps) & CommonProps) 
   const { classes, loading } = useClasses(props.schoolYearId);
   const optionList = classes.map((c) => ({ value: c.id, label: c.name }));
   const common = {
-    'aria-label': props.label ?? '班级',
+    label: props.label ?? '班级',
     placeholder: '请选择班级',
     loading,
     optionList,
@@ -38,7 +38,7 @@ export function ClassSelect(props: (SingleProps | MultipleProps) & CommonProps) 
   };
   if (props.multiple) {
     return (
-      <Select
+      <LabelledSelect
         {...common}
         multiple
         maxTagCount={3}
@@ -48,7 +48,7 @@ export function ClassSelect(props: (SingleProps | MultipleProps) & CommonProps) 
     );
   }
   return (
-    <Select
+    <LabelledSelect
       {...common}
       showClear={props.showClear}
       value={props.value}

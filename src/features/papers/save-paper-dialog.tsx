@@ -2,19 +2,7 @@
  * 保存试卷 and 布置作业: first the paper's title, school year and paper size (a new paper, or an update
  * of the one being edited), then the classes and dates of the homework. Reports each step's result.
  */
-import {
-  Banner,
-  Button,
-  DatePicker,
-  Input,
-  Modal,
-  Radio,
-  RadioGroup,
-  Select,
-  Space,
-  Toast,
-  Typography,
-} from '@douyinfe/semi-ui-19';
+import { Banner, Button, DatePicker, Input, Modal, Radio, RadioGroup, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { Homework, PaperDetail, PaperSize } from '../../shared/contract/papers';
@@ -25,6 +13,7 @@ import styles from './compose.module.css';
 import { createHomework, createPaper, fetchSchoolYears, updatePaper } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { useRemote } from './use-remote';
+import { LabelledSelect } from './labelled-select';
 
 export const DEFAULT_HOMEWORK_DAYS = 7;
 
@@ -178,8 +167,8 @@ export function SavePaperDialog({
           </div>
           <label className={styles.field}>
             <span>学年</span>
-            <Select
-              aria-label="学年"
+            <LabelledSelect
+              label="学年"
               placeholder="请选择学年"
               value={schoolYearId ?? undefined}
               loading={schoolYears.loading}

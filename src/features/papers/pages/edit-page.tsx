@@ -4,7 +4,7 @@
  * paper as printed; save it and assign it to classes as homework.
  */
 import { IconSearch } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Modal, Pagination, Select, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Input, Modal, Pagination, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -28,6 +28,7 @@ import { usePapersServices } from '../papers-services';
 import { SavePaperDialog } from '../save-paper-dialog';
 import { toTreeData } from '../tree-data';
 import { useRemote } from '../use-remote';
+import { LabelledSelect } from '../labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
 
@@ -110,8 +111,8 @@ export function EditPage() {
         <Typography.Title heading={3} style={{ margin: 0 }}>
           组卷选题
         </Typography.Title>
-        <Select
-          aria-label="学科"
+        <LabelledSelect
+          label="学科"
           placeholder="选择学科"
           value={subjectId ?? undefined}
           loading={subjects.loading}
@@ -165,8 +166,8 @@ export function EditPage() {
         </nav>
         <section className={styles.listPanel} aria-label="题目列表">
           <div className={styles.filters}>
-            <Select
-              aria-label="题型"
+            <LabelledSelect
+              label="题型"
               placeholder="全部题型"
               showClear
               value={type}
@@ -177,8 +178,8 @@ export function EditPage() {
               }}
               style={{ width: 130 }}
             />
-            <Select
-              aria-label="难度"
+            <LabelledSelect
+              label="难度"
               placeholder="全部难度"
               showClear
               value={difficulty}

@@ -5,19 +5,7 @@
  */
 import { IconMore } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import {
-  Button,
-  DatePicker,
-  Dropdown,
-  Empty,
-  Pagination,
-  Select,
-  Space,
-  Spin,
-  Table,
-  Tag,
-  Typography,
-} from '@douyinfe/semi-ui-19';
+import { Button, DatePicker, Dropdown, Empty, Pagination, Space, Spin, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -36,6 +24,7 @@ import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects } from '../papers-a
 import { usePapersServices } from '../papers-services';
 import { useRemote } from '../use-remote';
 import styles from './paperlist-page.module.css';
+import { LabelledSelect } from '../labelled-select';
 
 export const HOMEWORK_PAGE_SIZE = 10;
 
@@ -150,8 +139,8 @@ export function PaperListPage() {
         </Button>
       </div>
       <div className={styles.filters} role="search" aria-label="筛选作业">
-        <Select
-          aria-label="学科"
+        <LabelledSelect
+          label="学科"
           placeholder="全部学科"
           showClear
           value={subjectId}
@@ -160,8 +149,8 @@ export function PaperListPage() {
           style={{ width: 140 }}
         />
         <ClassSelect showClear value={classId} onChange={filter(setClassId)} />
-        <Select
-          aria-label="状态"
+        <LabelledSelect
+          label="状态"
           placeholder="全部状态"
           showClear
           value={status}

@@ -3,7 +3,7 @@
  * The format is the teacher's choice; a code the format cannot carry shows a Chinese message in place
  * of its barcode. Width, height, margin and font size start at the spec's defaults.
  */
-import { Banner, Form, InputNumber, Select, TextArea } from '@douyinfe/semi-ui-19';
+import { Banner, Form, InputNumber, TextArea } from '@douyinfe/semi-ui-19';
 import JsBarcode from 'jsbarcode';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { PrintSheet } from '../../../shared/ui/print-sheet';
@@ -19,6 +19,7 @@ import { fetchStudents } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
+import { LabelledSelect } from '../labelled-select';
 
 type CodeLine = { code: string; name: string };
 
@@ -73,8 +74,8 @@ export function PrintBarcodePage() {
       toolbar={
         <>
           <ClassSelect value={classId} onChange={setClassId} />
-          <Select
-            aria-label="条码格式"
+          <LabelledSelect
+            label="条码格式"
             value={format}
             style={{ width: 140 }}
             optionList={BARCODE_FORMATS.map((f) => ({ value: f, label: f }))}
