@@ -1,0 +1,82 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { PaperListPage } from '../../../src/features/papers/pages/paperlist-page';
+import { fakeHttp, homework, renderWithPapers } from './papers-test-kit';
+
+function renderList(rows = [homework(1), homework(2, { title: '期中复习', status: 'finished' })]) {
+  const fake = fakeHttp((url, params) => {
+    if (url === '/api/subjects')
+      return [
+        { id: 1, name: '数学' },
+        { id: 2, name: '语文' },
+      ];
+    if (url === '/api/system/class')
+      return [
+        { id: 4, name: '初一(1)班' },
+        { id: 5, name: '初一(2)班' },
+      ];
+    if (url === '/api/homework') {
+      const list = params?.status ? rows.filter((r) => r.status === params.status) : rows;
+      return { list, total: list.length, page: params?.page ?? 1, pageSize: params?.pageSize ?? 10 };
+    }
+    throw new Error(`unexpected ${url}`);
+  });
+  renderWithPapers(<PaperListPage />, fake.http, '/paperlist');
+  return fake;
+}
+
+const homeworkQueries = (get: ReturnType<typeof fakeHttp>['get']) =>
+  get.mock.calls.filter(([url]) => url === '/api/homework').map(([, params]) => params);
+
+async function choose(label: string, option: string) {
+  const user = userEvent.setup();
+  const picker = screen.getByRole('combobox', { name: label });
+  await user.click(picker.querySelector('.semi-select-selection-text') ?? picker);
+  await user.click(await screen.findByRole('option', { name: new RegExp(`(^|\\s)${option.replace(/[()]/g, '\\$&')}$`) }));
+}
+
+describe('/paperlist', () => {
+  it("lists the school year's homework with its classes, dates and status", async () => {
+    renderList();
+    expect(await screen.findByText('作业1')).toBeInTheDocument();
+    expect(screen.getByText('期中复习')).toBeInTheDocument();
+    expect(screen.getAllByText('2026-11-01 至 2026-11-08')).toHaveLength(2);
+    expect(screen.getByText('已完成')).toBeInTheDocument();
+  });
+
+  it('asks the server again from page 1 with the chosen status, subject and class', async () => {
+    const fake = renderList();
+    await screen.findByText('作业1');
+    expect(homeworkQueries(fake.get).at(-1)).toEqual({ page: 1, pageSize: 10 });
+    await choose('状态', '已完成');
+    await waitFor(() => expect(homeworkQueries(fake.get).at(-1)).toEqual({ page: 1, pageSize: 10, status: 'finished' }));
+    expect(await screen.findByText('期中复习')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('作业1')).not.toBeInTheDocument());
+    await choose('学科', '语文');
+    await choose('班级', '初一(2)班');
+    await waitFor(() =>
+      expect(homeworkQueries(fake.get).at(-1)).toEqual({ page: 1, pageSize: 10, status: 'finished', subjectId: 2, classId: 5 }),
+    );
+  });
+
+  it('downloads the paper as Word under the homework title', async () => {
+    const fake = renderList();
+    const row = (await screen.findByText('作业1')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: '下载 Word' }));
+    expect(fake.download).toHaveBeenCalledWith('/api/papers/101/docx', { withAnswers: false }, '作业1.docx');
+  });
+
+  it('invites the teacher to compose a paper when there is no homework yet', async () => {
+    renderList([]);
+    expect(await screen.findByText('还没有作业')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '去组卷' })).toBeInTheDocument();
+  });
+
+  it('says nothing matches, rather than "no homework", when a filter empties the list', async () => {
+    renderList([homework(1)]);
+    await screen.findByText('作业1');
+    await choose('状态', '草稿');
+    expect(await screen.findByText('没有符合条件的作业')).toBeInTheDocument();
+  });
+});
