@@ -12,10 +12,11 @@ import { LabelledSelect } from './labelled-select';
 
 type Mode = 'class' | 'student';
 
-export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; onClose: () => void }) {
+export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | null; onClose: () => void }) {
   const { http } = usePapersServices();
   const [mode, setMode] = useState<Mode>('class');
-  const [classId, setClassId] = useState<number | undefined>(homework.classes[0]?.id);
+  const [chosenClassId, setClassId] = useState<number | undefined>();
+  const classId = chosenClassId ?? homework?.classes[0]?.id;
   const [busy, setBusy] = useState<'open' | 'download' | null>(null);
   const [error, setError] = useState('');
   const query = mode === 'student' ? { mode, classId } : { mode };
@@ -30,7 +31,7 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; o
   };
 
   const open = async () => {
-    if (!check()) return;
+    if (!homework || !check()) return;
     // Open the tab inside the click, or the browser blocks it; the PDF arrives a moment later.
     const tab = window.open('', '_blank');
     setBusy('open');
@@ -48,7 +49,7 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; o
   };
 
   const download = async () => {
-    if (!check()) return;
+    if (!homework || !check()) return;
     setBusy('download');
     try {
       await downloadAnswerSheetPdf(http, homework.id, homework.title, query);
@@ -62,8 +63,12 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; o
   return (
     <Modal
       title="打印答题卡"
-      visible
-      onCancel={onClose}
+      visible={homework !== null}
+      onCancel={() => {
+        setClassId(undefined);
+        setError('');
+        onClose();
+      }}
       width={520}
       footer={
         <Space>
@@ -80,7 +85,7 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; o
         <Banner type="danger" fullMode={false} closeIcon={null} description={error} className={styles.dialogError} />
       ) : null}
       <div className={styles.dialogForm}>
-        <Typography.Text>{`${homework.title}（${homework.paperSize}）`}</Typography.Text>
+        <Typography.Text>{homework ? `${homework.title}（${homework.paperSize}）` : ''}</Typography.Text>
         <div className={styles.field}>
           <span>打印方式</span>
           <RadioGroup aria-label="打印方式" value={mode} onChange={(event) => setMode(event.target.value as Mode)}>
@@ -95,7 +100,7 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework; o
               label="答题卡班级"
               placeholder="请选择班级"
               value={classId}
-              optionList={homework.classes.map((c) => ({ value: c.id, label: c.name }))}
+              optionList={(homework?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))}
               onChange={(value) => setClassId(value ? Number(value) : undefined)}
             />
           </label>

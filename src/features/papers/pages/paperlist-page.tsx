@@ -224,7 +224,7 @@ export function PaperListPage() {
           ) : null}
         </>
       )}
-      {sheetFor ? <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} /> : null}
+      <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} />
     </main>
   );
 }
@@ -274,7 +274,9 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, downloading }
           </Dropdown.Menu>
         }
       >
-        <Button size="small" theme="borderless" icon={<IconMore />} aria-label={`更多操作：${row.title}`} />
+        <span>
+          <Button size="small" theme="borderless" icon={<IconMore />} aria-label={`更多操作：${row.title}`} />
+        </span>
       </Dropdown>
     </Space>
   );
