@@ -8,16 +8,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { FORM_MESSAGES } from '../../shared/contract/auth';
 import { resetPassword } from './account-api';
 import { CaptchaImage } from './captcha-image';
-import {
-  captchaRules,
-  nicknameRules,
-  passwordRules,
-  usernameRules,
-  validateMobile,
-  validateNewPassword,
-  validateSecondPassword,
-  validateSmsCode,
-} from './form-rules';
+import { MobileField, NewPasswordFields } from './form-fields';
+import { captchaRules, nicknameRules, passwordRules, usernameRules, validateSmsCode } from './form-rules';
 import styles from './login-box.module.css';
 import { usePortalServices } from './portal-services';
 import { SmsCodeButton } from './sms-code-button';
@@ -106,14 +98,7 @@ export function SmsLoginForm() {
       labelPosition="top"
       aria-label="短信登录"
     >
-      <Form.Input
-        field="mobile"
-        label="手机号"
-        placeholder="手机号"
-        validate={validateMobile}
-        trigger="blur"
-        autoComplete="tel"
-      />
+      <MobileField placeholder="手机号" />
       <SmsCodeRow purpose="login" formApi={formApi} />
       <Button htmlType="submit" theme="solid" block loading={loggingIn} className={styles.submit}>
         登录
@@ -169,33 +154,9 @@ export function RegisterForm() {
       aria-label="注册"
     >
       <Form.Input field="nickname" label="昵称" placeholder="老师的称呼，如：王老师" rules={nicknameRules} />
-      <Form.Input
-        field="mobile"
-        label="手机号"
-        placeholder="手机号"
-        validate={validateMobile}
-        trigger="blur"
-        autoComplete="tel"
-      />
+      <MobileField placeholder="手机号" />
       <SmsCodeRow purpose="register" formApi={formApi} />
-      <Form.Input
-        field="password"
-        label="密码"
-        mode="password"
-        placeholder="至少 8 位，含字母和数字"
-        validate={validateNewPassword}
-        trigger="change"
-        autoComplete="new-password"
-      />
-      <Form.Input
-        field="password2"
-        label="确认密码"
-        mode="password"
-        placeholder="再次输入密码"
-        validate={validateSecondPassword}
-        trigger="change"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields />
       <Button htmlType="submit" theme="solid" block loading={loggingIn} className={styles.submit}>
         注册并登录
       </Button>
@@ -226,33 +187,9 @@ export function ResetPasswordForm({ onDone }: { onDone: () => void }) {
   };
   return (
     <Form<Values> getFormApi={(api) => (formApi.current = api)} onSubmit={submit} labelPosition="top" aria-label="找回密码">
-      <Form.Input
-        field="mobile"
-        label="手机号"
-        placeholder="注册时的手机号"
-        validate={validateMobile}
-        trigger="blur"
-        autoComplete="tel"
-      />
+      <MobileField placeholder="注册时的手机号" />
       <SmsCodeRow purpose="reset" formApi={formApi} />
-      <Form.Input
-        field="password"
-        label="新密码"
-        mode="password"
-        placeholder="至少 8 位，含字母和数字"
-        validate={validateNewPassword}
-        trigger="change"
-        autoComplete="new-password"
-      />
-      <Form.Input
-        field="password2"
-        label="确认新密码"
-        mode="password"
-        placeholder="再次输入新密码"
-        validate={validateSecondPassword}
-        trigger="change"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields newLabel />
       <Button htmlType="submit" theme="solid" block loading={saving} className={styles.submit}>
         重置密码
       </Button>

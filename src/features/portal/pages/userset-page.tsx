@@ -4,14 +4,8 @@ import type { FormApi } from '@douyinfe/semi-ui-19/lib/es/form/interface';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, type CurrentUser } from '../../../shared/contract/auth';
 import { changeMobile, changePassword, updateProfile, uploadAvatar } from '../account-api';
-import {
-  nicknameRules,
-  passwordRules,
-  validateMobile,
-  validateNewPassword,
-  validateSecondPassword,
-  validateSmsCode,
-} from '../form-rules';
+import { nicknameRules, passwordRules, validateSmsCode } from '../form-rules';
+import { MobileField, NewPasswordFields } from '../form-fields';
 import { imageUrl, usePortalServices } from '../portal-services';
 import { SmsCodeButton } from '../sms-code-button';
 import { useSession } from '../use-session';
@@ -130,22 +124,7 @@ function PasswordForm() {
         trigger="change"
         autoComplete="current-password"
       />
-      <Form.Input
-        field="password"
-        label="新密码"
-        mode="password"
-        validate={validateNewPassword}
-        trigger="change"
-        autoComplete="new-password"
-      />
-      <Form.Input
-        field="password2"
-        label="确认新密码"
-        mode="password"
-        validate={validateSecondPassword}
-        trigger="change"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields newLabel layout="left" />
       <Button htmlType="submit" theme="solid" loading={saving}>
         修改密码
       </Button>
@@ -178,7 +157,7 @@ function MobileForm() {
       labelWidth={96}
       aria-label="更换手机号"
     >
-      <Form.Input field="mobile" label="新手机号" validate={validateMobile} trigger="blur" autoComplete="tel" />
+      <MobileField label="新手机号" />
       <div className={styles.smsRow}>
         <Form.Input field="smsCode" label="短信验证码" validate={validateSmsCode} autoComplete="one-time-code" />
         <SmsCodeButton
