@@ -13,6 +13,7 @@ import { captchaRules, nicknameRules, passwordRules, usernameRules, validateSmsC
 import styles from './login-box.module.css';
 import { usePortalServices } from './portal-services';
 import { SmsCodeButton } from './sms-code-button';
+import { useBusyAction } from './use-busy-action';
 import { useSession } from './use-session';
 
 type Values = Record<string, string | undefined>;
@@ -166,11 +167,10 @@ export function RegisterForm() {
 
 export function ResetPasswordForm({ onDone }: { onDone: () => void }) {
   const { http } = usePortalServices();
-  const [saving, setSaving] = useState(false);
+  const [saving, run] = useBusyAction();
   const formApi = useRef<FormApi<Values> | null>(null);
-  const submit = async (values: Values) => {
-    setSaving(true);
-    try {
+  const submit = (values: Values) =>
+    run(async () => {
       await resetPassword(http, {
         mobile: text(values, 'mobile'),
         smsCode: text(values, 'smsCode'),
@@ -179,12 +179,7 @@ export function ResetPasswordForm({ onDone }: { onDone: () => void }) {
       });
       Toast.success('密码已重置，请用新密码登录');
       onDone();
-    } catch {
-      // The HTTP client has shown the server's message.
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
   return (
     <Form<Values> getFormApi={(api) => (formApi.current = api)} onSubmit={submit} labelPosition="top" aria-label="找回密码">
       <MobileField placeholder="注册时的手机号" />

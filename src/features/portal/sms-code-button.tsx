@@ -4,6 +4,7 @@ import type { SmsPurpose } from '../../shared/contract/auth';
 import { sendSmsCode } from './account-api';
 import { validateMobile } from './form-rules';
 import { usePortalServices } from './portal-services';
+import { useBusyAction } from './use-busy-action';
 
 /** 获取验证码 with its cooldown countdown. `getMobile` reads the form's current mobile. */
 export function SmsCodeButton({
@@ -17,7 +18,7 @@ export function SmsCodeButton({
 }) {
   const { http } = usePortalServices();
   const [cooldown, setCooldown] = useState(0);
-  const [sending, setSending] = useState(false);
+  const [sending, run] = useBusyAction();
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -32,15 +33,10 @@ export function SmsCodeButton({
       onInvalidMobile(problem);
       return;
     }
-    setSending(true);
-    try {
+    await run(async () => {
       const answer = await sendSmsCode(http, mobile, purpose);
       setCooldown(answer.cooldown);
-    } catch {
-      // The HTTP client has shown the server's message.
-    } finally {
-      setSending(false);
-    }
+    });
   };
 
   return (

@@ -8,6 +8,7 @@ import { nicknameRules, passwordRules, validateSmsCode } from '../form-rules';
 import { MobileField, NewPasswordFields } from '../form-fields';
 import { imageUrl, usePortalServices } from '../portal-services';
 import { SmsCodeButton } from '../sms-code-button';
+import { useBusyAction } from '../use-busy-action';
 import { useSession } from '../use-session';
 import { PageFrame } from './page-frame';
 import styles from './userset-page.module.css';
@@ -66,18 +67,12 @@ function AvatarUpload({ user }: { user: CurrentUser }) {
 function ProfileForm({ user }: { user: CurrentUser }) {
   const { http } = usePortalServices();
   const updateUser = useUserUpdate();
-  const [saving, setSaving] = useState(false);
-  const submit = async (values: Values) => {
-    setSaving(true);
-    try {
+  const [saving, run] = useBusyAction();
+  const submit = (values: Values) =>
+    run(async () => {
       updateUser(await updateProfile(http, (values.nickname ?? '').trim()));
       Toast.success('资料已保存');
-    } catch {
-      // shown by the HTTP client
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
   return (
     <Form<Values> initValues={{ nickname: user.nickname }} onSubmit={submit} layout="horizontal" aria-label="修改昵称">
       <Form.Input field="nickname" label="昵称" rules={nicknameRules} style={{ width: 220 }} />
@@ -90,11 +85,10 @@ function ProfileForm({ user }: { user: CurrentUser }) {
 
 function PasswordForm() {
   const { http } = usePortalServices();
-  const [saving, setSaving] = useState(false);
+  const [saving, run] = useBusyAction();
   const formApi = useRef<FormApi<Values> | null>(null);
-  const submit = async (values: Values) => {
-    setSaving(true);
-    try {
+  const submit = (values: Values) =>
+    run(async () => {
       await changePassword(http, {
         oldPassword: values.oldPassword ?? '',
         password: values.password ?? '',
@@ -102,12 +96,7 @@ function PasswordForm() {
       });
       Toast.success('密码已修改，其他设备上的登录已退出');
       formApi.current?.reset();
-    } catch {
-      // shown by the HTTP client
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
   return (
     <Form<Values>
       getFormApi={(api) => (formApi.current = api)}
@@ -135,20 +124,14 @@ function PasswordForm() {
 function MobileForm() {
   const { http } = usePortalServices();
   const updateUser = useUserUpdate();
-  const [saving, setSaving] = useState(false);
+  const [saving, run] = useBusyAction();
   const formApi = useRef<FormApi<Values> | null>(null);
-  const submit = async (values: Values) => {
-    setSaving(true);
-    try {
+  const submit = (values: Values) =>
+    run(async () => {
       updateUser(await changeMobile(http, (values.mobile ?? '').trim(), (values.smsCode ?? '').trim()));
       Toast.success('手机号已更换');
       formApi.current?.reset();
-    } catch {
-      // shown by the HTTP client
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
   return (
     <Form<Values>
       getFormApi={(api) => (formApi.current = api)}
