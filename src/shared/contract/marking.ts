@@ -1,0 +1,229 @@
+/**
+ * Review (识别异常处理) and marking (阅卷): the payloads of /api/marking/*. Every endpoint needs a login and
+ * works inside the user's default school; another school's homework, page, task or item is a 404.
+ * Scores per student per question (`StudentScore`) are the single source for analysis and re-practice.
+ *
+ * Endpoints (all answers in the `{ code, msg, data }` envelope unless marked "file"):
+ * - GET  /api/marking/homework/:id                           -> MarkingOverview
+ * - PUT  /api/marking/homework/:id/assignments  AssignmentsUpdate -> MarkingOverview   (owner only, 403 otherwise)
+ * - GET  /api/marking/homework/:id/review?status=open|resolved    -> ReviewItem[]
+ * - POST /api/marking/review/:itemId/resolve    ReviewResolution  -> ReviewItem (re-runs scoring of the page)
+ * - GET  /api/marking/pages/:imageId/reading                      -> PageReadingView
+ * - POST /api/marking/homework/:id/questions/:no/next  { skip?: taskIds }  -> MarkingTask | null (null: nothing left for me)
+ * - POST /api/marking/tasks/:taskId/score        ScoreSubmit       -> MarkingTask (the submitted one, with my score)
+ * - GET  /api/marking/homework/:id/questions/:no/history          -> MarkingTask[] (my scored tasks, newest first, at most 200)
+ * - GET  /api/marking/homework/:id/arbitration                    -> MarkingTask[] (owner only: answers whose marks disagree)
+ * - GET  /api/marking/answers/:answerId/image                     -> file image/jpeg (the cut-out answer region)
+ * - GET  /api/marking/homework/:id/scores                         -> ScoreTable
+ * - GET  /api/marking/homework/:id/scores.xlsx                    -> file .xlsx (成绩表)
+ * Socket.io: RECOGNITION_PROGRESS_EVENT (recognition.ts) and MARKING_PROGRESS_EVENT, to the school's sockets.
+ */
+import { z } from 'zod';
+import { objectiveReadingSchema, pageReadingSchema, recognitionProblemKindSchema } from './recognition';
+
+const id = z.number().int().positive();
+const formId = z.coerce.number().int().positive();
+
+export const MARKING_MESSAGES = {
+  notOwner: '只有作业的布置者可以分配阅卷任务',
+  notAssigned: '您没有这道题的阅卷任务',
+  scoreOutOfRange: '分数超出本题分值范围',
+  taskTaken: '该答卷已被其他老师领取，请阅下一份',
+  alreadyResolved: '该异常已处理',
+  unknownQuestion: '题号不存在',
+  notSubjective: '该题不是主观题',
+} as const;
+
+// ---- overview and assignments --------------------------------------------------------------------
+
+export const markingQuestionSchema = z.object({
+  questionNo: z.number().int().positive(),
+  type: z.enum(['single', 'multiple', 'judge', 'blank', 'subjective']),
+  score: z.number().nonnegative(),
+  /** Objective questions are scored automatically; only blank and subjective ones are marked by hand. */
+  manual: z.boolean(),
+  /** Answers to mark (one per student whose sheet was recognised) and how many are fully marked. */
+  total: z.number().int().nonnegative(),
+  done: z.number().int().nonnegative(),
+  /** Answers waiting for the owner's arbitration. */
+  arbitration: z.number().int().nonnegative(),
+  /** Answers flagged as problem papers (问题卷). */
+  problems: z.number().int().nonnegative(),
+  doubleMarking: z.boolean(),
+  /** Double marking: the largest difference between two marks accepted without a third. */
+  tolerance: z.number().nonnegative(),
+  markers: z.array(z.object({ userId: id, name: z.string(), marked: z.number().int().nonnegative() })),
+});
+export type MarkingQuestion = z.infer<typeof markingQuestionSchema>;
+
+export const markingOverviewSchema = z.object({
+  homeworkId: id,
+  title: z.string(),
+  status: z.enum(['draft', 'assigned', 'scanning', 'marking', 'finished']),
+  /** Whether the caller is the homework's owner (布置者): may assign, arbitrate, see every score. */
+  isOwner: z.boolean(),
+  questions: z.array(markingQuestionSchema),
+  recognition: z.object({
+    stored: z.number().int().nonnegative(),
+    recognised: z.number().int().nonnegative(),
+    pending: z.number().int().nonnegative(),
+    review: z.number().int().nonnegative(),
+  }),
+  /** Teachers of the school the owner may assign (id and name). */
+  teachers: z.array(z.object({ userId: id, name: z.string() })),
+});
+export type MarkingOverview = z.infer<typeof markingOverviewSchema>;
+
+export const assignmentsUpdateSchema = z.object({
+  questions: z
+    .array(
+      z.object({
+        questionNo: z.number().int().positive(),
+        userIds: z.array(id).max(50),
+        doubleMarking: z.boolean(),
+        tolerance: z.number().min(0, '误差不能小于 0').max(1000),
+      }),
+    )
+    .min(1)
+    .max(200),
+});
+export type AssignmentsUpdate = z.infer<typeof assignmentsUpdateSchema>;
+
+export const homeworkParamsSchema = z.object({ id: formId });
+export const questionParamsSchema = z.object({ id: formId, no: formId });
+export const taskParamsSchema = z.object({ taskId: formId });
+export const itemParamsSchema = z.object({ itemId: formId });
+export const answerParamsSchema = z.object({ answerId: formId });
+
+// ---- review queue ----------------------------------------------------------------------------------
+
+export const reviewItemSchema = z.object({
+  id,
+  homeworkId: id,
+  kind: recognitionProblemKindSchema,
+  status: z.enum(['open', 'resolved']),
+  /** The scanned page concerned (its image: GET /api/scan/pages/:imageId/image). */
+  imageId: z.string(),
+  /** Page of the sheet (from the QR), when known. */
+  page: z.number().int().positive().nullable(),
+  questionNo: z.number().int().positive().nullable(),
+  student: z.object({ id, name: z.string(), code: z.string() }).nullable(),
+  /** The objective reading concerned, for a bubble problem. */
+  reading: objectiveReadingSchema.nullable(),
+  /** How it was resolved (Chinese, for the list), null while open. */
+  resolution: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+export const reviewListQuerySchema = z.object({ status: z.enum(['open', 'resolved']).default('open') });
+
+export const reviewResolutionSchema = z.discriminatedUnion('action', [
+  /** The page belongs to this student (unknown student, unreadable QR). */
+  z.object({ action: z.literal('assignStudent'), studentId: id, page: z.number().int().positive().optional() }),
+  /** The teacher read the bubbles: these labels are the student's answer (empty: left blank). */
+  z.object({ action: z.literal('setAnswer'), questionNo: z.number().int().positive(), labels: z.array(z.string().min(1).max(2)).max(8) }),
+  /** Keep the reading as it is (a low-confidence mark the teacher confirms). */
+  z.object({ action: z.literal('accept') }),
+  /** The page is not part of this homework's scores (blank, another homework, a duplicate). */
+  z.object({ action: z.literal('discard') }),
+]);
+export type ReviewResolution = z.infer<typeof reviewResolutionSchema>;
+
+export const pageReadingViewSchema = z.object({
+  imageId: z.string(),
+  homeworkId: id.nullable(),
+  status: z.string(),
+  reading: pageReadingSchema.nullable(),
+});
+export type PageReadingView = z.infer<typeof pageReadingViewSchema>;
+
+// ---- marking -----------------------------------------------------------------------------------------
+
+/** A tick, cross or comment placed on the answer image; x and y are fractions of its width and height. */
+export const annotationSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tick'), x: z.number().min(0).max(1), y: z.number().min(0).max(1) }),
+  z.object({ kind: z.literal('cross'), x: z.number().min(0).max(1), y: z.number().min(0).max(1) }),
+  z.object({
+    kind: z.literal('comment'),
+    x: z.number().min(0).max(1),
+    y: z.number().min(0).max(1),
+    text: z.string().trim().min(1, '请输入批注内容').max(200, '批注不能超过 200 个字'),
+  }),
+]);
+export type Annotation = z.infer<typeof annotationSchema>;
+
+/** One answer to mark: the answer region of one student for one question, in one marking round. */
+export const markingTaskSchema = z.object({
+  taskId: id,
+  homeworkId: id,
+  questionNo: z.number().int().positive(),
+  /** The answer (student × question); its image: GET /api/marking/answers/:answerId/image. */
+  answerId: id,
+  maxScore: z.number().nonnegative(),
+  /** 1 and 2 are the two markings of double marking, 3 the third marking, 4 the owner's arbitration. */
+  round: z.number().int().min(1).max(4),
+  /** My score once submitted. */
+  score: z.number().nonnegative().nullable(),
+  annotations: z.array(annotationSchema),
+  problem: z.boolean(),
+  /** Only shown to the owner during arbitration: the earlier marks. */
+  otherScores: z.array(z.number()).optional(),
+  /** Progress of the question for me: answers I marked and answers left for me. */
+  progress: z.object({ mine: z.number().int().nonnegative(), left: z.number().int().nonnegative() }),
+});
+export type MarkingTask = z.infer<typeof markingTaskSchema>;
+
+export const nextTaskRequestSchema = z.object({ skip: z.array(id).max(500).optional() });
+
+export const scoreSubmitSchema = z.object({
+  score: z.number().min(0, '分数不能小于 0').max(1000),
+  annotations: z.array(annotationSchema).max(50).default([]),
+  /** 问题卷: the answer cannot be marked (illegible, wrong region); goes to the owner. */
+  problem: z.boolean().default(false),
+});
+export type ScoreSubmit = z.input<typeof scoreSubmitSchema>;
+
+/** Quick-score buttons of /write: 0, the full score and its halves/quarters (the keypad does the rest). */
+export function quickScores(maxScore: number): number[] {
+  const steps = [0, maxScore / 4, maxScore / 2, (3 * maxScore) / 4, maxScore].map((s) => Math.round(s * 2) / 2);
+  return [...new Set(steps)];
+}
+
+/** Partial credit for a multiple-choice question: all correct full marks, a correct subset this share, any wrong 0. */
+export const DEFAULT_PARTIAL_CREDIT = 0.5;
+
+// ---- scores --------------------------------------------------------------------------------------------
+
+export const studentScoreSchema = z.object({
+  studentId: id,
+  name: z.string(),
+  code: z.string(),
+  className: z.string(),
+  /** Per question number: the score, or null while not yet scored. */
+  scores: z.record(z.string(), z.number().nullable()),
+  /** Objective answers as read (question number -> labels), for the report. */
+  answers: z.record(z.string(), z.array(z.string())),
+  total: z.number(),
+  /** Every question scored and no open review item for this student. */
+  complete: z.boolean(),
+});
+export type StudentScore = z.infer<typeof studentScoreSchema>;
+
+export const scoreTableSchema = z.object({
+  homeworkId: id,
+  title: z.string(),
+  questions: z.array(z.object({ questionNo: z.number().int().positive(), type: z.string(), score: z.number() })),
+  students: z.array(studentScoreSchema),
+});
+export type ScoreTable = z.infer<typeof scoreTableSchema>;
+
+// ---- realtime -------------------------------------------------------------------------------------------
+
+export const MARKING_PROGRESS_EVENT = 'marking.progress';
+export const markingProgressSchema = z.object({
+  homeworkId: id,
+  questionNo: z.number().int().positive(),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+});
+export type MarkingProgress = z.infer<typeof markingProgressSchema>;
