@@ -36,6 +36,11 @@ export default async function homeworkRoutes(app: FastifyInstance) {
     return ok(await homework.setStatus(requireAuth(request).userId, id, status));
   });
 
+  app.get('/homework/:id/answer-sheet/spec', authenticated, async (request) => {
+    const { id } = parseInput(idParamsSchema, request.params);
+    return ok(await homework.answerSheetSpec(requireAuth(request).userId, id));
+  });
+
   app.get('/homework/:id/answer-sheet/template', authenticated, async (request) => {
     const { id } = parseInput(idParamsSchema, request.params);
     return ok(await homework.template(requireAuth(request).userId, id));

@@ -254,6 +254,13 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
       return describeOne(id);
     },
 
+    /** What the answer sheet prints (title, subject, questions): the simulated scanner draws sheets from it. */
+    async answerSheetSpec(userId: number, id: number): Promise<AnswerSheetSpec> {
+      const scope = await requireSchool(db, userId);
+      const row = await requireHomework(scope, id);
+      return answerSheetSpecOf(row, await paperService.detailOf(row.paperId));
+    },
+
     async template(userId: number, id: number): Promise<AnswerSheetTemplate> {
       const scope = await requireSchool(db, userId);
       return templateOf(await requireHomework(scope, id));

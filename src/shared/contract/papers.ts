@@ -22,6 +22,7 @@
  * - GET    /api/homework/:id                               -> Homework
  * - PATCH  /api/homework/:id/status  HomeworkStatusUpdate  -> Homework
  * - GET    /api/homework/:id/answer-sheet.pdf?AnswerSheetPdfQuery -> file .pdf
+ * - GET    /api/homework/:id/answer-sheet/spec             -> AnswerSheetSpec (answer-sheet.ts; what the sheet prints)
  * - GET    /api/homework/:id/answer-sheet/template         -> AnswerSheetTemplate (answer-sheet.ts)
  * - GET    /api/classes/:id/students                       -> Student[] in code order
  * - POST   /api/classes/:id/students/import  multipart `file` (.xlsx) -> RosterImportResult

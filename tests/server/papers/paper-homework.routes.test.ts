@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
+import { answerSheetSpecSchema, answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
+import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
 import {
   type PaperDetail,
   homeworkPageSchema,
@@ -391,6 +392,7 @@ describe('the paper and homework endpoints', () => {
         404,
       );
       expect(failure(await other.call({ method: 'GET', url: `/api/homework/${homeworkId}/answer-sheet.pdf` })).status).toBe(404);
+      expect(failure(await other.call({ method: 'GET', url: `/api/homework/${homeworkId}/answer-sheet/spec` })).status).toBe(404);
     });
 
     describe('answer sheets', () => {
@@ -407,6 +409,16 @@ describe('the paper and homework endpoints', () => {
         expect(second).toEqual(first);
         const stored = await db.select().from(answerSheetTemplates);
         expect(stored.filter((row) => row.homeworkId === homeworkId)).toHaveLength(1);
+      });
+
+      it('answers the spec the sheet is laid out from, which lays out to the stored template', async () => {
+        const spec = answerSheetSpecSchema.parse(
+          (await teacher({ method: 'GET', url: `/api/homework/${homeworkId}/answer-sheet/spec` })).json().data,
+        );
+        expect(spec.homeworkId).toBe(homeworkId);
+        expect(spec.questions.map((q) => q.no)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        const template = (await teacher({ method: 'GET', url: `/api/homework/${homeworkId}/answer-sheet/template` })).json().data;
+        expect(layoutAnswerSheet(spec)).toEqual(template);
       });
 
       it('locks the paper once its answer sheet exists', async () => {
