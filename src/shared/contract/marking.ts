@@ -32,6 +32,12 @@ export const MARKING_MESSAGES = {
   alreadyResolved: '该异常已处理',
   unknownQuestion: '题号不存在',
   notSubjective: '该题不是主观题',
+  notArbiter: '只有作业的布置者可以仲裁',
+  sameMarker: '同一份答卷的多次评阅须由不同老师完成',
+  taskGone: '该答卷已无需评阅，请阅下一份',
+  doubleMarkingNeedsTwo: '双评至少需要两位阅卷老师',
+  toleranceTooLarge: '误差不能超过本题分值',
+  notTeacher: '阅卷老师必须是本校教师',
 } as const;
 
 // ---- overview and assignments --------------------------------------------------------------------
@@ -52,6 +58,8 @@ export const markingQuestionSchema = z.object({
   doubleMarking: z.boolean(),
   /** Double marking: the largest difference between two marks accepted without a third. */
   tolerance: z.number().nonnegative(),
+  /** The teachers the owner assigned (empty: the owner marks it). Always sent by the server. */
+  assigned: z.array(id).optional(),
   markers: z.array(z.object({ userId: id, name: z.string(), marked: z.number().int().nonnegative() })),
 });
 export type MarkingQuestion = z.infer<typeof markingQuestionSchema>;
@@ -62,6 +70,8 @@ export const markingOverviewSchema = z.object({
   status: z.enum(['draft', 'assigned', 'scanning', 'marking', 'finished']),
   /** Whether the caller is the homework's owner (布置者): may assign, arbitrate, see every score. */
   isOwner: z.boolean(),
+  /** Multiple choice: the share of the score a correct, incomplete answer earns (default DEFAULT_PARTIAL_CREDIT); always sent by the server. */
+  partialCredit: z.number().min(0).max(1).optional(),
   questions: z.array(markingQuestionSchema),
   recognition: z.object({
     stored: z.number().int().nonnegative(),
@@ -86,6 +96,8 @@ export const assignmentsUpdateSchema = z.object({
     )
     .min(1)
     .max(200),
+  /** Multiple choice partial credit for this homework (0..1); absent keeps the current one. */
+  partialCredit: z.number().min(0, '部分得分比例不能小于 0').max(1, '部分得分比例不能大于 1').optional(),
 });
 export type AssignmentsUpdate = z.infer<typeof assignmentsUpdateSchema>;
 
@@ -121,7 +133,11 @@ export const reviewResolutionSchema = z.discriminatedUnion('action', [
   /** The page belongs to this student (unknown student, unreadable QR). */
   z.object({ action: z.literal('assignStudent'), studentId: id, page: z.number().int().positive().optional() }),
   /** The teacher read the bubbles: these labels are the student's answer (empty: left blank). */
-  z.object({ action: z.literal('setAnswer'), questionNo: z.number().int().positive(), labels: z.array(z.string().min(1).max(2)).max(8) }),
+  z.object({
+    action: z.literal('setAnswer'),
+    questionNo: z.number().int().positive(),
+    labels: z.array(z.string().min(1).max(2)).max(8),
+  }),
   /** Keep the reading as it is (a low-confidence mark the teacher confirms). */
   z.object({ action: z.literal('accept') }),
   /** The page is not part of this homework's scores (blank, another homework, a duplicate). */
