@@ -8,6 +8,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { PortalServices } from '../src/features/portal/portal-services';
 import { schoolYearMachine } from '../src/machines/school-year.machine';
 import { sessionMachine, type LoginRequest } from '../src/machines/session.machine';
+import { createRealtimeSocket } from '../src/shared/adapters/realtime-socket';
 import { createHttpClient, requestSignOut, requestToken } from '../src/shared/adapters/http-client';
 import {
   clearSession,
@@ -58,6 +59,17 @@ export function createPortalRuntime({ goHome }: { goHome: () => void }) {
       .catch(() => undefined);
   }
 
+  // One live socket per tab, in the school's room of whoever is logged in: a login, logout or refreshed
+  // token reconnects it with the new token.
+  const socket = createRealtimeSocket({ getAccessToken: () => session.getSnapshot().context.session?.accessToken ?? null });
+  let lastToken: string | null = session.getSnapshot().context.session?.accessToken ?? null;
+  session.subscribe((snapshot) => {
+    const token = snapshot.context.session?.accessToken ?? null;
+    if (token === lastToken) return;
+    lastToken = token;
+    socket.disconnect().connect();
+  });
+
   const portalServices = (imageBaseUrl: string): PortalServices => ({
     http,
     session,
@@ -78,7 +90,8 @@ export function createPortalRuntime({ goHome }: { goHome: () => void }) {
     hasSessionCookies,
     loadGradeInfo,
     imageBaseUrl,
+    socket,
   });
 
-  return { http, session, portalServices };
+  return { http, session, socket, portalServices };
 }

@@ -1,110 +1,111 @@
 /**
  * The scanner the scanning workspace uses, composed from the scanner machine (src/machines) for both the
  * kiosk and the portal's /scan page: the scanner feature's hook and settings dialog over the scanner
- * machine, with the station's stored settings. The driver is a simulated feeder of numbered demo pages
- * (see below for why it is not yet the template-drawing simulated driver or Dynamic Web TWAIN).
+ * machine, with the station's stored settings, the image pipeline in a Web Worker, and one source list
+ * made of every driver this computer has:
+ * - the simulated scanner (模拟扫描仪（演示）): draws the chosen homework's answer sheets for its
+ *   students at 300 dpi, filled in, rotated, noisy, some upside down, with a blank page and a page of
+ *   another homework; for 按二维码识别 it draws the school's newest homework that is out for scanning;
+ * - file import (从文件夹导入图片): the images a scanner saved to a folder, picked when the scan starts.
+ * - first, the scanners of the local scanning service (Dynamic Web TWAIN, its library loaded lazily from
+ *   our own bundle and its resources from /dwt-resources/); when the service is missing the station says
+ *   so and offers the installers instead of DWT's English dialog.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ScanSettingsDialog } from '../src/features/scan/scan-settings-dialog';
 import { useScanner } from '../src/features/scan/use-scanner';
 import type { ScanProblem, UseScannerPort } from '../src/features/scan-station/scan-station-services';
 import { scannerMachine } from '../src/machines/scanner.machine';
-import type { ImagePipeline } from '../src/shared/adapters/scanner/image-pipeline';
-import { scannerActors, type ScannerDriver } from '../src/shared/adapters/scanner/scanner-driver';
+import type { HttpClient } from '../src/shared/adapters/http-client';
+import { createCompositeDriver, createOnDemandDriver } from '../src/shared/adapters/scanner/composite-driver';
+import { createFileImportDriver, FILE_IMPORT_SOURCE_NAME } from '../src/shared/adapters/scanner/file-import-driver';
+import { createDwtDriver } from '../src/shared/adapters/scanner/dwt-driver';
+import { createImagePipeline } from '../src/shared/adapters/scanner/image-pipeline';
+import { scannerActors } from '../src/shared/adapters/scanner/scanner-driver';
 import { createScannerSettingsStorage } from '../src/shared/adapters/scanner/scanner-settings-storage';
-import { SCAN_JPEG_QUALITY, type ScannedPage } from '../src/shared/contract/scan';
-import { scannedPageFileName, uuidV4 } from '../src/shared/lib/scan-image';
+import {
+  createSimulatedDriver,
+  SIMULATED_SOURCE_NAME,
+  type SimulatedDriverOptions,
+} from '../src/shared/adapters/scanner/simulated-driver';
+import { answerSheetSpecSchema } from '../src/shared/contract/answer-sheet';
+import { homeworkPageSchema, homeworkSchema, studentListSchema } from '../src/shared/contract/papers';
+import { clientConfigSchema } from '../src/shared/contract/system';
+import { DriverError, type ScannedPage } from '../src/shared/contract/scan';
 
-export const SIMULATED_SOURCE_NAME = '模拟扫描仪';
 /** Sheets in the simulated feeder per scan, and the time between two transfers. */
 export const SIMULATED_PAGES_PER_FEED = 10;
-const SIMULATED_PAGE_INTERVAL_MS = 120;
-
-/** The simulated feeder's page: A4 at 150 dpi, already a JPEG. */
-const SIMULATED_PAGE = { width: 1240, height: 1754 };
-
-/** A demo answer-sheet page: a frame, a title, the feed and sheet numbers and filled bubbles. */
-function drawSimulatedPage(feed: number, sheet: number): Promise<Blob> {
-  const canvas = document.createElement('canvas');
-  canvas.width = SIMULATED_PAGE.width;
-  canvas.height = SIMULATED_PAGE.height;
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.strokeStyle = '#333';
-  context.lineWidth = 4;
-  context.strokeRect(60, 60, canvas.width - 120, canvas.height - 120);
-  context.fillStyle = '#111';
-  context.font = '56px sans-serif';
-  context.fillText('模拟答题卡', 120, 180);
-  context.font = '40px sans-serif';
-  context.fillText(`第 ${feed} 次进纸 · 第 ${sheet} 张`, 120, 260);
-  for (let row = 0; row < 20; row += 1) {
-    for (let option = 0; option < 4; option += 1) {
-      const x = 160 + option * 120;
-      const y = 360 + row * 60;
-      context.strokeRect(x, y, 72, 40);
-      if ((row + sheet + feed) % 4 === option) context.fillRect(x, y, 72, 40);
-    }
-  }
-  return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('JPEG encoding failed'))), 'image/jpeg', SCAN_JPEG_QUALITY),
-  );
-}
+const SIMULATED_PAGE_INTERVAL_MS = 150;
+/** Homework statuses a simulated 按二维码识别 scan may draw sheets of. */
+const SCANNABLE = new Set(['assigned', 'scanning', 'marking']);
 
 /**
- * A feeder with SIMULATED_PAGES_PER_FEED sheets in it: each acquisition transfers them one by one as
- * JPEG files, as a scanning service exporting JPEG would, and then finishes.
+ * What the simulated scanner draws for a homework: its sheet and its students. Each feed continues with
+ * the next students (a feeder is refilled with the next part of the stack) and a new seed.
  */
-function createSimulatedFeeder(): ScannerDriver {
+function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number | null) {
+  const cache = new Map<number, Promise<Pick<SimulatedDriverOptions, 'spec' | 'students'>>>();
   let feeds = 0;
-  return {
-    load: async () => [SIMULATED_SOURCE_NAME],
-    select: async () => undefined,
-    configure: async () => undefined,
-    acquire(onImage, onDone) {
-      let stopped = false;
-      feeds += 1;
-      const feed = feeds;
-      void (async () => {
-        for (let sheet = 1; sheet <= SIMULATED_PAGES_PER_FEED; sheet += 1) {
-          await new Promise((resolve) => setTimeout(resolve, SIMULATED_PAGE_INTERVAL_MS));
-          if (stopped) return;
-          onImage({ kind: 'encoded', blob: await drawSimulatedPage(feed, sheet), bitDepth: 24 });
-        }
-        if (!stopped) onDone();
+  let cursor = 0;
+  const material = (homeworkId: number) => {
+    let entry = cache.get(homeworkId);
+    if (!entry) {
+      entry = (async () => {
+        const [spec, detail] = await Promise.all([
+          http.get(`/api/homework/${homeworkId}/answer-sheet/spec`, undefined, answerSheetSpecSchema),
+          http.get(`/api/homework/${homeworkId}`, undefined, homeworkSchema),
+        ]);
+        const rosters = await Promise.all(
+          detail.classes.map((c) => http.get(`/api/classes/${c.id}/students`, undefined, studentListSchema)),
+        );
+        return { spec, students: rosters.flat().map((s) => ({ name: s.name, code: s.code })) };
       })();
-      return () => {
-        stopped = true;
-      };
-    },
-    close: async () => undefined,
+      entry.catch(() => cache.delete(homeworkId));
+      cache.set(homeworkId, entry);
+    }
+    return entry;
+  };
+  // Found once per station, so the feeder keeps feeding while the server is away.
+  let newest: Promise<number> | null = null;
+  const newestScannable = (): Promise<number> => {
+    newest ??= http.get('/api/homework', { page: 1, pageSize: 50 }, homeworkPageSchema).then((page) => {
+      const found = page.list.find((h) => SCANNABLE.has(h.status));
+      // -1035: "there is no image", as a scanning service with an empty feeder says.
+      if (!found) throw new DriverError('acquisition', 'no homework to simulate', -1035);
+      return found.id;
+    });
+    newest.catch(() => (newest = null));
+    return newest;
+  };
+  return async (): Promise<SimulatedDriverOptions> => {
+    const homeworkId = getHomeworkId() ?? (await newestScannable());
+    const { spec, students } = await material(homeworkId);
+    feeds += 1;
+    const offset = students.length > 0 ? cursor % students.length : 0;
+    cursor += SIMULATED_PAGES_PER_FEED;
+    return {
+      homeworkId,
+      spec,
+      students: [...students.slice(offset), ...students.slice(0, offset)],
+      pageCount: SIMULATED_PAGES_PER_FEED,
+      seed: feeds,
+      intervalMs: SIMULATED_PAGE_INTERVAL_MS,
+    };
   };
 }
 
-/**
- * The simulated pages are final JPEGs, so they pass through as they are. Why not the scanner feature's
- * simulated driver and worker pipeline yet: that driver draws the chosen homework's answer-sheet template
- * for its students (nothing to draw for 按二维码识别), and the worker pipeline dropped every page of
- * this feeder in the built client when tried.
- */
-const passThrough: Pick<ImagePipeline, 'transform'> = {
-  async transform(raw, options) {
-    if (raw.kind !== 'encoded') throw new Error('the simulated feeder hands over JPEG files');
-    const imageId = uuidV4((bytes) => crypto.getRandomValues(bytes));
-    return {
-      imageId,
-      fileName: scannedPageFileName(imageId),
-      blob: raw.blob,
-      scanSubject: options.scanSubject,
-      width: SIMULATED_PAGE.width,
-      height: SIMULATED_PAGE.height,
-      sequence: options.sequence,
-    };
-  },
-};
-
-const simulatedScanner = scannerMachine.provide({ actors: scannerActors(createSimulatedFeeder(), passThrough) });
+/** Asks for the scanned images when a file-import scan starts; rejects as "no image" when cancelled. */
+function pickImageFiles(): Promise<File[]> {
+  return new Promise((resolve, reject) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.accept = 'image/*';
+    input.addEventListener('change', () => resolve(Array.from(input.files ?? [])));
+    input.addEventListener('cancel', () => reject(new DriverError('acquisition', 'file choice cancelled', -1032)));
+    input.click();
+  });
+}
 
 const PROBLEM_STATES: Record<string, ScanProblem['kind']> = {
   feederJam: 'jam',
@@ -117,38 +118,74 @@ const PROBLEM_STATES: Record<string, ScanProblem['kind']> = {
 
 const settingsStore = createScannerSettingsStorage();
 
-export const useStationScanner: UseScannerPort = (onPage) => {
-  // Pages leave the machine through an event target, so the machine never holds a stale onPage.
-  const [pages] = useState(() => new EventTarget());
-  useEffect(() => {
-    const listener = (event: Event) => onPage((event as CustomEvent<ScannedPage>).detail);
-    pages.addEventListener('page', listener);
-    return () => pages.removeEventListener('page', listener);
-  }, [pages, onPage]);
-  const [machine] = useState(() =>
-    simulatedScanner.provide({
-      actions: { emitPage: (_, page: ScannedPage) => void pages.dispatchEvent(new CustomEvent('page', { detail: page })) },
+/** The scanner hook of a station whose HTTP client is `http`. */
+export function createStationScanner(http: HttpClient): UseScannerPort {
+  // The homework the workspace scans for, read when a simulated scan starts.
+  const current: { homeworkId: number | null; serviceMissing: boolean } = { homeworkId: null, serviceMissing: false };
+  const nextSimulatedFeed = createSimulatedMaterial(http, () => current.homeworkId);
+  const dwt = createDwtDriver({
+    productKey: async () =>
+      (await http.get('/api/config', undefined, { schema: clientConfigSchema, silent: true })).dwtProductKey,
+    loadLibrary: () => import('dwt'),
+  });
+  const driver = createCompositeDriver([
+    {
+      ...dwt,
+      load: () =>
+        dwt.load().catch((error: unknown) => {
+          if (error instanceof DriverError && error.kind === 'serviceNotInstalled') current.serviceMissing = true;
+          throw error;
+        }),
+    },
+    createOnDemandDriver(SIMULATED_SOURCE_NAME, async () => createSimulatedDriver(await nextSimulatedFeed())),
+    createOnDemandDriver(FILE_IMPORT_SOURCE_NAME, async () => {
+      const files = await pickImageFiles();
+      return createFileImportDriver(() => files);
     }),
-  );
-  const scanner = useScanner(machine, settingsStore);
-  const state = typeof scanner.snapshot.value === 'string' ? scanner.snapshot.value : Object.keys(scanner.snapshot.value)[0]!;
-  const problemKind = PROBLEM_STATES[state];
-  return {
-    status:
-      state === 'loading' ? 'loading' : state === 'serviceNotInstalled' ? 'unavailable' : scanner.busy ? 'scanning' : 'ready',
-    problem: problemKind && scanner.error ? { kind: problemKind, message: scanner.error } : null,
-    simulated: true,
-    scan: scanner.requestScan,
-    renderSettings: ({ visible, onClose }) => (
-      <ScanSettingsDialog
-        visible={visible}
-        scanners={scanner.scanners}
-        settings={scanner.settings}
-        onSave={(settings) => {
-          scanner.saveSettings(settings);
-          onClose();
-        }}
-      />
-    ),
+  ]);
+  const pipeline = createImagePipeline();
+  const machine = scannerMachine.provide({ actors: scannerActors(driver, pipeline) });
+
+  return function useStationScanner(onPage, homeworkId) {
+    current.homeworkId = homeworkId;
+    // Pages leave the machine through an event target, so the machine never holds a stale onPage.
+    const [pages] = useState(() => new EventTarget());
+    const onPageRef = useRef(onPage);
+    useEffect(() => {
+      onPageRef.current = onPage;
+    }, [onPage]);
+    useEffect(() => {
+      const listener = (event: Event) => onPageRef.current((event as CustomEvent<ScannedPage>).detail);
+      pages.addEventListener('page', listener);
+      return () => pages.removeEventListener('page', listener);
+    }, [pages]);
+    const [provided] = useState(() =>
+      machine.provide({
+        actions: { emitPage: (_, page: ScannedPage) => void pages.dispatchEvent(new CustomEvent('page', { detail: page })) },
+      }),
+    );
+    const scanner = useScanner(provided, settingsStore);
+    const state = typeof scanner.snapshot.value === 'string' ? scanner.snapshot.value : Object.keys(scanner.snapshot.value)[0]!;
+    const problemKind = PROBLEM_STATES[state];
+    const chosen = scanner.settings.scannerName ?? null;
+    return {
+      status:
+        state === 'loading' ? 'loading' : state === 'serviceNotInstalled' ? 'unavailable' : scanner.busy ? 'scanning' : 'ready',
+      problem: problemKind && scanner.error ? { kind: problemKind, message: scanner.error } : null,
+      simulated: chosen === null || chosen === SIMULATED_SOURCE_NAME,
+      serviceMissing: state !== 'loading' && current.serviceMissing,
+      scan: scanner.requestScan,
+      renderSettings: ({ visible, onClose }) => (
+        <ScanSettingsDialog
+          visible={visible}
+          scanners={scanner.scanners}
+          settings={scanner.settings}
+          onSave={(settings) => {
+            scanner.saveSettings(settings);
+            onClose();
+          }}
+        />
+      ),
+    };
   };
-};
+}

@@ -10,37 +10,26 @@ import { PasswordLoginForm } from '../src/features/portal/login-forms';
 import { PortalServicesProvider } from '../src/features/portal/portal-services';
 import { ScanStationApp } from '../src/features/scan-station/scan-station-app';
 import { ScanStationServicesProvider, type ScanStationServices } from '../src/features/scan-station/scan-station-services';
-import { createRealtimeSocket } from '../src/shared/adapters/realtime-socket';
 import { createUploadQueue } from '../src/shared/adapters/upload-queue';
 import { AppProviders } from '../src/shared/ui/app-providers';
 import { createPortalRuntime } from './portal-runtime';
 import { createStationStorage } from './scan-station-storage';
-import { useStationScanner } from './scanner-port';
+import { createStationScanner } from './scanner-port';
 
 // The kiosk has one screen: logged out, it shows the login form where it is.
-const { http, session, portalServices: makePortalServices } = createPortalRuntime({ goHome: () => undefined });
+const { http, session, socket, portalServices: makePortalServices } = createPortalRuntime({ goHome: () => undefined });
 // The login form belongs to the portal feature and reads the portal's services.
 const portalServices = makePortalServices('/files/');
 
 const queue = createUploadQueue({ http });
 queue.start();
 
-const socket = createRealtimeSocket({ getAccessToken: () => session.getSnapshot().context.session?.accessToken ?? null });
-// A login (or a refreshed token) should put the socket in the school's room.
-let lastToken: string | null = session.getSnapshot().context.session?.accessToken ?? null;
-session.subscribe((snapshot) => {
-  const token = snapshot.context.session?.accessToken ?? null;
-  if (token === lastToken) return;
-  lastToken = token;
-  socket.disconnect().connect();
-});
-
 const stationServices: ScanStationServices = {
   http,
   queue,
   socket,
   storage: createStationStorage('scanStationBatch'),
-  useScanner: useStationScanner,
+  useScanner: createStationScanner(http),
   stationName: '扫描站',
 };
 

@@ -8,39 +8,44 @@ import { useMemo } from 'react';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
 import { ScanPage } from '../src/features/scan-station/scan-page';
-import { ScanStationServicesProvider, type ScanStationServices } from '../src/features/scan-station/scan-station-services';
+import {
+  ScanStationServicesProvider,
+  type ScanStationServices,
+  type UseScannerPort,
+} from '../src/features/scan-station/scan-station-services';
 import type { HttpClient } from '../src/shared/adapters/http-client';
 import { createUploadQueue, type UploadQueue } from '../src/shared/adapters/upload-queue';
 import { createStationStorage } from './scan-station-storage';
-import { useStationScanner } from './scanner-port';
+import { createStationScanner } from './scanner-port';
 
-let portalQueue: { http: HttpClient; queue: UploadQueue } | null = null;
+let portalStation: { http: HttpClient; queue: UploadQueue; useScanner: UseScannerPort } | null = null;
 
-function queueFor(http: HttpClient): UploadQueue {
-  if (portalQueue?.http !== http) {
-    portalQueue?.queue.stop();
-    portalQueue = { http, queue: createUploadQueue({ http }) };
-    portalQueue.queue.start();
+/** The portal's upload queue and scanner, made once per HTTP client (the scanner hook must stay the same). */
+function stationFor(http: HttpClient) {
+  if (portalStation?.http !== http) {
+    portalStation?.queue.stop();
+    portalStation = { http, queue: createUploadQueue({ http }), useScanner: createStationScanner(http) };
+    portalStation.queue.start();
   }
-  return portalQueue.queue;
+  return portalStation;
 }
 
 const storage = createStationStorage('portalScanBatch');
 
 export function TeacherScanPage() {
-  const { http, session } = usePortalServices();
+  const { http, session, socket } = usePortalServices();
   const { schoolYear } = useCurrentSchoolYear();
   const nickname = useSelector(session, (snapshot) => snapshot.context.session?.user.nickname ?? '');
   const services = useMemo<ScanStationServices>(
     () => ({
       http,
-      queue: queueFor(http),
-      socket: null,
+      queue: stationFor(http).queue,
+      socket,
       storage,
-      useScanner: useStationScanner,
+      useScanner: stationFor(http).useScanner,
       stationName: nickname ? `教师端（${nickname}）` : '教师端',
     }),
-    [http, nickname],
+    [http, nickname, socket],
   );
   return (
     <ScanStationServicesProvider services={services}>

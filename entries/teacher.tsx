@@ -15,7 +15,13 @@ const router = createBrowserRouter(teacherRoutes);
 
 const { http, portalServices } = createPortalRuntime({ goHome: () => void router.navigate('/', { replace: true }) });
 
-const DEFAULT_CONFIG: ClientConfig = { imageBaseUrl: '/files/', websocketBaseUrl: '', captchaSiteKey: '', messagingAppId: '' };
+const DEFAULT_CONFIG: ClientConfig = {
+  imageBaseUrl: '/files/',
+  websocketBaseUrl: '',
+  captchaSiteKey: '',
+  messagingAppId: '',
+  dwtProductKey: '',
+};
 const config = await http.get('/api/config', undefined, { schema: clientConfigSchema, silent: true }).catch(() => DEFAULT_CONFIG);
 const services = portalServices(config.imageBaseUrl);
 

@@ -11,9 +11,11 @@ import { type Clock, systemClock } from './lib/clock';
 import accountsPlugin from './plugins/accounts';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
+import scannerResourcesPlugin from './plugins/scanner-resources';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import filesPlugin from './plugins/files';
+import markingPlugin from './plugins/marking';
 import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
 import redisPlugin from './plugins/redis';
@@ -22,6 +24,9 @@ import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
 import devOutboxRoutes from './routes/dev/dev-outbox.routes';
 import healthRoutes from './routes/health/health.routes';
+import markingRoutes from './routes/marking/marking.routes';
+import reviewRoutes from './routes/marking/review.routes';
+import scoresRoutes from './routes/marking/scores.routes';
 import oauthRoutes from './routes/oauth/oauth.routes';
 import homeworkRoutes from './routes/papers/homework.routes';
 import paperRoutes from './routes/papers/paper.routes';
@@ -48,6 +53,7 @@ export type AppOptions = {
     | 'websocketBaseUrl'
     | 'captchaSiteKey'
     | 'messagingAppId'
+    | 'dwtProductKey'
     | 'rateLimitPerMinute'
     | 'loginMaxFailures'
     | 'loginLockMinutes'
@@ -92,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(papersPlugin);
   await app.register(scanPlugin, { dataDir: config.dataDir });
+  await app.register(markingPlugin);
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(
@@ -109,11 +116,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(homeworkRoutes);
       await api.register(studentRoutes);
       await api.register(scanRoutes);
+      await api.register(markingRoutes);
+      await api.register(reviewRoutes);
+      await api.register(scoresRoutes);
       if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },
     { prefix: '/api' },
   );
 
+  await app.register(scannerResourcesPlugin);
   await app.register(clientPlugin, { clientDir: config.clientDir });
   return app;
 }

@@ -37,6 +37,7 @@ const configSchema = z.object({
   WEBSOCKET_BASE_URL: z.string().trim().default(''),
   CAPTCHA_SITE_KEY: z.string().trim().default(''),
   MESSAGING_APP_ID: z.string().trim().default(''),
+  DWT_PRODUCT_KEY: z.string().trim().default(''),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
@@ -59,6 +60,8 @@ export type Config = {
   websocketBaseUrl: string;
   captchaSiteKey: string;
   messagingAppId: string;
+  /** Dynamic Web TWAIN's product key, handed to scan stations in GET /api/config. */
+  dwtProductKey: string;
   /** Requests per minute per IP on each of the token, captcha and SMS endpoints. */
   rateLimitPerMinute: number;
   /** Wrong passwords within LOGIN_LOCK_MINUTES that lock an account for LOGIN_LOCK_MINUTES. */
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     websocketBaseUrl: value.WEBSOCKET_BASE_URL,
     captchaSiteKey: value.CAPTCHA_SITE_KEY,
     messagingAppId: value.MESSAGING_APP_ID,
+    dwtProductKey: value.DWT_PRODUCT_KEY,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     loginMaxFailures: value.LOGIN_MAX_FAILURES,
     loginLockMinutes: value.LOGIN_LOCK_MINUTES,

@@ -226,6 +226,14 @@ test('the portal /scan page scans 40 pages for a homework, riding out a lost net
   expect(data.homeworkId).toBeGreaterThan(0);
   const dir = path.join(`.test-output/e2e-data-${process.env.E2E_PORT}`, 'scans', String(data.orgId), String(data.homeworkId));
   expect(scanFiles(dir).images).toHaveLength(PAGES);
-  // The offline stretch makes the browser log failed requests; nothing else may fail.
-  expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e))).toEqual([]);
+  await expect(page.getByText(`服务器已保存本批次 ${PAGES} 页`)).toBeVisible();
+  // The scanning service is not installed here: the station says so and offers our own installers.
+  await expect(page.getByText('这台电脑还没有安装扫描服务')).toBeVisible();
+  const installer = page.getByRole('link', { name: /下载 .* 版（推荐）/ });
+  const installerHref = (await installer.getAttribute('href'))!;
+  expect(installerHref).toMatch(/^\/dwt-resources\/dist\/DynamicWebTWAINServiceSetup/);
+  expect((await page.request.head(installerHref)).status()).toBe(200);
+  // The offline stretch makes the browser log failed requests, and the scanning library's probe of the
+  // (absent) local scanning service fails to connect; nothing else may fail.
+  expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|127\.0\.0\.1:186\d\d/.test(e))).toEqual([]);
 });

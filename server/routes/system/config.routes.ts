@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { ok } from '../../plugins/envelope';
 
 export type ConfigRoutesOptions = {
-  config: Pick<Config, 'imageBaseUrl' | 'websocketBaseUrl' | 'captchaSiteKey' | 'messagingAppId'>;
+  config: Pick<Config, 'imageBaseUrl' | 'websocketBaseUrl' | 'captchaSiteKey' | 'messagingAppId' | 'dwtProductKey'>;
 };
 
 export default async function configRoutes(app: FastifyInstance, { config }: ConfigRoutesOptions) {
@@ -13,6 +13,7 @@ export default async function configRoutes(app: FastifyInstance, { config }: Con
     websocketBaseUrl: config.websocketBaseUrl,
     captchaSiteKey: config.captchaSiteKey,
     messagingAppId: config.messagingAppId,
+    dwtProductKey: config.dwtProductKey,
   };
   app.get('/config', async () => ok(clientConfig));
 }

@@ -8,6 +8,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { SchoolYearMachine } from '../../machines/school-year.machine';
 import type { SessionMachine } from '../../machines/session.machine';
 import type { HttpClient } from '../../shared/adapters/http-client';
+import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
 
 export type PortalServices = {
   http: HttpClient;
@@ -19,6 +20,8 @@ export type PortalServices = {
   loadGradeInfo: () => { id: number; name: string } | null;
   /** Prefix of relative image paths such as the avatar. */
   imageBaseUrl: string;
+  /** The tab's live socket, in the logged-in user's school room (null where there is none, e.g. tests). */
+  socket: RealtimeSocket | null;
 };
 
 const PortalServicesContext = createContext<PortalServices | null>(null);

@@ -28,13 +28,18 @@ export type ScannerPort = {
   problem: ScanProblem | null;
   /** True when pages come from the simulated scanner (no scanning service on this computer). */
   simulated: boolean;
+  /** True when this computer has no scanning service (Dynamic Web TWAIN): the station offers its installers. */
+  serviceMissing: boolean;
   scan(): void;
   /** The scan settings dialog (扫描设置). */
   renderSettings(props: { visible: boolean; onClose: () => void }): ReactNode;
 };
 
-/** Called once per render of the workspace; `onPage` receives every scanned page. */
-export type UseScannerPort = (onPage: (page: ScannedPage) => void) => ScannerPort;
+/**
+ * Called once per render of the workspace; `onPage` receives every scanned page. `homeworkId` is the
+ * homework being scanned (null: 按二维码识别), for a scanner that needs it (the simulated one draws its sheets).
+ */
+export type UseScannerPort = (onPage: (page: ScannedPage) => void, homeworkId: number | null) => ScannerPort;
 
 export type ScanStationServices = {
   http: HttpClient;

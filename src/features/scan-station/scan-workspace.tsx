@@ -8,7 +8,7 @@ import { IconRefresh, IconScan, IconSetting } from '@douyinfe/semi-icons';
 import { Banner, Button, Progress, Select, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { QueuedPage } from '../../shared/adapters/upload-queue';
-import type { ScannedPage } from '../../shared/contract/scan';
+import { SCAN_SERVICE_INSTALLERS, scanServiceOsOf, type ScannedPage } from '../../shared/contract/scan';
 import type { UploadState } from '../../shared/lib/upload-schedule';
 import styles from './scan-station.module.css';
 import { useScanStationServices, type ScanProblem } from './scan-station-services';
@@ -32,11 +32,35 @@ const PROBLEM_GUIDANCE: Record<ScanProblem['kind'], string> = {
   jam: '请打开扫描仪盖板，取出卡住的纸张，把尚未扫描的试卷理齐放回进纸器，再按「开始扫描」。已扫描的页面已保存，不会丢失，也不会重复上传。',
   doubleFeed:
     '请取出最后进纸的几张试卷，检查是否粘连，理齐后放回进纸器，再按「开始扫描」。已扫描的页面已保存，重张的那几页请重新扫描。',
-  noService:
-    '这台电脑上没有检测到扫描服务。请向扫描仪厂商索取并安装扫描服务程序，安装并启动后刷新本页。在此之前使用模拟扫描仪，扫描出的是演示页面。',
+  noService: '这台电脑上没有检测到扫描服务。请下载并安装下方的扫描服务程序，安装并启动后刷新本页。',
   noScanner: '请确认扫描仪已接通电源并用数据线连接到这台电脑，然后在「扫描设置」中重新选择扫描仪。',
   other: '请在「扫描设置」中重新选择扫描仪后再试。',
 };
+
+/** Where to get the scanning service: this computer's installer first, served by our own server. */
+function ServiceInstallers() {
+  const os = scanServiceOsOf(navigator.userAgent);
+  const installers = [...SCAN_SERVICE_INSTALLERS].sort((a, b) => Number(b.os === os) - Number(a.os === os));
+  return (
+    <Banner
+      type="warning"
+      closeIcon={null}
+      title="这台电脑还没有安装扫描服务"
+      description={
+        <div className={styles.installers}>
+          <span>连接真实扫描仪需要先安装扫描服务程序：下载后双击安装（需要管理员权限），安装完成后刷新本页。</span>
+          <span>
+            {installers.map((installer, i) => (
+              <a key={installer.href} className={styles.installerLink} href={installer.href} download>
+                {i === 0 ? `下载 ${installer.label} 版（推荐）` : installer.label}
+              </a>
+            ))}
+          </span>
+        </div>
+      }
+    />
+  );
+}
 
 function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -96,11 +120,11 @@ export function ScanWorkspace() {
     },
     [queue],
   );
-  const scanner = useScanner(onPage);
+  const homeworkId = choice === QR_OPTION ? null : Number(choice);
+  const scanner = useScanner(onPage, homeworkId);
 
   const batchPages = useMemo(() => (batch ? pages.filter((page) => page.batchId === batch.batchId) : []), [pages, batch]);
   const shown = useMemo(() => batchPages.slice(-THUMBNAILS_SHOWN).reverse(), [batchPages]);
-  const homeworkId = choice === QR_OPTION ? null : Number(choice);
   const canScan = scanner.status === 'ready' && !starting;
 
   const startScan = useCallback(async () => {
@@ -185,9 +209,10 @@ export function ScanWorkspace() {
         <Banner
           type="info"
           closeIcon={null}
-          description="当前使用模拟扫描仪：扫描出的是演示页面。安装扫描仪厂商提供的扫描服务程序后刷新本页即可使用真实扫描仪。"
+          description="当前使用模拟扫描仪：扫描出的是演示页面。安装扫描服务程序后刷新本页，即可在「扫描设置」中选择真实扫描仪。"
         />
       ) : null}
+      {scanner.serviceMissing || scanner.problem?.kind === 'noService' ? <ServiceInstallers /> : null}
       {scanner.problem ? (
         <Banner
           type={scanner.problem.kind === 'noService' ? 'warning' : 'danger'}

@@ -149,6 +149,26 @@ export type TransformInput = { image: RawImage; paperSize: PaperSizeCode; scanSu
 export type AcquireEvent =
   { type: 'scan.transferred'; image: RawImage } | { type: 'scan.finished' } | { type: 'scan.failed'; code: number | null };
 
+/** Where our server serves Dynamic Web TWAIN's resources and service installers (never a CDN). */
+export const DWT_RESOURCES_PATH = '/dwt-resources/';
+
+/** The scanning service installers a station downloads from our server, by operating system. */
+export const SCAN_SERVICE_INSTALLERS = [
+  { os: 'windows', label: 'Windows', href: `${DWT_RESOURCES_PATH}dist/DynamicWebTWAINServiceSetup.msi` },
+  { os: 'mac', label: 'macOS', href: `${DWT_RESOURCES_PATH}dist/DynamicWebTWAINServiceSetup.pkg` },
+  { os: 'linux', label: 'Linux（deb）', href: `${DWT_RESOURCES_PATH}dist/DynamicWebTWAINServiceSetup.deb` },
+  { os: 'linux', label: 'Linux（rpm）', href: `${DWT_RESOURCES_PATH}dist/DynamicWebTWAINServiceSetup.rpm` },
+  { os: 'linux', label: 'Linux ARM64（deb）', href: `${DWT_RESOURCES_PATH}dist/DynamicWebTWAINServiceSetup-arm64.deb` },
+] as const;
+export type ScanServiceOs = (typeof SCAN_SERVICE_INSTALLERS)[number]['os'];
+
+/** The operating system of a browser, from its user agent, to offer the right installer first. */
+export function scanServiceOsOf(userAgent: string): ScanServiceOs {
+  if (/Windows/i.test(userAgent)) return 'windows';
+  if (/Mac OS X|Macintosh/i.test(userAgent)) return 'mac';
+  return 'linux';
+}
+
 /** Spec §8: a failed scan asks to re-select the scanner. */
 export const SCAN_FAILED_MESSAGE = '扫描失败，请重新选择扫描仪';
 export const SERVICE_NOT_INSTALLED_MESSAGE = '未检测到扫描服务，请安装扫描仪服务程序并确认其已启动后，刷新页面重试';

@@ -37,5 +37,7 @@ export const clientConfigSchema = z.object({
   websocketBaseUrl: z.string(),
   captchaSiteKey: z.string(),
   messagingAppId: z.string(),
+  /** Dynamic Web TWAIN's product key ('' : the scanning service runs unlicensed, as a trial). */
+  dwtProductKey: z.string(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

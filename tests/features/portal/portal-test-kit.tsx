@@ -85,6 +85,7 @@ export function renderPortal(
     hasSessionCookies: () => session.getSnapshot().hasTag('authenticated'),
     loadGradeInfo: () => gradeInfo,
     imageBaseUrl: '/files/',
+    socket: null,
   };
   const view = render(
     <PortalServicesProvider services={services}>

@@ -14,6 +14,7 @@ describe('GET /api/config', () => {
         websocketBaseUrl: '',
         captchaSiteKey: '',
         messagingAppId: '',
+        dwtProductKey: '',
       });
     });
   });
@@ -25,6 +26,7 @@ describe('GET /api/config', () => {
         websocketBaseUrl: 'wss://ws.example.com',
         captchaSiteKey: 'site-key',
         messagingAppId: 'app-id',
+        dwtProductKey: 'dwt-key',
       },
     });
 
@@ -35,6 +37,7 @@ describe('GET /api/config', () => {
         websocketBaseUrl: 'wss://ws.example.com',
         captchaSiteKey: 'site-key',
         messagingAppId: 'app-id',
+        dwtProductKey: 'dwt-key',
       });
       expect((await app().inject({ method: 'GET', url: '/files/avatars/x.png' })).statusCode).toBe(404);
     });

@@ -10,11 +10,11 @@
  * Written against DWT's documented API through the minimal interface below, so the project builds
  * without the package; the entry passes `loadLibrary: () => import('dwt')` once it is installed.
  */
-import { DriverError, DWT_ERROR_CODES, type ScanSourceConfig } from '../../contract/scan';
+import { DriverError, DWT_ERROR_CODES, DWT_RESOURCES_PATH, type ScanSourceConfig } from '../../contract/scan';
 import type { ScannerDriver } from './scanner-driver';
 
-export const DWT_RESOURCES_PATH = '/dwt-resources/';
 const WEB_TWAIN_ID = 'smart-homework-scanner';
+const DEFAULT_LOAD_TIMEOUT_MS = 8000;
 /** EnumDWT_PixelType.TWPT_RGB */
 const TWPT_RGB = 2;
 /** EnumDWT_ImageType.IT_PNG */
@@ -71,8 +71,10 @@ export interface DwtNamespace {
 }
 
 export type DwtDriverOptions = {
-  /** The product key from the client configuration. */
-  productKey: string;
+  /** The product key from the client configuration (GET /api/config), or how to get it. */
+  productKey: string | (() => Promise<string>);
+  /** How long the local scanning service may take to answer before it counts as missing (default 8 s). */
+  loadTimeoutMs?: number;
   resourcesPath?: string;
   /** Loads the library; by default a runtime `import('dwt')` that fails (→ serviceNotInstalled) when absent. */
   loadLibrary?: () => Promise<unknown>;
@@ -96,6 +98,7 @@ export function createDwtDriver(options: DwtDriverOptions): ScannerDriver {
 
   const createObject = async (): Promise<DwtWebTwain> => {
     let namespace: DwtNamespace;
+    const productKey = typeof options.productKey === 'string' ? options.productKey : await options.productKey().catch(() => '');
     try {
       const mod = (await (options.loadLibrary ?? importDwt)()) as { default?: DwtNamespace } & Partial<DwtNamespace>;
       namespace = (mod.default ?? mod) as DwtNamespace;
@@ -112,7 +115,8 @@ export function createDwtDriver(options: DwtDriverOptions): ScannerDriver {
       namespace.OnWebTwainNotFoundOnLinuxCallback = missingService;
       namespace.DWT.AutoLoad = false;
       namespace.DWT.ResourcesPath = options.resourcesPath ?? DWT_RESOURCES_PATH;
-      namespace.DWT.ProductKey = options.productKey;
+      namespace.DWT.ProductKey = productKey;
+      setTimeout(missingService, options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS);
       namespace.DWT.CreateDWTObjectEx({ WebTwainId: WEB_TWAIN_ID }, resolve, (error) =>
         reject(new DriverError('serviceNotInstalled', error.message ?? 'CreateDWTObjectEx failed', error.code ?? null)),
       );
