@@ -1,0 +1,115 @@
+/**
+ * 阅卷任务: one card per hand-marked question (type, full marks, progress, who marks it and how much,
+ * answers waiting for arbitration and problem papers) with the way into /write; objective questions
+ * are summarised, as the server scores them.
+ */
+import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
+import { Button, Empty, Progress, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { useNavigate } from 'react-router-dom';
+import type { MarkingOverview, MarkingQuestion } from '../../shared/contract/marking';
+import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
+import { useMarkingServices } from './marking-services';
+import styles from './marking.module.css';
+import { formatScore } from './score-input';
+
+export function writePath(homeworkId: number, questionNo: number, arbitration = false): string {
+  return `/write?homeworkId=${homeworkId}&questionNo=${questionNo}${arbitration ? '&mode=arbitration' : ''}`;
+}
+
+export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
+  const manual = overview.questions.filter((q) => q.manual);
+  const objective = overview.questions.filter((q) => !q.manual);
+  return (
+    <>
+      {manual.length === 0 ? (
+        <Empty
+          className={styles.empty}
+          image={<IllustrationNoContent style={{ width: 120, height: 120 }} />}
+          title="本次作业没有需要人工阅卷的题目"
+          description="客观题由系统按答案自动评分，可在「成绩」中查看"
+        />
+      ) : (
+        <ul className={styles.taskGrid} aria-label="阅卷任务">
+          {manual.map((question) => (
+            <TaskCard key={question.questionNo} homeworkId={overview.homeworkId} question={question} />
+          ))}
+        </ul>
+      )}
+      {objective.length > 0 ? (
+        <p className={styles.objective}>
+          {`客观题 ${objective.length} 道（第 ${objective.map((q) => q.questionNo).join('、')} 题）由系统按答案自动评分，已评 ${Math.min(
+            ...objective.map((q) => q.done),
+          )} 份。`}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function TaskCard({ homeworkId, question }: { homeworkId: number; question: MarkingQuestion }) {
+  const navigate = useNavigate();
+  const { userId } = useMarkingServices();
+  const { questionNo, done, total } = question;
+  const percent = total === 0 ? 0 : Math.round((done / total) * 100);
+  const finished = total > 0 && done >= total;
+  return (
+    <li className={styles.taskCard} aria-label={`第${questionNo}题`}>
+      <div className={styles.taskHead}>
+        <span>
+          <span className={styles.taskNo}>{`第 ${questionNo} 题`}</span>{' '}
+          <Tag size="small" color="blue">
+            {QUESTION_TYPE_LABELS[question.type]}
+          </Tag>{' '}
+          <Typography.Text type="tertiary" size="small">{`满分 ${formatScore(question.score)} 分`}</Typography.Text>
+        </span>
+        {finished ? (
+          <Tag color="green" size="small">
+            已阅完
+          </Tag>
+        ) : null}
+      </div>
+      <div>
+        <Progress
+          percent={percent}
+          aria-label={`第${questionNo}题阅卷进度`}
+          aria-valuetext={`${done}/${total}`}
+          stroke={finished ? 'var(--semi-color-success)' : undefined}
+        />
+        <span className={styles.sub}>{total === 0 ? '暂无答卷，等待扫描识别' : `已阅 ${done} / ${total} 份`}</span>
+      </div>
+      <div>
+        <span className={styles.sub}>阅卷老师</span>
+        {question.markers.length === 0 ? (
+          <div className={styles.sub}>尚未分配阅卷老师</div>
+        ) : (
+          <ul className={styles.markers}>
+            {question.markers.map((marker) => (
+              <li key={marker.userId}>
+                <Tag size="small" color={marker.userId === userId ? 'light-blue' : 'white'}>
+                  {`${marker.name}${marker.userId === userId ? '（我）' : ''} ${marker.marked} 份`}
+                </Tag>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className={styles.taskFoot}>
+        <span>
+          {question.doubleMarking ? (
+            <Tag size="small" color="violet">{`双评 · 误差 ${formatScore(question.tolerance)} 分`}</Tag>
+          ) : null}{' '}
+          {question.arbitration > 0 ? <Tag size="small" color="orange">{`待仲裁 ${question.arbitration}`}</Tag> : null}{' '}
+          {question.problems > 0 ? <Tag size="small" color="red">{`问题卷 ${question.problems}`}</Tag> : null}
+        </span>
+        <Button
+          theme="solid"
+          disabled={total === 0}
+          aria-label={`开始阅卷：第${questionNo}题`}
+          onClick={() => navigate(writePath(homeworkId, questionNo))}
+        >
+          开始阅卷
+        </Button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Which fixes the review page offers for each kind of recognition problem, and their Chinese names.
+ * Pure. The server decides what a fix does (it re-runs the page's scoring); this only keeps the page
+ * from offering a fix that cannot apply (a bubble correction for a page that could not be read at all).
+ */
+import type { ReviewItem, ReviewResolution } from '../../shared/contract/marking';
+import type { RecognitionProblemKind } from '../../shared/contract/recognition';
+
+export type ReviewAction = ReviewResolution['action'];
+
+export const REVIEW_ACTION_LABELS: Record<ReviewAction, string> = {
+  assignStudent: '指定学生',
+  setAnswer: '修改填涂',
+  accept: '确认',
+  discard: '作废',
+};
+
+const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly ReviewAction[]> = {
+  fiducialsNotFound: ['assignStudent', 'discard'],
+  qrUnreadable: ['assignStudent', 'discard'],
+  blankPage: ['accept', 'discard'],
+  multipleMarks: ['setAnswer', 'accept'],
+  lowConfidence: ['setAnswer', 'accept'],
+  otherHomework: ['discard'],
+  duplicatePage: ['accept', 'discard'],
+  missingPage: ['accept'],
+  unknownStudent: ['assignStudent', 'discard'],
+};
+
+/** The fixes to offer for an open item; a bubble correction needs the reading it corrects. */
+export function reviewActionsFor(item: Pick<ReviewItem, 'kind' | 'reading'>): readonly ReviewAction[] {
+  return ACTIONS_BY_KIND[item.kind].filter((action) => action !== 'setAnswer' || item.reading !== null);
+}
+
+/** Short explanations shown beside the fixes. */
+export const REVIEW_ACTION_HINTS: Record<ReviewAction, string> = {
+  assignStudent: '这张答题卡属于哪位学生',
+  setAnswer: '按答题卡上学生实际的填涂修改',
+  accept: '保留识别结果，计入成绩',
+  discard: '这张答题卡不计入本次作业的成绩',
+};

@@ -1,0 +1,134 @@
+/**
+ * 成绩: the homework's score table (one row per student, a column per question, the total and whether
+ * the student is completely scored), filterable by class and name, and exported as Excel
+ * ("<title>-成绩表.xlsx").
+ */
+import { IconDownload, IconSearch } from '@douyinfe/semi-icons';
+import { Button, Input, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { useState } from 'react';
+import type { StudentScore } from '../../shared/contract/marking';
+import { QUESTION_TYPE_LABELS, type QuestionType } from '../../shared/contract/papers';
+import { LabelledSelect } from './labelled-select';
+import { downloadScoresXlsx, fetchScores } from './marking-api';
+import { useMarkingServices } from './marking-services';
+import styles from './marking.module.css';
+import { formatScore } from './score-input';
+import { useRemote } from './use-remote';
+
+export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number }) {
+  const { http } = useMarkingServices();
+  const table = useRemote(`scores:${homeworkId}:${version}`, () => fetchScores(http, homeworkId));
+  const [className, setClassName] = useState<string | undefined>();
+  const [keyword, setKeyword] = useState('');
+  const [exporting, setExporting] = useState(false);
+
+  const students = table.data?.students ?? [];
+  const classNames = [...new Set(students.map((s) => s.className))];
+  const shown = students.filter(
+    (s) => (!className || s.className === className) && (!keyword || s.name.includes(keyword) || s.code.includes(keyword)),
+  );
+  const complete = students.filter((s) => s.complete).length;
+
+  const exportExcel = async () => {
+    setExporting(true);
+    try {
+      await downloadScoresXlsx(http, homeworkId, table.data?.title ?? title);
+    } catch {
+      // The client has shown 题量过大，下载失败.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns = [
+    { title: '学号', dataIndex: 'code', width: 130, fixed: 'left' as const },
+    { title: '姓名', dataIndex: 'name', width: 90, fixed: 'left' as const },
+    { title: '班级', dataIndex: 'className', width: 120 },
+    ...(table.data?.questions ?? []).map((q) => ({
+      title: (
+        <span title={`${QUESTION_TYPE_LABELS[q.type as QuestionType] ?? q.type} · 满分 ${formatScore(q.score)} 分`}>
+          {q.questionNo}
+          <span className={styles.sub}>{`（${formatScore(q.score)}）`}</span>
+        </span>
+      ),
+      dataIndex: `q${q.questionNo}`,
+      width: 72,
+      align: 'center' as const,
+      render: (_: unknown, row: StudentScore) => {
+        const score = row.scores[String(q.questionNo)];
+        return score === null || score === undefined ? <span className={styles.sub}>—</span> : formatScore(score);
+      },
+    })),
+    {
+      title: '总分',
+      dataIndex: 'total',
+      width: 80,
+      align: 'center' as const,
+      fixed: 'right' as const,
+      render: (_: unknown, row: StudentScore) => <strong>{formatScore(row.total)}</strong>,
+    },
+    {
+      title: '状态',
+      dataIndex: 'complete',
+      width: 90,
+      fixed: 'right' as const,
+      render: (_: unknown, row: StudentScore) =>
+        row.complete ? (
+          <Tag color="green" size="small">
+            已完成
+          </Tag>
+        ) : (
+          <Tag color="orange" size="small">
+            未完成
+          </Tag>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <div className={styles.toolbar}>
+        <LabelledSelect
+          label="班级"
+          placeholder="全部班级"
+          showClear
+          value={className}
+          optionList={classNames.map((name) => ({ value: name, label: name }))}
+          onChange={(value) => setClassName((value as string | undefined) ?? undefined)}
+          style={{ width: 150 }}
+        />
+        <Input
+          aria-label="搜索学生"
+          prefix={<IconSearch />}
+          placeholder="姓名或学号"
+          showClear
+          value={keyword}
+          onChange={(value) => setKeyword(value.trim())}
+          style={{ width: 200 }}
+        />
+        <Typography.Text type="tertiary">{`共 ${students.length} 人，已完成 ${complete} 人`}</Typography.Text>
+        <Button
+          className={styles.toolbarEnd}
+          icon={<IconDownload />}
+          loading={exporting}
+          disabled={students.length === 0}
+          onClick={() => void exportExcel()}
+        >
+          导出 Excel
+        </Button>
+      </div>
+      <section aria-label="成绩表">
+        <Table
+          rowKey="studentId"
+          size="small"
+          columns={columns}
+          dataSource={shown}
+          loading={table.loading}
+          pagination={shown.length > 50 ? { pageSize: 50 } : false}
+          scroll={{ x: 510 + (table.data?.questions.length ?? 0) * 72 }}
+          empty={table.loading ? '' : '暂无成绩：答题卡识别后会出现在这里'}
+        />
+      </section>
+    </>
+  );
+}
