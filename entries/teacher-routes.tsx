@@ -4,6 +4,8 @@
  */
 import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { CorrectPage } from '../src/features/marking/pages/correct-page';
+import { WritePage } from '../src/features/marking/pages/write-page';
 import { EditPage } from '../src/features/papers/pages/edit-page';
 import { PaperListPage } from '../src/features/papers/pages/paperlist-page';
 import { PrintBarcodePage } from '../src/features/papers/pages/print-barcode-page';
@@ -21,7 +23,7 @@ import { UsersetPage } from '../src/features/portal/pages/userset-page';
 import { PortalLayout } from '../src/features/portal/portal-layout';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
 import { TeacherScanPage } from './teacher-scan-page';
-import { WithPapers } from './teacher-feature-providers';
+import { WithMarking, WithPapers } from './teacher-feature-providers';
 
 const PAGES: Record<string, ReactNode> = {
   '/': <LandingPage />,
@@ -67,6 +69,16 @@ const PAGES: Record<string, ReactNode> = {
     <WithPapers>
       <PrintBarcodePage />
     </WithPapers>
+  ),
+  '/correct': (
+    <WithMarking>
+      <CorrectPage />
+    </WithMarking>
+  ),
+  '/write': (
+    <WithMarking>
+      <WritePage />
+    </WithMarking>
   ),
 };
 
