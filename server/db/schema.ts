@@ -6,3 +6,4 @@
 export * from './schema-accounts';
 export * from './schema-papers';
 export * from './schema-scan';
+export * from './schema-marking';

@@ -1,0 +1,120 @@
+/**
+ * Marking plugin: wires recognition of scanned pages, the review queue, scoring and marking, and
+ * decorates `app.marking`. Owns the recognition queue's lifetime: it starts when the app is ready, wakes
+ * whenever the scan plugin stores a page, and stops (waiting for pages in flight, handing back the rest)
+ * before the app closes; the engine it created is closed last. Progress goes to the school's sockets.
+ * The logic lives in services/marking; the engine behind services/recognition/recognition-engine.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { DEFAULT_PARTIAL_CREDIT, MARKING_PROGRESS_EVENT } from '../../src/shared/contract/marking';
+import { RECOGNITION_PROGRESS_EVENT } from '../../src/shared/contract/recognition';
+import { createMarkingContextLoader } from '../services/marking/marking-context';
+import { createProgressNotifier } from '../services/marking/marking-progress';
+import { createMarkingService } from '../services/marking/marking.service';
+import { createRecognitionQueue } from '../services/marking/recognition-queue';
+import { createRecognitionService } from '../services/marking/recognition.service';
+import { createReviewService } from '../services/marking/review.service';
+import { createScoreTableService } from '../services/marking/score-table.service';
+import type { RecognitionEngine } from '../services/recognition/recognition-engine';
+import { orgRoom } from './realtime';
+
+export type MarkingPluginOptions = {
+  /** The recognition engine; by default the real one, created when the first page is claimed. */
+  engine?: RecognitionEngine;
+  /** Multiple choice partial credit of homework that set none. */
+  partialCredit?: number;
+  /** Pages recognised at once by this instance. */
+  concurrency?: number;
+  /** How often the queue looks for pages stored by other instances (ms). */
+  pollMs?: number;
+};
+
+/** The real engine, once there is one; null until then (pages wait in the queue). */
+function defaultEngine(): RecognitionEngine | null {
+  return null;
+}
+
+function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
+  const db = app.database.db;
+  const storage = app.scan.storage;
+  let engine: RecognitionEngine | null = options.engine ?? null;
+  let ownEngine = false;
+  const currentEngine = () => {
+    if (!engine) {
+      engine = defaultEngine();
+      ownEngine = engine !== null;
+    }
+    return engine;
+  };
+  const contexts = createMarkingContextLoader({
+    db,
+    papers: app.papers.papers,
+    defaultPartialCredit: options.partialCredit ?? DEFAULT_PARTIAL_CREDIT,
+  });
+  const notifier = createProgressNotifier(db, {
+    recognitionProgress: (orgId, progress) => app.realtime.to(orgRoom(orgId)).emit(RECOGNITION_PROGRESS_EVENT, progress),
+    markingProgress: (orgId, progress) => app.realtime.to(orgRoom(orgId)).emit(MARKING_PROGRESS_EVENT, progress),
+  });
+  const log = { error: (obj: object, msg: string) => app.log.error(obj, msg) };
+  // The queue and the service refer to each other (ownership checks, handling); wired through `queue`.
+  const recognition = createRecognitionService({
+    db,
+    storage,
+    contexts,
+    notifier,
+    engine: currentEngine,
+    owns: (tx, claim) => queue.owns(tx, claim),
+    log,
+  });
+  const queue = createRecognitionQueue({
+    db,
+    handle: (claim) => recognition.process(claim),
+    onFailed: (claim, error) => recognition.fail(claim, error),
+    onDrained: () => recognition.drained(),
+    canRun: () => currentEngine() !== null,
+    log,
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+  });
+  return {
+    queue,
+    recognition,
+    review: createReviewService({ db, contexts, notifier, requeued: () => queue.wake() }),
+    marking: createMarkingService({ db, storage, contexts, notifier }),
+    scores: createScoreTableService({ db, contexts }),
+    /** Replaces the engine (tests, tools); the one it replaces is not closed. Call before the app is ready. */
+    useEngine(next: RecognitionEngine) {
+      engine = next;
+      ownEngine = false;
+    },
+    async closeEngine() {
+      if (engine && ownEngine) await engine.close();
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    marking: ReturnType<typeof buildMarking>;
+  }
+}
+
+async function markingPlugin(app: FastifyInstance, options: MarkingPluginOptions) {
+  const marking = buildMarking(app, options);
+  app.decorate('marking', marking);
+  const unsubscribe = app.scan.onPageStored(() => marking.queue.wake());
+  app.addHook('onReady', async () => {
+    marking.queue.start();
+  });
+  // preClose runs while the database is still open: in-flight pages finish or go back to the queue.
+  app.addHook('preClose', async () => {
+    unsubscribe();
+    await marking.queue.stop();
+  });
+  app.addHook('onClose', async () => {
+    await marking.closeEngine();
+  });
+}
+
+export default fp(markingPlugin, { name: 'marking', dependencies: ['db', 'realtime', 'papers', 'scan'] });

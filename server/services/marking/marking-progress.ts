@@ -1,0 +1,131 @@
+/**
+ * Progress of a homework through recognition and marking: the counts the overview and the socket.io
+ * events carry, which review items a homework lists, and the homework status that follows from them.
+ *
+ * Status rule (only for homework that has scanned pages, and never for a draft):
+ * - 'scanning' while any of its pages waits for recognition;
+ * - 'finished' when none waits, no review item is open and every answer has its final score;
+ * - 'marking' otherwise.
+ * A late page therefore moves a finished homework back to 'scanning' and on again.
+ */
+import { and, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { MarkingProgress } from '../../../src/shared/contract/marking';
+import type { RecognitionProgress } from '../../../src/shared/contract/recognition';
+import type { Db } from '../../db/client';
+import { answers, homework, pageRecognitions, questionScores, reviewItems, scanPages } from '../../db/schema';
+
+export const PENDING_STATUSES = ['stored', 'recognising'] as const;
+
+/**
+ * The review items a homework lists: its own, and those of pages whose homework is still unknown in a
+ * "by QR" batch that holds pages of this homework (the sheets of one stack are usually one homework).
+ */
+export function reviewItemsOf(homeworkId: number): SQL {
+  return or(
+    eq(reviewItems.homeworkId, homeworkId),
+    and(
+      isNull(reviewItems.homeworkId),
+      sql`${reviewItems.recognitionId} in (select pr.id from page_recognitions pr where pr.batch_id in
+        (select distinct batch_id from page_recognitions where homework_id = ${homeworkId}))`,
+    ),
+  )!;
+}
+
+/** Scanned pages counting for the homework: recognised for it, or waiting in its batches. */
+function pagesOf(orgId: number, homeworkId: number): SQL {
+  return and(eq(scanPages.orgId, orgId), sql`coalesce(${pageRecognitions.homeworkId}, ${scanPages.homeworkId}) = ${homeworkId}`)!;
+}
+
+export async function recognitionProgress(db: Db, orgId: number, homeworkId: number): Promise<RecognitionProgress> {
+  const [pages] = await db
+    .select({
+      stored: count(),
+      pending: sql<number>`count(*) filter (where ${inArray(scanPages.status, [...PENDING_STATUSES])})`.mapWith(Number),
+    })
+    .from(scanPages)
+    .leftJoin(pageRecognitions, eq(pageRecognitions.scanPageId, scanPages.id))
+    .where(pagesOf(orgId, homeworkId));
+  const [open] = await db
+    .select({ value: count() })
+    .from(reviewItems)
+    .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), reviewItemsOf(homeworkId)));
+  const stored = pages?.stored ?? 0;
+  const pending = pages?.pending ?? 0;
+  return { homeworkId, stored, recognised: stored - pending, pending, review: open?.value ?? 0 };
+}
+
+/** Pages of the school waiting for recognition (any homework, any instance). */
+export async function pendingPagesOfSchool(db: Db, orgId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(scanPages)
+    .where(and(eq(scanPages.orgId, orgId), inArray(scanPages.status, [...PENDING_STATUSES])));
+  return row?.value ?? 0;
+}
+
+export async function questionProgress(db: Db, homeworkId: number, questionNo: number) {
+  const [total] = await db
+    .select({ value: count() })
+    .from(answers)
+    .where(and(eq(answers.homeworkId, homeworkId), eq(answers.questionNo, questionNo)));
+  const [done] = await db
+    .select({ value: count() })
+    .from(questionScores)
+    .where(and(eq(questionScores.homeworkId, homeworkId), eq(questionScores.questionNo, questionNo)));
+  return { homeworkId, questionNo, done: done?.value ?? 0, total: total?.value ?? 0 };
+}
+
+/** Applies the status rule above; answers the status now. */
+export async function syncHomeworkStatus(db: Db, orgId: number, homeworkId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ status: homework.status })
+    .from(homework)
+    .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
+  if (!row || row.status === 'draft') return row?.status ?? null;
+  const progress = await recognitionProgress(db, orgId, homeworkId);
+  if (progress.stored === 0) return row.status;
+  let next: string;
+  if (progress.pending > 0) next = 'scanning';
+  else {
+    const [totals] = await db
+      .select({
+        answers: count(),
+        scored: sql<number>`count(${questionScores.answerId})`.mapWith(Number),
+      })
+      .from(answers)
+      .leftJoin(
+        questionScores,
+        and(
+          eq(questionScores.homeworkId, answers.homeworkId),
+          eq(questionScores.studentId, answers.studentId),
+          eq(questionScores.questionNo, answers.questionNo),
+        ),
+      )
+      .where(eq(answers.homeworkId, homeworkId));
+    const allScored = (totals?.answers ?? 0) > 0 && totals!.answers === totals!.scored;
+    next = progress.review === 0 && allScored ? 'finished' : 'marking';
+  }
+  if (next !== row.status) await db.update(homework).set({ status: next }).where(eq(homework.id, homeworkId));
+  return next;
+}
+
+export type MarkingEvents = {
+  recognitionProgress: (orgId: number, progress: RecognitionProgress) => void;
+  markingProgress: (orgId: number, progress: MarkingProgress) => void;
+};
+
+export type ProgressNotifier = ReturnType<typeof createProgressNotifier>;
+
+/** After a change: broadcast the homework's progress and move its status along the rule above. */
+export function createProgressNotifier(db: Db, events: MarkingEvents) {
+  return {
+    async homeworkChanged(orgId: number, homeworkId: number): Promise<void> {
+      await syncHomeworkStatus(db, orgId, homeworkId);
+      events.recognitionProgress(orgId, await recognitionProgress(db, orgId, homeworkId));
+    },
+    async questionChanged(orgId: number, homeworkId: number, questionNo: number): Promise<void> {
+      await syncHomeworkStatus(db, orgId, homeworkId);
+      events.markingProgress(orgId, await questionProgress(db, homeworkId, questionNo));
+    },
+  };
+}

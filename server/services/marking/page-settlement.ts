@@ -1,0 +1,354 @@
+/**
+ * Settling a recognised page: deciding from its reading (and any reviewer's decisions) which homework,
+ * sheet page and student it is, raising the review items a person must decide, and, when nothing on the
+ * page blocks it, writing its answers and scoring them. Run after recognition and again after every
+ * review resolution, always inside one transaction holding the page's row; the page's review items are
+ * raised once per (kind, question), so a resolved problem is never raised again for the same page.
+ *
+ * Homework: a reviewer's choice wins; otherwise the page counts for its batch's homework, or for the
+ * homework its QR names when the batch is "by QR". The template it was read with is the QR's homework's
+ * when that is one of the school's (see templateHomeworkOf), so a page of another homework can be moved
+ * there without reading it again.
+ */
+import { and, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import type { SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
+import {
+  LOW_CONFIDENCE,
+  type ObjectiveReading,
+  type PageReading,
+  type RecognitionProblemKind,
+  type ScanPageStatus,
+} from '../../../src/shared/contract/recognition';
+import type { Db } from '../../db/client';
+import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { lockAnswers, rescoreAnswers } from './answer-scoring';
+import { type HomeworkContext, pageQuestionNos } from './marking-context';
+
+/** Problems that keep the whole page out of scores until resolved. */
+export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
+  'fiducialsNotFound',
+  'qrUnreadable',
+  'blankPage',
+  'otherHomework',
+  'duplicatePage',
+  'unknownStudent',
+]);
+/** Problems of one objective question; the rest of the page counts. */
+export const QUESTION_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['multipleMarks', 'lowConfidence']);
+const ENGINE_PAGE_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['fiducialsNotFound', 'qrUnreadable', 'blankPage']);
+
+type Recognition = typeof pageRecognitions.$inferSelect;
+type ReviewItemRow = typeof reviewItems.$inferSelect;
+
+/** Is the QR's homework one of this school's? */
+export async function qrHomeworkOfSchool(db: Db, orgId: number, qr: SheetQrPayload | null): Promise<number | null> {
+  if (!qr) return null;
+  const [row] = await db
+    .select({ id: homework.id })
+    .from(homework)
+    .where(and(eq(homework.id, qr.homeworkId), eq(homework.orgId, orgId)));
+  return row?.id ?? null;
+}
+
+/** The homework whose template a page is read with. */
+export function templateHomeworkOf(forced: number | null, qrHomework: number | null, batchHomework: number | null) {
+  return forced ?? qrHomework ?? batchHomework;
+}
+
+/** The homework a page counts for. */
+export function countingHomeworkOf(forced: number | null, qrHomework: number | null, batchHomework: number | null) {
+  return forced ?? batchHomework ?? qrHomework;
+}
+
+export type SettleOutcome = { homeworkId: number | null; status: ScanPageStatus };
+
+type Problem = {
+  kind: RecognitionProblemKind;
+  questionNo?: number | undefined;
+  detail?: string | undefined;
+  reading?: ObjectiveReading | undefined;
+};
+
+function sameProblem(item: ReviewItemRow, problem: Problem) {
+  return item.kind === problem.kind && (item.questionNo ?? null) === (problem.questionNo ?? null);
+}
+
+/** Removes what an applied page wrote (its answers, and with them their tasks and scores). */
+export async function unapplyPage(tx: Db, recognitionId: number): Promise<void> {
+  await tx.delete(answers).where(eq(answers.recognitionId, recognitionId));
+  await tx.update(pageRecognitions).set({ applied: false }).where(eq(pageRecognitions.id, recognitionId));
+}
+
+async function studentOf(tx: Db, rec: Recognition, reading: PageReading): Promise<number | null> {
+  if (rec.forcedStudentId !== null) return rec.forcedStudentId;
+  const code = reading.qr?.studentCode;
+  if (!code) return null;
+  const [row] = await tx
+    .select({ id: students.id })
+    .from(students)
+    .where(and(eq(students.orgId, rec.orgId), eq(students.code, code)));
+  return row?.id ?? null;
+}
+
+/** The server-side checks of one objective question when the engine raised nothing for it. */
+function questionProblems(reading: PageReading, questionNo: number, type: string | undefined): Problem[] {
+  const objective = reading.objective.find((o) => o.questionNo === questionNo);
+  const raised = reading.problems
+    .filter((p) => p.questionNo === questionNo && QUESTION_PROBLEM_KINDS.has(p.kind))
+    .map((p) => ({ kind: p.kind, questionNo, detail: p.detail, reading: objective }));
+  if (raised.length > 0) return raised;
+  if (!objective) return [{ kind: 'lowConfidence', questionNo, detail: 'question not read' }];
+  if (objective.confidence < LOW_CONFIDENCE) {
+    return [{ kind: 'lowConfidence', questionNo, detail: `confidence ${objective.confidence}`, reading: objective }];
+  }
+  if ((type === 'single' || type === 'judge') && objective.marked.length > 1) {
+    return [{ kind: 'multipleMarks', questionNo, detail: 'server check', reading: objective }];
+  }
+  return [];
+}
+
+/**
+ * Settles one recognised page. `context` is the homework the page counts for (countingHomeworkOf), or
+ * null when there is none. Returns the page's status and homework.
+ */
+export async function settlePage(tx: Db, recognitionId: number, context: HomeworkContext | null): Promise<SettleOutcome> {
+  const [rec] = await tx.select().from(pageRecognitions).where(eq(pageRecognitions.id, recognitionId)).for('update');
+  if (!rec) throw new Error(`page recognition ${recognitionId} vanished`);
+  const [page] = await tx
+    .select({ status: scanPages.status, homeworkId: scanPages.homeworkId })
+    .from(scanPages)
+    .where(eq(scanPages.id, rec.scanPageId));
+  const reading = rec.reading;
+  if (!page || !reading || page.status === 'discarded') {
+    return { homeworkId: rec.homeworkId, status: (page?.status ?? 'stored') as ScanPageStatus };
+  }
+  const homeworkId = context?.homework.id ?? null;
+  const template = context?.template ?? null;
+  const studentId = await studentOf(tx, rec, reading);
+  let pageNo = rec.forcedPageNo ?? reading.qr?.page ?? (template?.pages.length === 1 ? 1 : null);
+  if (pageNo !== null && template && !template.pages.some((p) => p.page === pageNo)) pageNo = null;
+
+  let items = await tx
+    .select()
+    .from(reviewItems)
+    .where(and(eq(reviewItems.recognitionId, rec.id), ne(reviewItems.kind, 'missingPage')));
+  const raise = async (problems: Problem[], listedUnder: number | null = homeworkId) => {
+    const fresh = problems.filter((problem, i) => {
+      const first = problems.findIndex((other) => other.kind === problem.kind && other.questionNo === problem.questionNo);
+      return first === i && !items.some((item) => sameProblem(item, problem));
+    });
+    if (fresh.length === 0) return;
+    const created = await tx
+      .insert(reviewItems)
+      .values(
+        fresh.map((problem) => ({
+          orgId: rec.orgId,
+          homeworkId: problem.kind === 'otherHomework' ? listedUnder : homeworkId,
+          recognitionId: rec.id,
+          kind: problem.kind,
+          pageNo,
+          questionNo: problem.questionNo ?? null,
+          studentId,
+          reading: problem.reading ?? null,
+          detail: problem.detail?.slice(0, 500) ?? null,
+        })),
+      )
+      .returning();
+    items = [...items, ...created];
+  };
+  const openPageItems = () => items.filter((item) => item.status === 'open' && PAGE_PROBLEM_KINDS.has(item.kind as never));
+
+  const pageProblems: Problem[] = reading.problems
+    .filter((p) => ENGINE_PAGE_KINDS.has(p.kind))
+    .map((p) => ({ kind: p.kind, detail: p.detail }));
+  if (rec.forcedHomeworkId === null && reading.qr) {
+    if (page.homeworkId !== null && reading.qr.homeworkId !== page.homeworkId) {
+      pageProblems.push({ kind: 'otherHomework', detail: `QR names homework ${reading.qr.homeworkId}` });
+    } else if (homeworkId === null) {
+      pageProblems.push({ kind: 'otherHomework', detail: `QR names homework ${reading.qr.homeworkId} of no homework here` });
+    }
+  }
+  await raise(pageProblems, page.homeworkId);
+  if (openPageItems().length === 0) {
+    if (homeworkId === null || template === null) {
+      await raise([{ kind: 'qrUnreadable', detail: homeworkId === null ? 'homework unknown' : 'no answer-sheet template' }]);
+    } else if (studentId === null) {
+      const code = reading.qr?.studentCode;
+      await raise([{ kind: 'unknownStudent', detail: code ? `student code ${code} not in the school` : 'generic sheet' }]);
+    } else if (pageNo === null) {
+      await raise([{ kind: 'qrUnreadable', detail: 'sheet page unknown' }]);
+    }
+  }
+
+  const block = async (): Promise<SettleOutcome> => {
+    if (rec.applied) await unapplyPage(tx, rec.id);
+    await tx
+      .update(pageRecognitions)
+      .set({ homeworkId, pageNo, studentId, applied: false })
+      .where(eq(pageRecognitions.id, rec.id));
+    await tx
+      .update(reviewItems)
+      .set({ studentId, pageNo })
+      .where(and(eq(reviewItems.recognitionId, rec.id), eq(reviewItems.status, 'open')));
+    await tx.update(scanPages).set({ status: 'review' }).where(eq(scanPages.id, rec.scanPageId));
+    return { homeworkId, status: 'review' };
+  };
+  if (openPageItems().length > 0 || homeworkId === null || !template || studentId === null || pageNo === null) {
+    return block();
+  }
+
+  // Serialises the duplicate check and the answers of one student's sheet against a parallel worker.
+  await tx.execute(sql`select pg_advisory_xact_lock(${homeworkId}, ${studentId})`);
+  const others = await tx
+    .select({ id: pageRecognitions.id })
+    .from(pageRecognitions)
+    .where(
+      and(
+        eq(pageRecognitions.homeworkId, homeworkId),
+        eq(pageRecognitions.studentId, studentId),
+        eq(pageRecognitions.pageNo, pageNo),
+        eq(pageRecognitions.applied, true),
+        ne(pageRecognitions.id, rec.id),
+      ),
+    );
+  if (others.length > 0) {
+    const duplicate = items.find((item) => item.kind === 'duplicatePage');
+    if (!duplicate) {
+      await raise([{ kind: 'duplicatePage', detail: `already counted: page recognition ${others[0]!.id}` }]);
+    } else if (duplicate.status !== 'open') {
+      // A third scan of a sheet whose duplicate was already settled: ask again.
+      await tx
+        .update(reviewItems)
+        .set({ status: 'open', resolution: null, resolvedAt: null, resolvedBy: null })
+        .where(eq(reviewItems.id, duplicate.id));
+    }
+    return block();
+  }
+
+  const { objective, regions } = pageQuestionNos(template, pageNo);
+  await raise(objective.flatMap((no) => questionProblems(reading, no, context!.questions.get(no)?.type)));
+  const openQuestions = new Set(
+    items.filter((item) => item.status === 'open' && item.questionNo !== null).map((item) => item.questionNo!),
+  );
+  const corrected = new Map<number, string[]>();
+  for (const item of [...items].sort((a, b) => a.id - b.id)) {
+    if (item.status === 'resolved' && item.questionNo !== null && item.answerLabels)
+      corrected.set(item.questionNo, item.answerLabels);
+  }
+  const pageNos = [...objective, ...regions].filter((no) => context!.questions.has(no));
+  if (pageNos.length > 0) {
+    await tx
+      .delete(answers)
+      .where(
+        and(
+          eq(answers.homeworkId, homeworkId),
+          eq(answers.studentId, studentId),
+          inArray(answers.questionNo, pageNos),
+          or(isNull(answers.recognitionId), ne(answers.recognitionId, rec.id)),
+        ),
+      );
+  }
+  const values = pageNos.map((no) => {
+    const isObjective = objective.includes(no);
+    const read = reading.objective.find((o) => o.questionNo === no);
+    return {
+      orgId: rec.orgId,
+      homeworkId,
+      studentId,
+      questionNo: no,
+      recognitionId: rec.id,
+      labels: isObjective ? (corrected.get(no) ?? read?.marked ?? []) : null,
+      regionPath: isObjective ? null : (rec.regions.find((r) => r.questionNo === no)?.path ?? null),
+      needsReview: openQuestions.has(no),
+      missing: false,
+    };
+  });
+  const written =
+    values.length === 0
+      ? []
+      : await tx
+          .insert(answers)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [answers.homeworkId, answers.studentId, answers.questionNo],
+            set: {
+              recognitionId: sql`excluded.recognition_id`,
+              labels: sql`excluded.labels`,
+              regionPath: sql`excluded.region_path`,
+              needsReview: sql`excluded.needs_review`,
+              missing: false,
+              updatedAt: sql`now()`,
+            },
+          })
+          .returning({ id: answers.id });
+  const answerIds = written.map((row) => row.id);
+  await lockAnswers(tx, answerIds);
+  await rescoreAnswers(tx, context!, answerIds);
+
+  await tx.update(pageRecognitions).set({ homeworkId, pageNo, studentId, applied: true }).where(eq(pageRecognitions.id, rec.id));
+  await tx
+    .update(reviewItems)
+    .set({ studentId, pageNo })
+    .where(and(eq(reviewItems.recognitionId, rec.id), eq(reviewItems.status, 'open')));
+  // The page a missing-page item waited for has arrived.
+  await tx
+    .update(reviewItems)
+    .set({ status: 'resolved', resolution: '已补扫', resolvedAt: sql`now()` })
+    .where(
+      and(
+        eq(reviewItems.kind, 'missingPage'),
+        eq(reviewItems.status, 'open'),
+        eq(reviewItems.homeworkId, homeworkId),
+        eq(reviewItems.studentId, studentId),
+        eq(reviewItems.pageNo, pageNo),
+      ),
+    );
+  const status: ScanPageStatus = items.some((item) => item.status === 'open') ? 'review' : 'recognised';
+  await tx.update(scanPages).set({ status }).where(eq(scanPages.id, rec.scanPageId));
+  return { homeworkId, status };
+}
+
+/**
+ * Raises a missing-page item for every page a student's sheet lacks, among the students with at least
+ * one page of the homework counted or under review; resolves none (an arriving page does that).
+ * Returns how many were raised.
+ */
+export async function raiseMissingPages(tx: Db, context: HomeworkContext): Promise<number> {
+  const pageCount = context.template?.pages.length ?? 0;
+  if (pageCount <= 1) return 0;
+  const present = await tx
+    .select({ id: pageRecognitions.id, studentId: pageRecognitions.studentId, pageNo: pageRecognitions.pageNo })
+    .from(pageRecognitions)
+    .innerJoin(scanPages, eq(scanPages.id, pageRecognitions.scanPageId))
+    .where(
+      and(
+        eq(pageRecognitions.homeworkId, context.homework.id),
+        isNotNull(pageRecognitions.studentId),
+        isNotNull(pageRecognitions.pageNo),
+        inArray(scanPages.status, ['recognised', 'review']),
+      ),
+    )
+    .orderBy(pageRecognitions.id);
+  const byStudent = new Map<number, { recognitionId: number; pages: Set<number> }>();
+  for (const row of present) {
+    const entry = byStudent.get(row.studentId!) ?? { recognitionId: row.id, pages: new Set<number>() };
+    entry.pages.add(row.pageNo!);
+    byStudent.set(row.studentId!, entry);
+  }
+  const values = [...byStudent].flatMap(([studentId, entry]) =>
+    Array.from({ length: pageCount }, (_, i) => i + 1)
+      .filter((pageNo) => !entry.pages.has(pageNo))
+      .map((pageNo) => ({
+        orgId: context.orgId,
+        homeworkId: context.homework.id,
+        recognitionId: entry.recognitionId,
+        kind: 'missingPage' as const,
+        pageNo,
+        studentId,
+        detail: `sheet page ${pageNo} not scanned`,
+      })),
+  );
+  if (values.length === 0) return 0;
+  const created = await tx.insert(reviewItems).values(values).onConflictDoNothing().returning({ id: reviewItems.id });
+  return created.length;
+}

@@ -1,0 +1,353 @@
+/**
+ * The review queue (识别异常处理) of a homework: listing its items and resolving one. A resolution is
+ * recorded on the item (never raised again for the page) and the page is settled again, which re-runs
+ * its scoring; a page whose homework changed is read again by the queue. Which action fits which kind:
+ * - assignStudent: unreadable QR or fiducials, unknown student (page needed on a multi-page sheet);
+ * - setAnswer: multiple marks, low confidence (the labels the teacher read);
+ * - accept: low confidence / multiple marks (keep the reading), another homework (move the page to the
+ *   homework its QR names), duplicate (this page replaces the counted one), missing page (score its
+ *   questions 0), blank page (ignore it);
+ * - discard: any page-level problem (the page leaves scores).
+ */
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import {
+  MARKING_MESSAGES,
+  type PageReadingView,
+  type ReviewItem,
+  type ReviewResolution,
+} from '../../../src/shared/contract/marking';
+import type { RecognitionProblemKind } from '../../../src/shared/contract/recognition';
+import type { Db } from '../../db/client';
+import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { requireSchool } from '../papers/school-scope';
+import { lockAnswers, rescoreAnswers } from './answer-scoring';
+import { type HomeworkContext, type MarkingContextLoader, pageQuestionNos } from './marking-context';
+import { type ProgressNotifier, reviewItemsOf } from './marking-progress';
+import { PAGE_PROBLEM_KINDS, QUESTION_PROBLEM_KINDS, settlePage, unapplyPage } from './page-settlement';
+
+export const REVIEW_LIST_LIMIT = 1000;
+
+export const REVIEW_MESSAGES = {
+  conflict: 409,
+  cannotAssign: '该异常不能通过指定学生处理',
+  cannotSetAnswer: '该异常不能通过更正填涂处理',
+  cannotAccept: '请指定学生或作废此页',
+  cannotDiscardQuestion: '请确认或更正该题的填涂',
+  cannotDiscardMissing: '缺页请补扫，或确认按缺页处理',
+  unknownHomework: '无法确定该页所属的作业',
+  unknownStudent: '学生不存在',
+  pageRequired: '请选择答题卡页码',
+  pageOutOfRange: '页码超出答题卡页数',
+  questionMismatch: '题号与该异常不符',
+  notOurHomework: '该答题卡不属于本校的作业，只能作废',
+  singleLabel: '单选题和判断题只能选择一个选项',
+} as const;
+
+type ItemRow = typeof reviewItems.$inferSelect;
+
+function optionLabelsOf(context: HomeworkContext, questionNo: number): string[] {
+  for (const page of context.template?.pages ?? []) {
+    const found = page.objective.find((o) => o.questionNo === questionNo);
+    if (found) return found.options.map((option) => option.label);
+  }
+  return [];
+}
+
+export type ReviewService = ReturnType<typeof createReviewService>;
+
+export function createReviewService(deps: {
+  db: Db;
+  contexts: MarkingContextLoader;
+  notifier: ProgressNotifier;
+  /** A page was handed back to the recognition queue. */
+  requeued: () => void;
+}) {
+  const { db, contexts, notifier } = deps;
+
+  async function describe(rows: ItemRow[], listedUnder: number | null): Promise<ReviewItem[]> {
+    if (rows.length === 0) return [];
+    const recIds = [...new Set(rows.map((row) => row.recognitionId))];
+    const studentIds = [...new Set(rows.flatMap((row) => (row.studentId === null ? [] : [row.studentId])))];
+    const [recs, people] = await Promise.all([
+      db
+        .select({ id: pageRecognitions.id, imageId: pageRecognitions.imageId, homeworkId: pageRecognitions.homeworkId })
+        .from(pageRecognitions)
+        .where(inArray(pageRecognitions.id, recIds)),
+      studentIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .select({ id: students.id, name: students.name, code: students.code })
+            .from(students)
+            .where(inArray(students.id, studentIds)),
+    ]);
+    return rows.flatMap((row) => {
+      const rec = recs.find((r) => r.id === row.recognitionId);
+      const homeworkId = row.homeworkId ?? listedUnder ?? rec?.homeworkId ?? null;
+      if (!rec || homeworkId === null) return [];
+      return [
+        {
+          id: row.id,
+          homeworkId,
+          kind: row.kind as RecognitionProblemKind,
+          status: row.status === 'resolved' ? 'resolved' : 'open',
+          imageId: rec.imageId,
+          page: row.pageNo,
+          questionNo: row.questionNo,
+          student: people.find((s) => s.id === row.studentId) ?? null,
+          reading: row.reading ?? null,
+          resolution: row.resolution,
+          createdAt: row.createdAt.toISOString(),
+        } satisfies ReviewItem,
+      ];
+    });
+  }
+
+  /** The homework an item concerns: its own, or the one its "by QR" batch holds most pages of. */
+  async function homeworkOfItem(item: ItemRow): Promise<number | null> {
+    if (item.homeworkId !== null) return item.homeworkId;
+    const [rec] = await db.select().from(pageRecognitions).where(eq(pageRecognitions.id, item.recognitionId));
+    if (!rec) return null;
+    if (rec.homeworkId !== null) return rec.homeworkId;
+    const [dominant] = await db
+      .select({ homeworkId: pageRecognitions.homeworkId, pages: sql<number>`count(*)`.mapWith(Number) })
+      .from(pageRecognitions)
+      .where(and(eq(pageRecognitions.batchId, rec.batchId), sql`${pageRecognitions.homeworkId} is not null`))
+      .groupBy(pageRecognitions.homeworkId)
+      .orderBy(desc(sql`count(*)`), asc(pageRecognitions.homeworkId))
+      .limit(1);
+    return dominant?.homeworkId ?? null;
+  }
+
+  /** Locks the item inside the transaction and checks it is still open. */
+  async function lockOpen(tx: Db, itemId: number): Promise<ItemRow> {
+    const [row] = await tx.select().from(reviewItems).where(eq(reviewItems.id, itemId)).for('update');
+    if (!row) throw ApiError.notFound();
+    if (row.status !== 'open') throw new ApiError(REVIEW_MESSAGES.conflict, MARKING_MESSAGES.alreadyResolved);
+    return row;
+  }
+
+  async function markResolved(tx: Db, itemId: number, userId: number, resolution: string, answerLabels?: string[]) {
+    await tx
+      .update(reviewItems)
+      .set({ status: 'resolved', resolution, resolvedBy: userId, resolvedAt: sql`now()`, answerLabels: answerLabels ?? null })
+      .where(eq(reviewItems.id, itemId));
+  }
+
+  /** Hands the page back to the queue to be read with its (new) homework's template. */
+  async function requeue(tx: Db, rec: typeof pageRecognitions.$inferSelect) {
+    if (rec.applied) await unapplyPage(tx, rec.id);
+    await tx.update(pageRecognitions).set({ attempts: 0 }).where(eq(pageRecognitions.id, rec.id));
+    await tx.update(scanPages).set({ status: 'stored' }).where(eq(scanPages.id, rec.scanPageId));
+  }
+
+  async function discardPage(tx: Db, rec: typeof pageRecognitions.$inferSelect, userId: number, resolution: string) {
+    await unapplyPage(tx, rec.id);
+    await tx.update(scanPages).set({ status: 'discarded' }).where(eq(scanPages.id, rec.scanPageId));
+    await tx
+      .update(reviewItems)
+      .set({ status: 'resolved', resolution, resolvedBy: userId, resolvedAt: sql`now()` })
+      .where(and(eq(reviewItems.recognitionId, rec.id), eq(reviewItems.status, 'open'), ne(reviewItems.kind, 'missingPage')));
+  }
+
+  return {
+    async list(userId: number, homeworkId: number, status: 'open' | 'resolved'): Promise<ReviewItem[]> {
+      const scope = await requireSchool(db, userId);
+      await contexts.require(scope.orgId, homeworkId);
+      const rows = await db
+        .select()
+        .from(reviewItems)
+        .where(and(eq(reviewItems.orgId, scope.orgId), eq(reviewItems.status, status), reviewItemsOf(homeworkId)))
+        .orderBy(status === 'open' ? asc(reviewItems.id) : desc(reviewItems.resolvedAt), asc(reviewItems.id))
+        .limit(REVIEW_LIST_LIMIT);
+      return describe(rows, homeworkId);
+    },
+
+    async resolve(userId: number, itemId: number, input: ReviewResolution): Promise<ReviewItem> {
+      const scope = await requireSchool(db, userId);
+      const [item] = await db
+        .select()
+        .from(reviewItems)
+        .where(and(eq(reviewItems.id, itemId), eq(reviewItems.orgId, scope.orgId)));
+      if (!item) throw ApiError.notFound();
+      if (item.status !== 'open') throw new ApiError(REVIEW_MESSAGES.conflict, MARKING_MESSAGES.alreadyResolved);
+      const [rec] = await db.select().from(pageRecognitions).where(eq(pageRecognitions.id, item.recognitionId));
+      if (!rec) throw ApiError.notFound();
+      const kind = item.kind as RecognitionProblemKind;
+      const listedUnder = await homeworkOfItem(item);
+      const touched = new Set<number>([listedUnder, rec.homeworkId].filter((id): id is number => id !== null));
+      let requeued = false;
+
+      if (input.action === 'assignStudent') {
+        if (!['qrUnreadable', 'unknownStudent', 'fiducialsNotFound'].includes(kind)) {
+          throw ApiError.badRequest(REVIEW_MESSAGES.cannotAssign);
+        }
+        if (listedUnder === null) throw ApiError.badRequest(REVIEW_MESSAGES.unknownHomework);
+        const context = await contexts.require(scope.orgId, listedUnder);
+        const [student] = await db
+          .select({ id: students.id, name: students.name })
+          .from(students)
+          .where(and(eq(students.id, input.studentId), eq(students.orgId, scope.orgId)));
+        if (!student) throw ApiError.badRequest(REVIEW_MESSAGES.unknownStudent);
+        const pageCount = context.template?.pages.length ?? 0;
+        const pageNo = input.page ?? rec.forcedPageNo ?? rec.reading?.qr?.page ?? (pageCount === 1 ? 1 : null);
+        if (pageNo === null) throw ApiError.badRequest(REVIEW_MESSAGES.pageRequired);
+        if (pageNo > pageCount) throw ApiError.badRequest(REVIEW_MESSAGES.pageOutOfRange);
+        await db.transaction(async (transaction) => {
+          const tx = transaction as unknown as Db;
+          await lockOpen(tx, item.id);
+          await tx
+            .update(pageRecognitions)
+            .set({ forcedHomeworkId: listedUnder, forcedStudentId: student.id, forcedPageNo: pageNo })
+            .where(eq(pageRecognitions.id, rec.id));
+          await markResolved(tx, item.id, userId, `已指定学生：${student.name}（第 ${pageNo} 页）`);
+          if (item.homeworkId === null) {
+            await tx.update(reviewItems).set({ homeworkId: listedUnder }).where(eq(reviewItems.id, item.id));
+          }
+          // Read with another homework's template, or not read at all: read it again with the right one.
+          if (rec.templateHomeworkId !== listedUnder || !rec.reading) {
+            await requeue(tx, rec);
+            requeued = true;
+          } else {
+            await settlePage(tx, rec.id, context);
+          }
+        });
+      } else if (input.action === 'setAnswer') {
+        if (!QUESTION_PROBLEM_KINDS.has(kind)) throw ApiError.badRequest(REVIEW_MESSAGES.cannotSetAnswer);
+        if (input.questionNo !== item.questionNo) throw ApiError.badRequest(REVIEW_MESSAGES.questionMismatch);
+        if (listedUnder === null) throw ApiError.badRequest(REVIEW_MESSAGES.unknownHomework);
+        const context = await contexts.require(scope.orgId, listedUnder);
+        const allowed = optionLabelsOf(context, input.questionNo);
+        const labels = [...new Set(input.labels.map((label) => label.trim().toUpperCase()))];
+        const unknown = labels.filter((label) => !allowed.includes(label));
+        if (unknown.length > 0) throw ApiError.badRequest(`选项不存在：${unknown.join('、')}`);
+        const type = context.questions.get(input.questionNo)?.type;
+        if ((type === 'single' || type === 'judge') && labels.length > 1) throw ApiError.badRequest(REVIEW_MESSAGES.singleLabel);
+        const ordered = allowed.filter((label) => labels.includes(label));
+        await db.transaction(async (transaction) => {
+          const tx = transaction as unknown as Db;
+          await lockOpen(tx, item.id);
+          await markResolved(tx, item.id, userId, `已更正为：${ordered.join('') || '未作答'}`, ordered);
+          await settlePage(tx, rec.id, context);
+        });
+      } else if (input.action === 'accept') {
+        await db.transaction(async (transaction) => {
+          const tx = transaction as unknown as Db;
+          await lockOpen(tx, item.id);
+          if (QUESTION_PROBLEM_KINDS.has(kind)) {
+            const context = listedUnder === null ? null : await contexts.forHomework(scope.orgId, listedUnder);
+            await markResolved(tx, item.id, userId, '已确认识别结果');
+            await settlePage(tx, rec.id, context);
+          } else if (kind === 'blankPage') {
+            await markResolved(tx, item.id, userId, '空白页，已忽略');
+            await discardPage(tx, rec, userId, '空白页，已忽略');
+          } else if (kind === 'otherHomework') {
+            const qrHomework = rec.reading?.qr?.homeworkId;
+            const [target] =
+              qrHomework === undefined
+                ? []
+                : await tx
+                    .select({ id: homework.id, title: homework.title })
+                    .from(homework)
+                    .where(and(eq(homework.id, qrHomework), eq(homework.orgId, scope.orgId)));
+            if (!target) throw ApiError.badRequest(REVIEW_MESSAGES.notOurHomework);
+            await tx.update(pageRecognitions).set({ forcedHomeworkId: target.id }).where(eq(pageRecognitions.id, rec.id));
+            await markResolved(tx, item.id, userId, `已移至作业：${target.title}`);
+            touched.add(target.id);
+            if (rec.templateHomeworkId !== target.id) {
+              await requeue(tx, rec);
+              requeued = true;
+            } else {
+              await settlePage(tx, rec.id, await contexts.forHomework(scope.orgId, target.id));
+            }
+          } else if (kind === 'duplicatePage') {
+            const context = listedUnder === null ? null : await contexts.forHomework(scope.orgId, listedUnder);
+            const counted = await tx
+              .select()
+              .from(pageRecognitions)
+              .where(
+                and(
+                  eq(pageRecognitions.homeworkId, rec.homeworkId ?? -1),
+                  eq(pageRecognitions.studentId, rec.studentId ?? -1),
+                  eq(pageRecognitions.pageNo, rec.pageNo ?? -1),
+                  eq(pageRecognitions.applied, true),
+                  ne(pageRecognitions.id, rec.id),
+                ),
+              );
+            for (const other of counted) await discardPage(tx, other, userId, '已被重新扫描的页替换');
+            await markResolved(tx, item.id, userId, '已用此页替换先前扫描的页');
+            await settlePage(tx, rec.id, context);
+          } else if (kind === 'missingPage') {
+            if (listedUnder === null || item.studentId === null || item.pageNo === null) {
+              throw ApiError.badRequest(REVIEW_MESSAGES.cannotAccept);
+            }
+            const context = await contexts.require(scope.orgId, listedUnder);
+            const { objective, regions } = context.template
+              ? pageQuestionNos(context.template, item.pageNo)
+              : { objective: [], regions: [] };
+            const nos = [...objective, ...regions].filter((no) => context.questions.has(no));
+            const created =
+              nos.length === 0
+                ? []
+                : await tx
+                    .insert(answers)
+                    .values(
+                      nos.map((no) => ({
+                        orgId: scope.orgId,
+                        homeworkId: listedUnder,
+                        studentId: item.studentId!,
+                        questionNo: no,
+                        missing: true,
+                      })),
+                    )
+                    .onConflictDoNothing()
+                    .returning({ id: answers.id });
+            await markResolved(tx, item.id, userId, '已按缺页处理（该页各题记 0 分）');
+            const ids = created.map((row) => row.id);
+            await lockAnswers(tx, ids);
+            await rescoreAnswers(tx, context, ids);
+          } else {
+            throw ApiError.badRequest(REVIEW_MESSAGES.cannotAccept);
+          }
+        });
+      } else {
+        if (QUESTION_PROBLEM_KINDS.has(kind)) throw ApiError.badRequest(REVIEW_MESSAGES.cannotDiscardQuestion);
+        if (kind === 'missingPage') throw ApiError.badRequest(REVIEW_MESSAGES.cannotDiscardMissing);
+        if (!PAGE_PROBLEM_KINDS.has(kind)) throw ApiError.badRequest(REVIEW_MESSAGES.cannotDiscardQuestion);
+        await db.transaction(async (transaction) => {
+          const tx = transaction as unknown as Db;
+          await lockOpen(tx, item.id);
+          await markResolved(tx, item.id, userId, '已作废此页');
+          await discardPage(tx, rec, userId, '已作废此页');
+        });
+      }
+
+      if (requeued) deps.requeued();
+      for (const homeworkId of touched) await notifier.homeworkChanged(scope.orgId, homeworkId);
+      const [updated] = await db.select().from(reviewItems).where(eq(reviewItems.id, item.id));
+      const [described] = await describe([updated!], listedUnder);
+      return described!;
+    },
+
+    async pageReading(userId: number, imageId: string): Promise<PageReadingView> {
+      const scope = await requireSchool(db, userId);
+      const [row] = await db
+        .select({
+          status: scanPages.status,
+          batchHomeworkId: scanPages.homeworkId,
+          homeworkId: pageRecognitions.homeworkId,
+          reading: pageRecognitions.reading,
+        })
+        .from(scanPages)
+        .leftJoin(pageRecognitions, eq(pageRecognitions.scanPageId, scanPages.id))
+        .where(and(eq(scanPages.imageId, imageId), eq(scanPages.orgId, scope.orgId)));
+      if (!row) throw ApiError.notFound();
+      return {
+        imageId,
+        homeworkId: row.homeworkId ?? row.batchHomeworkId,
+        status: row.status,
+        reading: row.reading ?? null,
+      };
+    },
+  };
+}
