@@ -15,6 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import { classes, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { isUniqueViolation } from '../../lib/secrets';
 import { requireClass, requireSchool } from './school-scope';
 
 /** Most students one file may hold. */
@@ -30,6 +31,7 @@ export const ROSTER_MESSAGES = {
   longName: `姓名不能超过 ${MAX_NAME_LENGTH} 个字`,
   emptyCode: '学号不能为空',
   badCode: '学号必须是 4 到 20 位数字',
+  concurrent: '同一批学号正在被另一次导入写入，本次没有导入任何学生，请稍后重新导入',
 } as const;
 
 function cellText(value: ExcelJS.CellValue): string {
@@ -132,6 +134,8 @@ export function createStudentService({ db }: { db: Db }) {
       }
       if (errors.length > 0) return { imported: 0, errors };
 
+      // Another import of the same codes may commit between the check above and this write: the unique
+      // (school, code) index then rolls this one back whole, and the teacher is asked to try again.
       await db.transaction(async (tx) => {
         const existing = rows.filter((r) => takenByCode.has(r.code));
         for (const r of existing) {
@@ -144,6 +148,9 @@ export function createStudentService({ db }: { db: Db }) {
         if (fresh.length > 0) {
           await tx.insert(students).values(fresh.map((r) => ({ orgId: scope.orgId, classId, name: r.name, code: r.code })));
         }
+      }).catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new ApiError(409, ROSTER_MESSAGES.concurrent);
+        throw error;
       });
       return { imported: rows.length, errors: [] };
     },

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rosterImportResultSchema, studentListSchema } from '../../../src/shared/contract/papers';
 import { students } from '../../../server/db/schema';
+import { ROSTER_MESSAGES } from '../../../server/services/papers/student.service';
 import { failure } from '../accounts-helper';
 import { useTestApp } from '../helper';
 import { type Caller, callerFor, createOtherSchool, multipartFile, unzip } from './papers-helper';
@@ -75,6 +76,23 @@ describe('the student endpoints', () => {
       (await teacher({ method: 'GET', url: `/api/classes/${EMPTY_CLASS}/students` })).json().data,
     );
     expect(list.find((s) => s.code === '2025010101')?.name).toBe('张三丰');
+  });
+
+  it('imports each new student once when the same roster is imported into two classes at the same time', async () => {
+    const file = await roster([
+      ['王五', '2025090101'],
+      ['赵六', '2025090102'],
+    ]);
+    const before = await countStudents();
+    const answers = await Promise.all([upload(EMPTY_CLASS, file), upload(EMPTY_CLASS + 1, file)]);
+    const statuses = answers.map((a) => a.statusCode).sort();
+    // Whichever order they commit in: one imports, the other is refused (a row error or the retry
+    // message), never a server error, and no code is written twice.
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    const imported = answers.map((a) => (a.statusCode === 200 ? rosterImportResultSchema.parse(a.json().data).imported : 0));
+    expect(imported.filter((n) => n === 2)).toHaveLength(1);
+    for (const a of answers) if (a.statusCode === 409) expect(failure(a).msg).toBe(ROSTER_MESSAGES.concurrent);
+    expect(await countStudents()).toBe(before + 2);
   });
 
   it('rejects a bad roster row by row and writes nothing', async () => {
