@@ -13,7 +13,7 @@ import { LabelledSelect } from './labelled-select';
 type Mode = 'class' | 'student';
 
 export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | null; onClose: () => void }) {
-  const { http } = usePapersServices();
+  const { http, renderAnswerSheetPreview } = usePapersServices();
   const [mode, setMode] = useState<Mode>('class');
   const [chosenClassId, setClassId] = useState<number | undefined>();
   const classId = chosenClassId ?? homework?.classes[0]?.id;
@@ -69,7 +69,7 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | 
         setError('');
         onClose();
       }}
-      width={520}
+      width={renderAnswerSheetPreview ? 860 : 520}
       footer={
         <Space>
           <Button loading={busy === 'open'} onClick={() => void open()}>
@@ -84,30 +84,33 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | 
       {error ? (
         <Banner type="danger" fullMode={false} closeIcon={null} description={error} className={styles.dialogError} />
       ) : null}
-      <div className={styles.dialogForm}>
-        <Typography.Text>{homework ? `${homework.title}（${homework.paperSize}）` : ''}</Typography.Text>
-        <div className={styles.field}>
-          <span>打印方式</span>
-          <RadioGroup aria-label="打印方式" value={mode} onChange={(event) => setMode(event.target.value as Mode)}>
-            <Radio value="class">通用答题卡</Radio>
-            <Radio value="student">每位学生一张</Radio>
-          </RadioGroup>
+      <div className={renderAnswerSheetPreview ? styles.answerSheetLayout : undefined}>
+        <div className={styles.dialogForm}>
+          <Typography.Text>{homework ? `${homework.title}（${homework.paperSize}）` : ''}</Typography.Text>
+          <div className={styles.field}>
+            <span>打印方式</span>
+            <RadioGroup aria-label="打印方式" value={mode} onChange={(event) => setMode(event.target.value as Mode)}>
+              <Radio value="class">通用答题卡</Radio>
+              <Radio value="student">每位学生一张</Radio>
+            </RadioGroup>
+          </div>
+          {mode === 'student' ? (
+            <label className={styles.field}>
+              <span>班级</span>
+              <LabelledSelect
+                label="答题卡班级"
+                placeholder="请选择班级"
+                value={classId}
+                optionList={(homework?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))}
+                onChange={(value) => setClassId(value ? Number(value) : undefined)}
+              />
+            </label>
+          ) : null}
+          <Typography.Text type="tertiary" size="small">
+            打印前建议先用“打印测试”页检查打印机比例，打印时请选择“实际大小”。
+          </Typography.Text>
         </div>
-        {mode === 'student' ? (
-          <label className={styles.field}>
-            <span>班级</span>
-            <LabelledSelect
-              label="答题卡班级"
-              placeholder="请选择班级"
-              value={classId}
-              optionList={(homework?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))}
-              onChange={(value) => setClassId(value ? Number(value) : undefined)}
-            />
-          </label>
-        ) : null}
-        <Typography.Text type="tertiary" size="small">
-          打印前建议先用“打印测试”页检查打印机比例，打印时请选择“实际大小”。
-        </Typography.Text>
+        {homework && renderAnswerSheetPreview ? renderAnswerSheetPreview(homework.id) : null}
       </div>
     </Modal>
   );

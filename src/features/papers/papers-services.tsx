@@ -13,7 +13,12 @@ export type PapersUser = {
   schoolYearName: string | null;
 };
 
-export type PapersServices = { http: HttpClient; user: PapersUser };
+export type PapersServices = {
+  http: HttpClient;
+  user: PapersUser;
+  /** The answer sheet of a homework as it will print (another feature's view, composed by the entry). */
+  renderAnswerSheetPreview?: (homeworkId: number) => ReactNode;
+};
 
 const PapersServicesContext = createContext<PapersServices | null>(null);
 

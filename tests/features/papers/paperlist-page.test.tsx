@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { PaperListPage } from '../../../src/features/papers/pages/paperlist-page';
 import { fakeHttp, homework, renderWithPapers } from './papers-test-kit';
 
-function renderList(rows = [homework(1), homework(2, { title: '期中复习', status: 'finished' })]) {
+function renderList(
+  rows = [homework(1), homework(2, { title: '期中复习', status: 'finished' })],
+  extra: Parameters<typeof renderWithPapers>[3] = {},
+) {
   const fake = fakeHttp((url, params) => {
     if (url === '/api/subjects')
       return [
@@ -22,7 +25,7 @@ function renderList(rows = [homework(1), homework(2, { title: '期中复习', st
     }
     throw new Error(`unexpected ${url}`);
   });
-  renderWithPapers(<PaperListPage />, fake.http, '/paperlist');
+  renderWithPapers(<PaperListPage />, fake.http, '/paperlist', extra);
   return fake;
 }
 
@@ -65,6 +68,15 @@ describe('/paperlist', () => {
     const row = (await screen.findByText('作业1')).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: '下载 Word' }));
     expect(fake.download).toHaveBeenCalledWith('/api/papers/101/docx', { withAnswers: false }, '作业1.docx');
+  });
+
+  it('shows the answer sheet as it will print beside the print choices', async () => {
+    renderList(undefined, { renderAnswerSheetPreview: (id) => <p>答题卡预览 {id}</p> });
+    const row = (await screen.findByText('作业1')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: '打印答题卡' }));
+    const dialog = await screen.findByRole('dialog', { name: '打印答题卡' });
+    expect(within(dialog).getByText('答题卡预览 1')).toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: '每位学生一张' })).toBeInTheDocument();
   });
 
   it('invites the teacher to compose a paper when there is no homework yet', async () => {

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { vi } from 'vitest';
-import { PapersServicesProvider, type PapersUser } from '../../../src/features/papers/papers-services';
+import { PapersServicesProvider, type PapersServices, type PapersUser } from '../../../src/features/papers/papers-services';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
 import type { Homework, Question } from '../../../src/shared/contract/papers';
 
@@ -33,10 +33,15 @@ export function fakeHttp(handler: Handler) {
 
 export const TEST_USER: PapersUser = { orgId: 1, schoolYearId: 1, schoolYearName: '2026级 (初一)' };
 
-export function renderWithPapers(ui: ReactElement, http: HttpClient, route = '/') {
+export function renderWithPapers(
+  ui: ReactElement,
+  http: HttpClient,
+  route = '/',
+  extra: Pick<PapersServices, 'renderAnswerSheetPreview'> = {},
+) {
   return render(
     <MemoryRouter initialEntries={[route]}>
-      <PapersServicesProvider services={{ http, user: TEST_USER }}>{ui}</PapersServicesProvider>
+      <PapersServicesProvider services={{ http, user: TEST_USER, ...extra }}>{ui}</PapersServicesProvider>
     </MemoryRouter>,
   );
 }
