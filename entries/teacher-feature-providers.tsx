@@ -5,6 +5,7 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { MarkingServicesProvider, type SubscribeRealtime } from '../src/features/marking/marking-services';
 import { PapersServicesProvider } from '../src/features/papers/papers-services';
+import { AnswerSheetPreviewSlot } from './answer-sheet-preview-slot';
 import { usePortalServices, type PortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
 import { useSession } from '../src/features/portal/use-session';
@@ -16,7 +17,11 @@ export function WithPapers({ children }: { children: ReactNode }) {
   const schoolYearId = schoolYear?.id ?? null;
   const schoolYearName = schoolYear?.name ?? null;
   const services = useMemo(
-    () => ({ http, user: { orgId, schoolYearId, schoolYearName } }),
+    () => ({
+      http,
+      user: { orgId, schoolYearId, schoolYearName },
+      renderAnswerSheetPreview: (homeworkId: number) => <AnswerSheetPreviewSlot http={http} homeworkId={homeworkId} />,
+    }),
     [http, orgId, schoolYearId, schoolYearName],
   );
   return <PapersServicesProvider services={services}>{children}</PapersServicesProvider>;
