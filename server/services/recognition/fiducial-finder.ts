@@ -1,0 +1,174 @@
+/**
+ * Finds the four corner fiducials (solid black squares) of a scanned sheet: in a window around where
+ * each corner's square should be, the dark connected component of the right size and squareness
+ * nearest to that spot, located to a fraction of a pixel by an intensity-weighted centroid at full
+ * resolution. Corners are the image's own; which template corner each is depends on the page's
+ * orientation, decided later from the QR. Knows nothing of templates beyond the frame.
+ */
+import { histogram, percentile, type GreyImage } from './grey-image';
+import type { FiducialCorner } from '../../../src/shared/contract/answer-sheet';
+import { FIDUCIAL_CORNERS, type PageFrame } from './sheet-frame';
+
+export type FoundFiducial = {
+  /** The image corner it was found in. */
+  corner: FiducialCorner;
+  /** Centre in image pixels. */
+  x: number;
+  y: number;
+  /** Side of the square in pixels (from its area). */
+  sidePx: number;
+  /** Grey level of its inside: the printer's black on this scan. */
+  black: number;
+};
+
+/** How far from its nominal place a fiducial is looked for: rotation, scale and feed offsets add up. */
+const SEARCH_RADIUS_MM = 26;
+/** Size and shape limits of a fiducial's component, relative to a nominal square. */
+const AREA_RANGE = [0.55, 1.6] as const;
+const SIDE_RANGE = [0.75, 1.45] as const;
+const MIN_FILL = 0.65;
+
+type Component = {
+  area: number;
+  sumX: number;
+  sumY: number;
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+  edge: boolean;
+};
+
+/** Dark connected components (4-connected) of a binary mask. */
+function components(mask: Uint8Array, width: number, height: number): Component[] {
+  const seen = new Uint8Array(mask.length);
+  const stack = new Int32Array(mask.length);
+  const found: Component[] = [];
+  for (let start = 0; start < mask.length; start += 1) {
+    if (!mask[start] || seen[start]) continue;
+    const c: Component = { area: 0, sumX: 0, sumY: 0, minX: width, maxX: 0, minY: height, maxY: 0, edge: false };
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    while (top > 0) {
+      const i = stack[--top] as number;
+      const x = i % width;
+      const y = (i - x) / width;
+      c.area += 1;
+      c.sumX += x;
+      c.sumY += y;
+      if (x < c.minX) c.minX = x;
+      if (x > c.maxX) c.maxX = x;
+      if (y < c.minY) c.minY = y;
+      if (y > c.maxY) c.maxY = y;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) c.edge = true;
+      if (x > 0 && mask[i - 1] && !seen[i - 1]) {
+        seen[i - 1] = 1;
+        stack[top++] = i - 1;
+      }
+      if (x < width - 1 && mask[i + 1] && !seen[i + 1]) {
+        seen[i + 1] = 1;
+        stack[top++] = i + 1;
+      }
+      if (y > 0 && mask[i - width] && !seen[i - width]) {
+        seen[i - width] = 1;
+        stack[top++] = i - width;
+      }
+      if (y < height - 1 && mask[i + width] && !seen[i + width]) {
+        seen[i + width] = 1;
+        stack[top++] = i + width;
+      }
+    }
+    found.push(c);
+  }
+  return found;
+}
+
+/** Looks for one corner's fiducial; null when no component there looks like one. */
+function findInCorner(img: GreyImage, frame: PageFrame, corner: FiducialCorner): FoundFiducial | null {
+  const nominal = frame.fiducials.find((f) => f.corner === corner);
+  if (!nominal) return null;
+  const kx = img.width / frame.widthMm;
+  const ky = img.height / frame.heightMm;
+  const k = (kx + ky) / 2;
+  const ex = nominal.xMm * kx;
+  const ey = nominal.yMm * ky;
+  const sidePx = nominal.sizeMm * k;
+  // Sample so that the square spans about 30 samples: plenty for its shape, cheap to label.
+  const step = Math.max(1, Math.floor(sidePx / 30));
+  const r = SEARCH_RADIUS_MM * k;
+  const x0 = Math.max(0, Math.floor(ex - r));
+  const y0 = Math.max(0, Math.floor(ey - r));
+  const x1 = Math.min(img.width, Math.ceil(ex + r));
+  const y1 = Math.min(img.height, Math.ceil(ey + r));
+  const w = Math.floor((x1 - x0) / step);
+  const h = Math.floor((y1 - y0) / step);
+  if (w < 3 || h < 3) return null;
+
+  const hist = histogram(img, x0, y0, x1, y1, step);
+  const white = percentile(hist, 0.9);
+  const threshold = white * 0.5;
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y += 1) {
+    const row = (y0 + y * step) * img.width + x0;
+    for (let x = 0; x < w; x += 1) mask[y * w + x] = (img.data[row + x * step] as number) < threshold ? 1 : 0;
+  }
+
+  const side = sidePx / step;
+  let best: { c: Component; distance: number } | null = null;
+  for (const c of components(mask, w, h)) {
+    if (c.edge) continue;
+    const bw = c.maxX - c.minX + 1;
+    const bh = c.maxY - c.minY + 1;
+    if (c.area < AREA_RANGE[0] * side * side || c.area > AREA_RANGE[1] * side * side) continue;
+    if (bw < SIDE_RANGE[0] * side || bw > SIDE_RANGE[1] * side || bh < SIDE_RANGE[0] * side || bh > SIDE_RANGE[1] * side)
+      continue;
+    if (c.area / (bw * bh) < MIN_FILL) continue;
+    const cx = x0 + (c.sumX / c.area) * step;
+    const cy = y0 + (c.sumY / c.area) * step;
+    const distance = Math.hypot(cx - ex, cy - ey);
+    if (!best || distance < best.distance) best = { c, distance };
+  }
+  if (!best) return null;
+  const coarseX = x0 + (best.c.sumX / best.c.area) * step + (step - 1) / 2;
+  const coarseY = y0 + (best.c.sumY / best.c.area) * step + (step - 1) / 2;
+  return refine(img, corner, coarseX, coarseY, Math.sqrt(best.c.area) * step, threshold);
+}
+
+/**
+ * The centre to a fraction of a pixel: each pixel near the square weighs by how dark it is across a
+ * soft band around the threshold, so the anti-aliased edges count in proportion and paper counts zero.
+ */
+function refine(img: GreyImage, corner: FiducialCorner, cx: number, cy: number, side: number, threshold: number): FoundFiducial {
+  // Half a side plus room for a few degrees of rotation; the sheet's content starts further out.
+  const half = side * 0.66;
+  const x0 = Math.max(0, Math.floor(cx - half));
+  const y0 = Math.max(0, Math.floor(cy - half));
+  const x1 = Math.min(img.width, Math.ceil(cx + half));
+  const y1 = Math.min(img.height, Math.ceil(cy + half));
+  const hi = threshold * 1.35;
+  const lo = threshold * 0.65;
+  let sum = 0;
+  let sumX = 0;
+  let sumY = 0;
+  for (let y = y0; y < y1; y += 1) {
+    const row = y * img.width;
+    for (let x = x0; x < x1; x += 1) {
+      const v = img.data[row + x] as number;
+      const weight = v <= lo ? 1 : v >= hi ? 0 : (hi - v) / (hi - lo);
+      sum += weight;
+      sumX += weight * x;
+      sumY += weight * y;
+    }
+  }
+  const x = sum > 0 ? sumX / sum : cx;
+  const y = sum > 0 ? sumY / sum : cy;
+  const inner = side * 0.3;
+  const black = percentile(histogram(img, x - inner, y - inner, x + inner, y + inner), 0.5);
+  return { corner, x, y, sidePx: Math.sqrt(sum), black };
+}
+
+/** The fiducials found in the image's four corners (a corner is missing when none was found there). */
+export function findFiducials(img: GreyImage, frame: PageFrame): FoundFiducial[] {
+  return FIDUCIAL_CORNERS.map((corner) => findInCorner(img, frame, corner)).filter((f): f is FoundFiducial => f !== null);
+}

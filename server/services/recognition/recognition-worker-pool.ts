@@ -1,0 +1,136 @@
+/**
+ * The recognition engine the server uses: a small pool of worker threads (recognition.worker.ts), one
+ * page per worker at a time, the rest queued in arrival order. A worker asks for a page's template by
+ * message and the pool answers it with the caller's resolver, which stays on the main thread. A worker
+ * that dies fails only the page it was reading and is replaced. Under tsx (server, scripts, vitest) the
+ * worker is TypeScript: it is started through tsx's tsImport, because Node 20 does not apply the
+ * parent's module hooks to a worker's entry file.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { RecognitionEngine, RecognitionResult, TemplateResolver } from './recognition-engine';
+import type { WorkerReply, WorkerRequest } from './recognition.worker';
+
+export type RecognitionEngineOptions = {
+  /** Worker threads; default: the machine's cores. */
+  threads?: number;
+};
+
+type Task = {
+  id: number;
+  image: Buffer;
+  resolveTemplate: TemplateResolver;
+  resolve: (result: RecognitionResult) => void;
+  reject: (error: Error) => void;
+};
+
+type Slot = { worker: Worker; task: Task | null };
+
+/** The worker's entry: the TypeScript file itself when running from source, else its compiled sibling. */
+function startWorker(): Worker {
+  const own = import.meta.url;
+  const extension = path.extname(new URL(own).pathname);
+  const entry = new URL(`./recognition.worker${extension}`, own).href;
+  if (extension !== '.ts') return new Worker(new URL(entry));
+  const require = createRequire(own);
+  const tsxPackage = require.resolve('tsx/package.json');
+  const exportsMap = JSON.parse(readFileSync(tsxPackage, 'utf8')).exports as Record<string, { import: { default: string } }>;
+  const api = pathToFileURL(path.join(path.dirname(tsxPackage), exportsMap['./esm/api']!.import.default)).href;
+  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+  return new Worker(bootstrap, { eval: true, execArgv: [] });
+}
+
+export function createRecognitionEngine(options: RecognitionEngineOptions = {}): RecognitionEngine {
+  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const queue: Task[] = [];
+  const slots: Slot[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  const post = (slot: Slot, request: WorkerRequest, transfer: ArrayBuffer[] = []) => slot.worker.postMessage(request, transfer);
+
+  function dispatch() {
+    for (const slot of slots) {
+      if (slot.task || queue.length === 0) continue;
+      const task = queue.shift() as Task;
+      slot.task = task;
+      // A copy the worker may own: the caller's Buffer may share its memory with others.
+      const image = new Uint8Array(task.image);
+      post(slot, { type: 'recognize', id: task.id, image }, [image.buffer as ArrayBuffer]);
+    }
+  }
+
+  function finish(slot: Slot, id: number): Task | null {
+    const task = slot.task;
+    if (!task || task.id !== id) return null;
+    slot.task = null;
+    queueMicrotask(dispatch);
+    return task;
+  }
+
+  function spawn(): Slot {
+    const slot: Slot = { worker: startWorker(), task: null };
+    slot.worker.on('message', (reply: WorkerReply) => {
+      if (reply.type === 'template') {
+        const task = slot.task;
+        if (!task || task.id !== reply.id) return;
+        task.resolveTemplate(reply.qr).then(
+          (template) => post(slot, { type: 'template', id: reply.id, template }),
+          (error: unknown) =>
+            post(slot, { type: 'templateFailed', id: reply.id, message: error instanceof Error ? error.message : String(error) }),
+        );
+      } else if (reply.type === 'done') {
+        const task = finish(slot, reply.id);
+        task?.resolve({
+          reading: reply.reading,
+          regions: reply.regions.map((r) => ({
+            questionNo: r.questionNo,
+            kind: r.kind,
+            jpeg: Buffer.from(r.jpeg.buffer, r.jpeg.byteOffset, r.jpeg.byteLength),
+          })),
+        });
+      } else {
+        finish(slot, reply.id)?.reject(new Error(`Recognition failed: ${reply.message}`));
+      }
+    });
+    const replace = (error: Error) => {
+      const task = slot.task;
+      slot.task = null;
+      task?.reject(error);
+      const index = slots.indexOf(slot);
+      if (index < 0 || closed) return;
+      slots[index] = spawn();
+      dispatch();
+    };
+    slot.worker.on('error', (error) => replace(new Error(`Recognition worker failed: ${error.message}`)));
+    slot.worker.on('exit', (code) => replace(new Error(`Recognition worker exited with code ${code}`)));
+    return slot;
+  }
+
+  for (let i = 0; i < threads; i += 1) slots.push(spawn());
+
+  return {
+    recognize(image, resolveTemplate) {
+      if (closed) return Promise.reject(new Error('The recognition engine is closed'));
+      return new Promise<RecognitionResult>((resolve, reject) => {
+        queue.push({ id: nextId++, image, resolveTemplate, resolve, reject });
+        dispatch();
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const error = new Error('The recognition engine is closed');
+      for (const task of queue.splice(0)) task.reject(error);
+      for (const slot of slots) {
+        slot.task?.reject(error);
+        slot.task = null;
+      }
+      await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * A recognition worker thread: recognises the pages the pool sends it, one message each, and asks the
+ * pool for each page's template (the resolver lives on the main thread, next to the database). Owns no
+ * state beyond the pages in flight; the pool owns scheduling, restarts and shutdown.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
+import type { PageReading } from '../../../src/shared/contract/recognition';
+import { recognizePage } from './page-recognizer';
+import { prepareQrReader } from './qr-reader';
+
+/** Pool to worker. */
+export type WorkerRequest =
+  | { type: 'recognize'; id: number; image: Uint8Array }
+  | { type: 'template'; id: number; template: AnswerSheetTemplate | null }
+  | { type: 'templateFailed'; id: number; message: string };
+
+/** Worker to pool. */
+export type WorkerReply =
+  | { type: 'template'; id: number; qr: SheetQrPayload | null }
+  | {
+      type: 'done';
+      id: number;
+      reading: PageReading;
+      regions: { questionNo: number; kind: 'blank' | 'subjective'; jpeg: Uint8Array }[];
+    }
+  | { type: 'failed'; id: number; message: string };
+
+const port = parentPort;
+if (!port) throw new Error('recognition.worker must run in a worker thread');
+
+const waiting = new Map<number, { resolve: (t: AnswerSheetTemplate | null) => void; reject: (e: Error) => void }>();
+const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
+
+async function recognize(id: number, image: Uint8Array) {
+  try {
+    const buffer = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+    const { reading, regions } = await recognizePage(buffer, (qr) => {
+      const answer = new Promise<AnswerSheetTemplate | null>((resolve, reject) => waiting.set(id, { resolve, reject }));
+      send({ type: 'template', id, qr });
+      return answer;
+    });
+    // Region JPEGs travel without a copy: each gets its own ArrayBuffer to hand over.
+    const owned = regions.map((r) => ({ questionNo: r.questionNo, kind: r.kind, jpeg: new Uint8Array(r.jpeg) }));
+    send(
+      { type: 'done', id, reading, regions: owned },
+      owned.map((r) => r.jpeg.buffer as ArrayBuffer),
+    );
+  } catch (error) {
+    send({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) });
+  } finally {
+    waiting.delete(id);
+  }
+}
+
+port.on('message', (request: WorkerRequest) => {
+  if (request.type === 'recognize') {
+    void recognize(request.id, request.image);
+    return;
+  }
+  const pending = waiting.get(request.id);
+  if (!pending) return;
+  waiting.delete(request.id);
+  if (request.type === 'template') pending.resolve(request.template);
+  else pending.reject(new Error(request.message));
+});
+
+// Instantiate the QR reader before the first page arrives (a failure shows on that page instead).
+prepareQrReader().catch(() => undefined);
