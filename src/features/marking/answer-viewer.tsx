@@ -5,7 +5,7 @@
  * size on screen whatever the zoom.
  */
 import { IconMinus, IconPlus } from '@douyinfe/semi-icons';
-import { Button, Spin, Tooltip } from '@douyinfe/semi-ui-19';
+import { Button, Spin } from '@douyinfe/semi-ui-19';
 import {
   useCallback,
   useEffect,
@@ -149,15 +149,11 @@ export function AnswerViewer({ url, failed, onRetry, annotations, tool, onPlace,
         )}
       </div>
       <div className={styles.zoomBar} role="toolbar" aria-label="缩放">
-        <Tooltip content="缩小">
-          <Button size="small" icon={<IconMinus />} aria-label="缩小" onClick={() => zoomBy(1 / ZOOM_STEP)} />
-        </Tooltip>
+        <Button size="small" icon={<IconMinus />} aria-label="缩小" title="缩小" onClick={() => zoomBy(1 / ZOOM_STEP)} />
         <span className={styles.zoomValue} aria-live="polite" aria-label="缩放比例">
           {`${formatPercent(view.scale)}`}
         </span>
-        <Tooltip content="放大">
-          <Button size="small" icon={<IconPlus />} aria-label="放大" onClick={() => zoomBy(ZOOM_STEP)} />
-        </Tooltip>
+        <Button size="small" icon={<IconPlus />} aria-label="放大" title="放大" onClick={() => zoomBy(ZOOM_STEP)} />
         <Button size="small" onClick={fit}>
           适应
         </Button>

@@ -7,20 +7,7 @@
  */
 import { IconArrowLeft } from '@douyinfe/semi-icons';
 import { IllustrationNoAccess, IllustrationSuccess } from '@douyinfe/semi-illustrations';
-import {
-  Banner,
-  Button,
-  Empty,
-  Input,
-  Modal,
-  Progress,
-  Radio,
-  RadioGroup,
-  Spin,
-  Tag,
-  Tooltip,
-  Typography,
-} from '@douyinfe/semi-ui-19';
+import { Banner, Button, Empty, Input, Modal, Progress, Radio, RadioGroup, Spin, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { annotationSchema, type Annotation, type MarkingTask } from '../../../shared/contract/marking';
@@ -37,12 +24,15 @@ import { positiveInt } from './correct-page';
 export const ROUND_LABELS: Record<number, string> = { 1: '一评', 2: '二评', 3: '三评', 4: '仲裁' };
 export const FINISHED_TITLE = '本题已全部阅完';
 
-/** Keys typed into a field or a dialog are theirs, not the marking shortcuts'. */
+/** Input types whose keys are not text (a ticked 问题卷 box must not swallow the Enter that submits). */
+const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range']);
+
+/** Keys typed into a text field or a dialog are theirs, not the marking shortcuts'. */
 function ownsKeys(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.closest('[role="dialog"]')) return true;
-  const tag = target.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.isContentEditable;
+  if (target instanceof HTMLInputElement) return !NON_TEXT_INPUTS.has(target.type);
+  return target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
 }
 
 export function WritePage() {
@@ -378,12 +368,10 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
             跳过这份
           </Button>
         )}
-        <Tooltip content="快捷键只在没有输入框获得焦点时生效">
-          <p className={`${styles.card} ${styles.hint}`}>
-            <kbd>0</kbd>–<kbd>9</kbd> <kbd>.</kbd> 输入分数 · <kbd>Enter</kbd> 提交并阅下一份 · <kbd>←</kbd> <kbd>→</kbd>{' '}
-            回看/前进 · <kbd>Esc</kbd> 清空
-          </p>
-        </Tooltip>
+        <p className={`${styles.card} ${styles.hint}`}>
+          <kbd>0</kbd>–<kbd>9</kbd> <kbd>.</kbd> 输入分数 · <kbd>Enter</kbd> 提交并阅下一份 · <kbd>←</kbd> <kbd>→</kbd> 回看/前进
+          · <kbd>Esc</kbd> 清空
+        </p>
         {aside}
       </aside>
       <CommentDialog
@@ -417,19 +405,26 @@ function CommentDialog({
     setText('');
     setError(null);
   };
+  const cancel = () => {
+    setError(null);
+    onCancel();
+  };
   return (
     <Modal
       title="添加批注"
       visible={open}
-      onCancel={() => {
-        setError(null);
-        onCancel();
-      }}
-      onOk={confirm}
-      okText="添加"
-      cancelText="取消"
+      onCancel={cancel}
       motion={false}
       width={420}
+      // Our own buttons: Semi's default ones are named "cancel" / "confirm" for screen readers.
+      footer={
+        <>
+          <Button onClick={cancel}>取消</Button>
+          <Button theme="solid" onClick={confirm}>
+            添加
+          </Button>
+        </>
+      }
     >
       <Input
         autoFocus
