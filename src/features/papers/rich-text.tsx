@@ -1,57 +1,15 @@
 /**
- * Question text as a reader sees it: the rich text of the bank shown as plain text (tags dropped, line
- * breaks kept, never injected as HTML) with $...$ formulas typeset by a small TeX subset — fractions,
- * roots, powers, indices, case braces and the usual symbols. Anything it does not know is shown as
- * written, so nothing is lost. (KaTeX is not installed.)
+ * Question text as a reader sees it. The bank stores stems, options, answers and analyses as rich text:
+ * a small HTML subset (paragraphs, line breaks, bold/italic/underline, sub/superscripts, lists, tables
+ * and images) with TeX formulas between $…$. `RichText` sanitises the HTML with DOMPurify (an allowlist:
+ * no scripts, styles, handlers or foreign images) and typesets each formula with KaTeX, whose styles and
+ * fonts are bundled with the client. `plainText` is the one-line form for lists and titles.
  */
-import { Fragment, type ReactNode } from 'react';
+import DOMPurify from 'dompurify';
+import katex from 'katex';
+import 'katex/dist/katex.min.css';
+import { useMemo } from 'react';
 import styles from './rich-text.module.css';
-
-const SYMBOLS: Record<string, string> = {
-  times: '×',
-  div: '÷',
-  ne: '≠',
-  neq: '≠',
-  pm: '±',
-  mp: '∓',
-  le: '≤',
-  leq: '≤',
-  ge: '≥',
-  geq: '≥',
-  cdot: '·',
-  pi: 'π',
-  alpha: 'α',
-  beta: 'β',
-  gamma: 'γ',
-  theta: 'θ',
-  Delta: 'Δ',
-  triangle: '△',
-  angle: '∠',
-  circ: '°',
-  degree: '°',
-  because: '∵',
-  therefore: '∴',
-  parallel: '∥',
-  perp: '⊥',
-  cong: '≅',
-  sim: '∽',
-  approx: '≈',
-  infty: '∞',
-  in: '∈',
-  cup: '∪',
-  cap: '∩',
-  rightarrow: '→',
-  Rightarrow: '⇒',
-  quad: '\u2003',
-  qquad: '\u2003\u2003',
-  ',': '\u2009',
-  ';': '\u2005',
-  ' ': ' ',
-  '{': '{',
-  '}': '}',
-  '%': '%',
-  $: '$',
-};
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0', '#39': "'" };
 
@@ -80,165 +38,85 @@ export function splitFormulas(text: string): { tex: boolean; text: string }[] {
   return parts;
 }
 
-/** A tiny recursive-descent reader of the TeX subset, producing React nodes. */
-class TexReader {
-  private i = 0;
-  private key = 0;
-  constructor(private readonly src: string) {}
+const ALLOWED_TAGS = [
+  'p',
+  'div',
+  'span',
+  'br',
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  's',
+  'sub',
+  'sup',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'img',
+];
+const ALLOWED_ATTR = ['src', 'alt', 'width', 'height', 'colspan', 'rowspan'];
+/** Images of the bank are our own files (a path on this server) or inline data; nothing is fetched elsewhere. */
+const SAFE_IMAGE_SRC = /^(\/(?!\/)|data:image\/(png|jpe?g|gif|webp);base64,)/i;
 
-  read(): ReactNode[] {
-    return this.sequence(() => false);
+let hooked = false;
+function purifier() {
+  if (!hooked) {
+    DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
+      if (node.nodeName === 'IMG' && data.attrName === 'src' && !SAFE_IMAGE_SRC.test(data.attrValue)) data.keepAttr = false;
+    });
+    hooked = true;
   }
-
-  private nextKey(): number {
-    this.key += 1;
-    return this.key;
-  }
-
-  private sequence(stop: () => boolean): ReactNode[] {
-    const nodes: ReactNode[] = [];
-    while (this.i < this.src.length && !stop()) {
-      const node = this.atom();
-      if (node !== null) nodes.push(node);
-    }
-    return nodes;
-  }
-
-  /** A {group} or a single atom, as used by arguments, ^ and _. */
-  private argument(): ReactNode[] {
-    this.skipSpaces();
-    if (this.src[this.i] === '{') {
-      this.i += 1;
-      const nodes = this.sequence(() => this.src[this.i] === '}');
-      this.i += 1;
-      return nodes;
-    }
-    const node = this.atom();
-    return node === null ? [] : [node];
-  }
-
-  private skipSpaces(): void {
-    while (this.src[this.i] === ' ') this.i += 1;
-  }
-
-  private command(): string {
-    const rest = this.src.slice(this.i + 1);
-    const name = /^[a-zA-Z]+/.exec(rest)?.[0] ?? rest.charAt(0);
-    this.i += 1 + name.length;
-    return name;
-  }
-
-  private atom(): ReactNode | null {
-    const ch = this.src.charAt(this.i);
-    const key = this.nextKey();
-    if (ch === '{') {
-      return <Fragment key={key}>{this.argument()}</Fragment>;
-    }
-    if (ch === '}') {
-      // A stray closing brace: show it rather than loop on it.
-      this.i += 1;
-      return '}';
-    }
-    if (ch === '^' || ch === '_') {
-      this.i += 1;
-      const inner = this.argument();
-      return ch === '^' ? <sup key={key}>{inner}</sup> : <sub key={key}>{inner}</sub>;
-    }
-    if (ch !== '\\') {
-      this.i += 1;
-      return ch;
-    }
-    const name = this.command();
-    switch (name) {
-      case 'frac':
-      case 'dfrac':
-      case 'tfrac': {
-        const num = this.argument();
-        const den = this.argument();
-        return (
-          <span key={key} className={styles.frac}>
-            <span className={styles.num}>{num}</span>
-            <span className={styles.den}>{den}</span>
-          </span>
-        );
-      }
-      case 'sqrt': {
-        const inner = this.argument();
-        return (
-          <span key={key} className={styles.sqrt}>
-            √<span className={styles.radicand}>{inner}</span>
-          </span>
-        );
-      }
-      case 'left':
-      case 'right': {
-        const delimiter = this.src.charAt(this.i);
-        if (delimiter === '\\') return SYMBOLS[this.command()] ?? '';
-        this.i += 1;
-        return delimiter === '.' ? null : delimiter;
-      }
-      case 'text':
-      case 'mathrm':
-      case 'mathbf':
-      case 'overline':
-        return (
-          <span key={key} className={name === 'overline' ? styles.overline : undefined}>
-            {this.argument()}
-          </span>
-        );
-      case 'begin':
-        return this.environment(key);
-      case '\\':
-        return <br key={key} />;
-      default:
-        return SYMBOLS[name] ?? `\\${name}`;
-    }
-  }
-
-  private environment(key: number): ReactNode {
-    const env = this.argumentText();
-    const end = `\\end{${env}}`;
-    const close = this.src.indexOf(end, this.i);
-    const body = close === -1 ? this.src.slice(this.i) : this.src.slice(this.i, close);
-    this.i = close === -1 ? this.src.length : close + end.length;
-    const rows = body.split('\\\\').map((row) => row.replace(/&/g, ' ').trim());
-    return (
-      <span key={key} className={env === 'cases' ? styles.cases : styles.rows}>
-        {rows.map((row, r) => (
-          <span key={r} className={styles.row}>
-            {new TexReader(row).read()}
-          </span>
-        ))}
-      </span>
-    );
-  }
-
-  private argumentText(): string {
-    this.skipSpaces();
-    if (this.src[this.i] !== '{') return '';
-    const close = this.src.indexOf('}', this.i);
-    const text = this.src.slice(this.i + 1, close === -1 ? undefined : close);
-    this.i = close === -1 ? this.src.length : close + 1;
-    return text;
-  }
+  return DOMPurify;
 }
 
-export function TexFormula({ tex }: { tex: string }) {
-  return (
-    <span className={styles.formula} title={tex}>
-      {new TexReader(tex).read()}
-    </span>
-  );
+/** The formula typeset by KaTeX; a formula it cannot read is shown as written (in red, with KaTeX's note). */
+export function formulaHtml(tex: string): string {
+  return katex.renderToString(tex, { throwOnError: false, output: 'html', strict: 'ignore', trust: false });
 }
 
-/** Rich question text with its formulas typeset; line breaks are kept. */
+/** Sanitised HTML of rich text, with every $…$ outside tags typeset. */
+export function richTextHtml(rich: string): string {
+  const clean = purifier().sanitize(rich, { ALLOWED_TAGS, ALLOWED_ATTR, RETURN_DOM_FRAGMENT: true });
+  const walker = document.createTreeWalker(clean, NodeFilter.SHOW_TEXT);
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+  for (const node of texts) {
+    const parts = splitFormulas(node.data);
+    if (!parts.some((part) => part.tex)) continue;
+    const replacement = document.createDocumentFragment();
+    for (const part of parts) {
+      if (!part.tex) {
+        replacement.append(part.text);
+        continue;
+      }
+      const formula = document.createElement('span');
+      formula.className = styles.formula ?? '';
+      formula.innerHTML = formulaHtml(part.text);
+      replacement.append(formula);
+    }
+    node.replaceWith(replacement);
+  }
+  const holder = document.createElement('div');
+  holder.append(clean);
+  return holder.innerHTML;
+}
+
+/** Rich question text: sanitised HTML with its formulas typeset; line breaks are kept. */
 export function RichText({ text, className }: { text: string; className?: string }) {
-  const plain = plainText(text);
+  const html = useMemo(() => richTextHtml(text), [text]);
   return (
-    <span className={className ? `${styles.rich} ${className}` : styles.rich}>
-      {splitFormulas(plain).map((part, i) =>
-        part.tex ? <TexFormula key={i} tex={part.text} /> : <Fragment key={i}>{part.text}</Fragment>,
-      )}
-    </span>
+    <span
+      className={className ? `${styles.rich} ${className}` : styles.rich}
+      // Sanitised by DOMPurify's allowlist above; KaTeX output carries no scripts (trust: false).
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
   );
 }

@@ -1,0 +1,46 @@
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { plainText, RichText, richTextHtml } from '../../../src/features/papers/rich-text';
+
+describe('rich question text', () => {
+  it('typesets $…$ formulas with KaTeX and keeps the text around them', () => {
+    const { container } = render(<RichText text={'计算 $\\frac{1}{2}+\\sqrt{9}$ 的值'} />);
+    expect(container.textContent).toContain('计算');
+    expect(container.textContent).toContain('的值');
+    const formula = container.querySelector('.katex');
+    expect(formula).not.toBeNull();
+    expect(container.querySelector('.mfrac')).not.toBeNull();
+    expect(container.querySelector('.sqrt')).not.toBeNull();
+  });
+
+  it('keeps the formatting, lists, tables and our own images of the bank', () => {
+    const html = richTextHtml(
+      '<p>x<sup>2</sup> 与 H<sub>2</sub>O，<b>加粗</b><u>下划线</u></p><table><tr><td>1</td></tr></table><img src="/files/q/1.png" alt="图1">',
+    );
+    expect(html).toContain('<sup>2</sup>');
+    expect(html).toContain('<sub>2</sub>');
+    expect(html).toContain('<b>加粗</b>');
+    expect(html).toContain('<td>1</td>');
+    expect(html).toContain('<img src="/files/q/1.png" alt="图1">');
+  });
+
+  it('drops scripts, event handlers, styles, links and images from elsewhere', () => {
+    const html = richTextHtml(
+      '<img src="https://evil.example/x.png" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">链接</a><span style="position:fixed" onclick="x()">文字</span>',
+    );
+    expect(html).not.toMatch(/script|onerror|onclick|javascript|style=|evil|<a/);
+    expect(html).toContain('链接');
+    expect(html).toContain('文字');
+    expect(html).toContain('<img>');
+  });
+
+  it('shows a formula KaTeX cannot read as written instead of failing', () => {
+    const { container } = render(<RichText text={'坏公式 $\\frac{1}{$ 之后'} />);
+    expect(container.textContent).toContain('坏公式');
+    expect(container.textContent).toContain('之后');
+  });
+
+  it('turns rich text into one plain line for lists', () => {
+    expect(plainText('<p>第一行</p><p>第二行 &amp; 更多</p>')).toBe('第一行\n第二行 & 更多');
+  });
+});
