@@ -5,6 +5,7 @@
  */
 import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
 import { ScanPage } from '../src/features/scan-station/scan-page';
@@ -32,9 +33,15 @@ function stationFor(http: HttpClient) {
 
 const storage = createStationStorage('portalScanBatch');
 
+function homeworkIdParam(params: URLSearchParams): number | null {
+  const id = Number(params.get('homeworkId'));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
 export function TeacherScanPage() {
   const { http, session, socket } = usePortalServices();
   const { schoolYear } = useCurrentSchoolYear();
+  const [searchParams] = useSearchParams();
   const nickname = useSelector(session, (snapshot) => snapshot.context.session?.user.nickname ?? '');
   const services = useMemo<ScanStationServices>(
     () => ({
@@ -49,7 +56,7 @@ export function TeacherScanPage() {
   );
   return (
     <ScanStationServicesProvider services={services}>
-      <ScanPage schoolYearChosen={schoolYear !== null} />
+      <ScanPage schoolYearChosen={schoolYear !== null} homeworkId={homeworkIdParam(searchParams)} />
     </ScanStationServicesProvider>
   );
 }

@@ -7,12 +7,13 @@ import { MESSAGES } from '../../shared/contract/envelope';
 import styles from './scan-station.module.css';
 import { ScanWorkspace } from './scan-workspace';
 
-export function ScanPage({ schoolYearChosen }: { schoolYearChosen: boolean }) {
+/** `homeworkId`: the homework to scan for, as 作业列表's 扫描 action opens /scan?homeworkId=. */
+export function ScanPage({ schoolYearChosen, homeworkId = null }: { schoolYearChosen: boolean; homeworkId?: number | null }) {
   return (
     <main className={styles.station}>
       <Typography.Title heading={3}>扫描</Typography.Title>
       {schoolYearChosen ? (
-        <ScanWorkspace />
+        <ScanWorkspace initialHomeworkId={homeworkId} />
       ) : (
         <Banner
           type="danger"

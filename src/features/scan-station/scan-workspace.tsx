@@ -94,12 +94,15 @@ function PageCard({ page, onRetry }: { page: QueuedPage; onRetry: () => void }) 
   );
 }
 
-export function ScanWorkspace() {
+export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?: number | null } = {}) {
   const { http, queue, useScanner } = useScanStationServices();
   const homework = useHomeworkOptions(http);
   const { batch, serverCount, ensureBatch } = useScanBatch();
   const { stats, pages } = useUploadQueue(queue);
-  const [choice, setChoice] = useState<string>(() => (batch?.homeworkId ? String(batch.homeworkId) : QR_OPTION));
+  const [wanted, setChoice] = useState<string>(() => {
+    const preferred = initialHomeworkId ?? batch?.homeworkId ?? null;
+    return preferred ? String(preferred) : QR_OPTION;
+  });
   const [settingsOpen, setSettingsOpen] = useState(false);
   const homeworkLabelId = useId();
   const [starting, setStarting] = useState(false);
@@ -120,6 +123,11 @@ export function ScanWorkspace() {
     },
     [queue],
   );
+  // A homework asked for in the address that is not scannable here (a draft, gone) falls back to the QR code.
+  const choice =
+    wanted !== QR_OPTION && homework.status === 'ready' && !homework.list.some((h) => String(h.id) === wanted)
+      ? QR_OPTION
+      : wanted;
   const homeworkId = choice === QR_OPTION ? null : Number(choice);
   const scanner = useScanner(onPage, homeworkId);
 
