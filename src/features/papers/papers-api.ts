@@ -53,9 +53,7 @@ export const fetchHomework = (http: HttpClient, homeworkId: number) =>
   http.get(`/api/homework/${homeworkId}`, undefined, homeworkSchema);
 
 export const updateHomeworkStatus = (http: HttpClient, homeworkId: number, status: HomeworkStatus) =>
-  http.axios
-    .patch(`/api/homework/${homeworkId}/status`, { status })
-    .then((response) => homeworkSchema.parse((response.data as { data: unknown }).data));
+  http.patchJson(`/api/homework/${homeworkId}/status`, { status }, homeworkSchema);
 
 export const fetchAnswerSheetTemplate = (http: HttpClient, homeworkId: number) =>
   http.get(`/api/homework/${homeworkId}/answer-sheet/template`, undefined, answerSheetTemplateSchema);

@@ -97,6 +97,7 @@ export type HttpClient = {
   postJson<T = unknown>(url: string, body: unknown, schema?: SchemaOrOptions<T>): Promise<T>;
   putForm<T = unknown>(url: string, body: FormBody, schema?: SchemaOrOptions<T>): Promise<T>;
   putJson<T = unknown>(url: string, body: unknown, schema?: SchemaOrOptions<T>): Promise<T>;
+  patchJson<T = unknown>(url: string, body: unknown, schema?: SchemaOrOptions<T>): Promise<T>;
   putFile<T = unknown>(url: string, file: Blob, schema?: SchemaOrOptions<T>): Promise<T>;
   putMultipart<T = unknown>(url: string, body: FormData | Record<string, unknown>, schema?: SchemaOrOptions<T>): Promise<T>;
   deleteQuery<T = unknown>(url: string, params?: QueryParams, schema?: SchemaOrOptions<T>): Promise<T>;
@@ -322,6 +323,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     postJson: (url, body, schema) => send({ method: 'POST', url, data: body }, schema, { headers: jsonHeaders }),
     putForm: (url, body, schema) => send({ method: 'PUT', url, data: toFormBody(body) }, schema, { headers: formHeaders }),
     putJson: (url, body, schema) => send({ method: 'PUT', url, data: body }, schema, { headers: jsonHeaders }),
+    patchJson: (url, body, schema) => send({ method: 'PATCH', url, data: body }, schema, { headers: jsonHeaders }),
     putFile: (url, file, schema) =>
       send({ method: 'PUT', url, data: file }, schema, { headers: { 'Content-Type': file.type || 'application/octet-stream' } }),
     putMultipart: (url, body, schema) => send({ method: 'PUT', url, data: toFormData(body) }, schema),

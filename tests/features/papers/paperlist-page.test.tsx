@@ -79,6 +79,18 @@ describe('/paperlist', () => {
     expect(within(dialog).getByRole('radio', { name: '每位学生一张' })).toBeInTheDocument();
   });
 
+  it('assigns a draft homework with 布置 and shows the list again from the server', async () => {
+    const fake = renderList([homework(1, { status: 'draft' }), homework(2)]);
+    const row = (await screen.findByText('作业1')).closest('tr')!;
+    expect(within((await screen.findByText('作业2')).closest('tr')!).queryByRole('button', { name: '布置' })).toBeNull();
+    const listed = homeworkQueries(fake.get).length;
+    await userEvent.click(within(row).getByRole('button', { name: '布置' }));
+    await waitFor(() =>
+      expect(fake.patchJson).toHaveBeenCalledWith('/api/homework/1/status', { status: 'assigned' }, expect.anything()),
+    );
+    await waitFor(() => expect(homeworkQueries(fake.get).length).toBeGreaterThan(listed));
+  });
+
   it('invites the teacher to compose a paper when there is no homework yet', async () => {
     renderList([]);
     expect(await screen.findByText('还没有作业')).toBeInTheDocument();

@@ -27,8 +27,12 @@ export function fakeHttp(handler: Handler) {
   });
   const download = vi.fn(async () => undefined);
   const downloadGet = vi.fn(async () => undefined);
-  const http = { get, download, downloadGet } as unknown as HttpClient;
-  return { http, get, download, downloadGet };
+  const patchJson = vi.fn(async (url: string, body: unknown, schema?: unknown) => {
+    void schema;
+    return { ...homework(Number(/\/api\/homework\/(\d+)/.exec(url)?.[1] ?? 1)), ...(body as object) };
+  });
+  const http = { get, download, downloadGet, patchJson } as unknown as HttpClient;
+  return { http, get, download, downloadGet, patchJson };
 }
 
 export const TEST_USER: PapersUser = { orgId: 1, schoolYearId: 1, schoolYearName: '2026级 (初一)' };

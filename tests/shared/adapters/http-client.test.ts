@@ -161,7 +161,7 @@ describe('http client: requests', () => {
     expect(url()).toBe('/x?id=9');
   });
 
-  it('sends JSON bodies as JSON on POST and PUT', async () => {
+  it('sends JSON bodies as JSON on POST, PUT and PATCH', async () => {
     const { http, last, header } = setup(() => ok(null));
     await http.postJson('/x', { a: 1, b: null });
     expect(header('Content-Type')).toMatch(/^application\/json/);
@@ -169,6 +169,10 @@ describe('http client: requests', () => {
     await http.putJson('/x', { c: '学' });
     expect(last().method).toBe('put');
     expect(JSON.parse(String(last().data))).toEqual({ c: '学' });
+    await http.patchJson('/x', { status: 'assigned' });
+    expect(last().method).toBe('patch');
+    expect(header('Content-Type')).toMatch(/^application\/json/);
+    expect(JSON.parse(String(last().data))).toEqual({ status: 'assigned' });
   });
 
   it('PUTs a file as the raw body with its type', async () => {

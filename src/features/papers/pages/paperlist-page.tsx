@@ -5,7 +5,19 @@
  */
 import { IconMore } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import { Button, DatePicker, Dropdown, Empty, Pagination, Space, Spin, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import {
+  Button,
+  DatePicker,
+  Dropdown,
+  Empty,
+  Pagination,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Toast,
+  Typography,
+} from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -20,7 +32,7 @@ import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-
 import { AnswerSheetDialog } from '../answer-sheet-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
-import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects } from '../papers-api';
+import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useRemote } from '../use-remote';
 import styles from './paperlist-page.module.css';
@@ -46,6 +58,7 @@ export function PaperListPage() {
   const [page, setPage] = useState(1);
   const [sheetFor, setSheetFor] = useState<Homework | null>(null);
   const [downloading, setDownloading] = useState<number | null>(null);
+  const [changing, setChanging] = useState<number | null>(null);
   const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const subjects = useRemote('subjects', () => fetchSubjects(http));
@@ -78,8 +91,23 @@ export function PaperListPage() {
     }
   };
 
+  const changeStatus = async (row: Homework, next: HomeworkStatus) => {
+    setChanging(row.id);
+    try {
+      await updateHomeworkStatus(http, row.id, next);
+      Toast.success(`「${row.title}」已${next === 'assigned' ? '布置' : `设为${HOMEWORK_STATUS_LABELS[next]}`}`);
+      homework.reload();
+    } catch {
+      // The client has shown why.
+    } finally {
+      setChanging(null);
+    }
+  };
+
   const actionProps = {
     onNavigate: (to: string) => void navigate(to),
+    onStatus: (row: Homework, next: HomeworkStatus) => void changeStatus(row, next),
+    changing,
     onAnswerSheet: setSheetFor,
     onWord: (row: Homework) => void downloadWord(row),
     downloading,
@@ -234,13 +262,20 @@ type ActionProps = {
   onNavigate: (to: string) => void;
   onAnswerSheet: (row: Homework) => void;
   onWord: (row: Homework) => void;
+  onStatus: (row: Homework, next: HomeworkStatus) => void;
   downloading: number | null;
+  changing: number | null;
 };
 
 /** The row actions of one homework, shared by the table and the phone cards. */
-function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, downloading }: ActionProps) {
+function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, downloading, changing }: ActionProps) {
   return (
     <Space wrap spacing={4} className={styles.actions}>
+      {row.status === 'draft' ? (
+        <Button size="small" theme="solid" loading={changing === row.id} onClick={() => onStatus(row, 'assigned')}>
+          布置
+        </Button>
+      ) : null}
       <Button size="small" theme="borderless" onClick={() => onNavigate(`/printing?paperId=${row.paperId}`)}>
         打印试卷
       </Button>
@@ -264,6 +299,12 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, downloading }
         render={
           <Dropdown.Menu>
             <Dropdown.Item onClick={() => onNavigate(`/printanswer?paperId=${row.paperId}`)}>打印答案</Dropdown.Item>
+            {row.status !== 'finished' && row.status !== 'draft' ? (
+              <Dropdown.Item onClick={() => onStatus(row, 'finished')}>设为已完成</Dropdown.Item>
+            ) : null}
+            {row.status === 'finished' ? (
+              <Dropdown.Item onClick={() => onStatus(row, 'marking')}>重新打开阅卷</Dropdown.Item>
+            ) : null}
             <Dropdown.Item
               onClick={() =>
                 onNavigate(`/printgrade?homeworkId=${row.id}${row.classes[0] ? `&classId=${row.classes[0].id}` : ''}`)
