@@ -5,7 +5,12 @@
  */
 import { Button, InputNumber, Switch, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
-import type { AssignmentsUpdate, MarkingOverview, MarkingQuestion } from '../../shared/contract/marking';
+import {
+  DEFAULT_PARTIAL_CREDIT,
+  type AssignmentsUpdate,
+  type MarkingOverview,
+  type MarkingQuestion,
+} from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { LabelledSelect } from './labelled-select';
 import { saveAssignments } from './marking-api';
@@ -22,7 +27,8 @@ function rowsOf(questions: MarkingQuestion[]): Row[] {
     .filter((q) => q.manual)
     .map((q) => ({
       questionNo: q.questionNo,
-      userIds: q.markers.map((m) => m.userId),
+      // `assigned` is who marks it; older answers only had the markers (who has marked).
+      userIds: q.assigned ?? q.markers.map((m) => m.userId),
       doubleMarking: q.doubleMarking,
       tolerance: q.tolerance,
     }));
@@ -35,6 +41,8 @@ export function rowProblem(row: Row): string | null {
 export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOverview; onSaved: (next: MarkingOverview) => void }) {
   const { http } = useMarkingServices();
   const [rows, setRows] = useState<Row[]>(() => rowsOf(overview.questions));
+  const hasMultiple = overview.questions.some((q) => q.type === 'multiple');
+  const [partialCredit, setPartialCredit] = useState(overview.partialCredit ?? DEFAULT_PARTIAL_CREDIT);
   const [saving, setSaving] = useState(false);
   const [tried, setTried] = useState(false);
   const questions = new Map(overview.questions.map((q) => [q.questionNo, q]));
@@ -53,7 +61,10 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
     if (rows.some((row) => rowProblem(row))) return;
     setSaving(true);
     try {
-      const next = await saveAssignments(http, overview.homeworkId, { questions: rows });
+      const next = await saveAssignments(http, overview.homeworkId, {
+        questions: rows,
+        ...(hasMultiple ? { partialCredit } : {}),
+      });
       Toast.success('阅卷任务分配已保存');
       onSaved(next);
     } catch {
@@ -136,6 +147,23 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
         })}
       </ul>
       <div className={styles.toolbar}>
+        {hasMultiple ? (
+          <label className={styles.assignField}>
+            多选题少选得分
+            <InputNumber
+              aria-label="多选题少选得分比例"
+              min={0}
+              max={100}
+              step={10}
+              precision={0}
+              suffix="%"
+              value={Math.round(partialCredit * 100)}
+              onNumberChange={(value) => setPartialCredit(Number.isFinite(value) ? Math.min(100, Math.max(0, value)) / 100 : 0)}
+              style={{ width: 120 }}
+            />
+            <span className={styles.sub}>全对得满分，少选按此比例得分，错选不得分</span>
+          </label>
+        ) : null}
         {rows.length > 1 ? (
           <Button onClick={applyFirstToAll}>{`将第 ${rows[0]?.questionNo} 题的老师应用到全部题目`}</Button>
         ) : null}

@@ -32,39 +32,41 @@ export function HomeworkPicker() {
         <Button onClick={() => navigate('/paperlist')}>返回作业列表</Button>
       </div>
       <Typography.Paragraph type="tertiary">选择要阅卷的作业（扫描中或阅卷中的作业）：</Typography.Paragraph>
-      <Spin spinning={list.loading}>
-        {!list.loading && rows.length === 0 ? (
-          <Empty
-            className={styles.empty}
-            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
-            title="暂无待阅卷的作业"
-            description="扫描答题卡后，作业会出现在这里"
-          >
-            <Button theme="solid" onClick={() => navigate('/paperlist')}>
-              去作业列表
-            </Button>
-          </Empty>
-        ) : (
-          <ul className={styles.pickerList} aria-label="待阅卷作业">
-            {rows.map((row) => (
-              <li key={row.id} className={styles.pickerItem}>
-                <div>
-                  <Typography.Text strong>{row.title}</Typography.Text>{' '}
-                  <Tag size="small" color={row.status === 'marking' ? 'orange' : 'cyan'}>
-                    {HOMEWORK_STATUS_LABELS[row.status]}
-                  </Tag>
-                  <div className={styles.sub}>
-                    {`${row.subject.name} · ${row.classes.map((c) => c.name).join('、')} · ${row.startDate} 至 ${row.dueDate}`}
-                  </div>
+      {list.data === undefined ? (
+        <Spin spinning={list.loading}>
+          <div className={styles.empty} />
+        </Spin>
+      ) : rows.length === 0 ? (
+        <Empty
+          className={styles.empty}
+          image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+          title="暂无待阅卷的作业"
+          description="扫描答题卡后，作业会出现在这里"
+        >
+          <Button theme="solid" onClick={() => navigate('/paperlist')}>
+            去作业列表
+          </Button>
+        </Empty>
+      ) : (
+        <ul className={styles.pickerList} aria-label="待阅卷作业">
+          {rows.map((row) => (
+            <li key={row.id} className={styles.pickerItem}>
+              <div>
+                <Typography.Text strong>{row.title}</Typography.Text>{' '}
+                <Tag size="small" color={row.status === 'marking' ? 'orange' : 'cyan'}>
+                  {HOMEWORK_STATUS_LABELS[row.status]}
+                </Tag>
+                <div className={styles.sub}>
+                  {`${row.subject.name} · ${row.classes.map((c) => c.name).join('、')} · ${row.startDate} 至 ${row.dueDate}`}
                 </div>
-                <Button theme="solid" aria-label={`阅卷：${row.title}`} onClick={() => navigate(`/correct?homeworkId=${row.id}`)}>
-                  阅卷
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Spin>
+              </div>
+              <Button theme="solid" aria-label={`阅卷：${row.title}`} onClick={() => navigate(`/correct?homeworkId=${row.id}`)}>
+                阅卷
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
     </main>
   );
 }

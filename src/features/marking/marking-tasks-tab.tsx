@@ -16,6 +16,20 @@ export function writePath(homeworkId: number, questionNo: number, arbitration = 
   return `/write?homeworkId=${homeworkId}&questionNo=${questionNo}${arbitration ? '&mode=arbitration' : ''}`;
 }
 
+export type MarkerCount = { userId: number; name: string; marked: number; assigned: boolean };
+
+/** Who marks the question: the assigned teachers (0 marked so far included), then anyone else who marked it. */
+export function markersOf(question: MarkingQuestion, teachers: MarkingOverview['teachers']): MarkerCount[] {
+  const assigned = question.assigned ?? [];
+  const marked = new Map(question.markers.map((m) => [m.userId, m]));
+  const nameOf = (userId: number) =>
+    marked.get(userId)?.name ?? teachers.find((t) => t.userId === userId)?.name ?? `老师${userId}`;
+  return [
+    ...assigned.map((userId) => ({ userId, name: nameOf(userId), marked: marked.get(userId)?.marked ?? 0, assigned: true })),
+    ...question.markers.filter((m) => !assigned.includes(m.userId)).map((m) => ({ ...m, assigned: false })),
+  ];
+}
+
 export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
   const manual = overview.questions.filter((q) => q.manual);
   const objective = overview.questions.filter((q) => !q.manual);
@@ -31,7 +45,12 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
       ) : (
         <ul className={styles.taskGrid} aria-label="阅卷任务">
           {manual.map((question) => (
-            <TaskCard key={question.questionNo} homeworkId={overview.homeworkId} question={question} />
+            <TaskCard
+              key={question.questionNo}
+              homeworkId={overview.homeworkId}
+              question={question}
+              markers={markersOf(question, overview.teachers)}
+            />
           ))}
         </ul>
       )}
@@ -46,7 +65,9 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
   );
 }
 
-function TaskCard({ homeworkId, question }: { homeworkId: number; question: MarkingQuestion }) {
+type CardProps = { homeworkId: number; question: MarkingQuestion; markers: MarkerCount[] };
+
+function TaskCard({ homeworkId, question, markers }: CardProps) {
   const navigate = useNavigate();
   const { userId } = useMarkingServices();
   const { questionNo, done, total } = question;
@@ -79,11 +100,11 @@ function TaskCard({ homeworkId, question }: { homeworkId: number; question: Mark
       </div>
       <div>
         <span className={styles.sub}>阅卷老师</span>
-        {question.markers.length === 0 ? (
-          <div className={styles.sub}>尚未分配阅卷老师</div>
+        {markers.length === 0 ? (
+          <div className={styles.sub}>未分配，由作业布置者阅卷</div>
         ) : (
           <ul className={styles.markers}>
-            {question.markers.map((marker) => (
+            {markers.map((marker) => (
               <li key={marker.userId}>
                 <Tag size="small" color={marker.userId === userId ? 'light-blue' : 'white'}>
                   {`${marker.name}${marker.userId === userId ? '（我）' : ''} ${marker.marked} 份`}

@@ -21,7 +21,7 @@ const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly ReviewAction[]> =
   blankPage: ['accept', 'discard'],
   multipleMarks: ['setAnswer', 'accept'],
   lowConfidence: ['setAnswer', 'accept'],
-  otherHomework: ['discard'],
+  otherHomework: ['accept', 'discard'],
   duplicatePage: ['accept', 'discard'],
   missingPage: ['accept'],
   unknownStudent: ['assignStudent', 'discard'],
@@ -39,3 +39,17 @@ export const REVIEW_ACTION_HINTS: Record<ReviewAction, string> = {
   accept: '保留识别结果，计入成绩',
   discard: '这张答题卡不计入本次作业的成绩',
 };
+
+/** What 确认 does depends on the problem (the server's rules); said before the teacher clicks. */
+const ACCEPT_HINTS: Partial<Record<RecognitionProblemKind, string>> = {
+  multipleMarks: '确认：按识别到的填涂计分',
+  lowConfidence: '确认：按识别到的填涂计分',
+  blankPage: '确认：忽略这张空白页',
+  otherHomework: '确认：移到二维码所属的作业',
+  duplicatePage: '确认：用这张替换先前扫描的同一页',
+  missingPage: '确认：按缺页处理，该页各题记 0 分',
+};
+
+export function acceptHint(kind: RecognitionProblemKind): string {
+  return ACCEPT_HINTS[kind] ?? REVIEW_ACTION_HINTS.accept;
+}

@@ -26,7 +26,7 @@ import { LabelledSelect } from './labelled-select';
 import { fetchHomework, fetchReviewItems, fetchStudents, resolveReviewItem, scanPageImageUrl } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
-import { REVIEW_ACTION_HINTS, REVIEW_ACTION_LABELS, reviewActionsFor, type ReviewAction } from './review-actions';
+import { acceptHint, REVIEW_ACTION_HINTS, REVIEW_ACTION_LABELS, reviewActionsFor, type ReviewAction } from './review-actions';
 import { useImageUrl } from './use-image-url';
 import { useRemote } from './use-remote';
 
@@ -54,22 +54,24 @@ export function ReviewTab({ homeworkId, version, onResolved }: Props) {
   const resolvedItems = resolved.data ?? [];
   return (
     <>
-      <Spin spinning={open.loading && open.data === undefined}>
-        {!open.loading && openItems.length === 0 ? (
-          <Empty
-            className={styles.empty}
-            image={<IllustrationSuccess style={{ width: 120, height: 120 }} />}
-            title="没有待处理的异常"
-            description="识别有疑问的答题卡会出现在这里，处理后才会计入成绩"
-          />
-        ) : (
-          <ul className={styles.reviewList} aria-label="待处理异常">
-            {openItems.map((item) => (
-              <ReviewItemCard key={item.id} item={item} classes={homework.data?.classes ?? []} onResolved={afterResolve} />
-            ))}
-          </ul>
-        )}
-      </Spin>
+      {open.data === undefined ? (
+        <Spin spinning={open.loading}>
+          <div className={styles.empty} />
+        </Spin>
+      ) : openItems.length === 0 ? (
+        <Empty
+          className={styles.empty}
+          image={<IllustrationSuccess style={{ width: 120, height: 120 }} />}
+          title="没有待处理的异常"
+          description="识别有疑问的答题卡会出现在这里，处理后才会计入成绩"
+        />
+      ) : (
+        <ul className={styles.reviewList} aria-label="待处理异常">
+          {openItems.map((item) => (
+            <ReviewItemCard key={item.id} item={item} classes={homework.data?.classes ?? []} onResolved={afterResolve} />
+          ))}
+        </ul>
+      )}
       <Typography.Title heading={5} className={styles.sectionTitle}>
         {`已处理（${resolvedItems.length}）`}
       </Typography.Title>
@@ -192,6 +194,7 @@ function ReviewItemCard({ item, classes, onResolved }: { item: ReviewItem; class
             );
           })}
         </div>
+        {actions.includes('accept') ? <span className={styles.sub}>{acceptHint(item.kind)}</span> : null}
         {form === 'assignStudent' ? (
           <AssignStudentForm item={item} classes={classes} busy={busy !== null} onSubmit={(r) => void resolve(r)} />
         ) : null}

@@ -13,6 +13,8 @@ import { useMarkingServices } from './marking-services';
 
 export type MarkingMode = 'marking' | 'arbitration';
 
+const CONFLICT_STATUS = 409;
+
 /** Why there is no answer to show: loading, all done, or the server refused (and said why). */
 export type SessionStatus = 'loading' | 'ready' | 'finished' | 'failed';
 
@@ -126,8 +128,9 @@ export function useMarkingSession(homeworkId: number, questionNo: number, mode: 
         }
         return true;
       } catch (error) {
-        // Taken by a colleague meanwhile: nothing to retry, mark the next one.
-        if (viewing === null && error instanceof ApiRequestError && error.message === MARKING_MESSAGES.taskTaken) {
+        // A conflict (taken by a colleague, no longer needed, marked by me in another round): nothing to
+        // retry on this answer, so mark the next one. The client has shown why.
+        if (viewing === null && error instanceof ApiRequestError && error.status === CONFLICT_STATUS) {
           await loadNext(skipped);
         }
         return false;

@@ -147,6 +147,37 @@ describe('/correct', () => {
     );
   });
 
+  it('lists assigned teachers who have not marked yet, and says the owner marks an unassigned question', async () => {
+    const questions = [
+      question(14, { assigned: [7, 9], markers: [{ userId: 7, name: '王老师', marked: 10 }] }),
+      question(15, { assigned: [], markers: [] }),
+    ];
+    renderMarking('/correct?homeworkId=3', server({ overview: overview({ questions }) }).http);
+    const q14 = await screen.findByRole('listitem', { name: '第14题' });
+    expect(within(q14).getByText('王老师（我） 10 份')).toBeInTheDocument();
+    expect(within(q14).getByText('赵老师 0 份')).toBeInTheDocument();
+    expect(within(card('第15题')).getByText('未分配，由作业布置者阅卷')).toBeInTheDocument();
+  });
+
+  it('sends the multiple-choice partial credit with the assignments when the paper has such questions', async () => {
+    const fake = server({
+      overview: overview({ questions: [question(2, { type: 'multiple', manual: false, assigned: [], markers: [] }), question(14)] }),
+    });
+    renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
+    const credit = await screen.findByRole('spinbutton', { name: '多选题少选得分比例' });
+    expect(credit).toHaveValue('50');
+    await userEvent.clear(credit);
+    await userEvent.type(credit, '30');
+    await userEvent.click(screen.getByRole('button', { name: '保存分配' }));
+    await waitFor(() =>
+      expect(fake.putJson).toHaveBeenCalledWith(
+        '/api/marking/homework/3/assignments',
+        { questions: [{ questionNo: 14, userIds: [7], doubleMarking: false, tolerance: 0 }], partialCredit: 0.3 },
+        expect.anything(),
+      ),
+    );
+  });
+
   it('does not send double marking with a single teacher', async () => {
     const fake = server();
     renderMarking('/correct?homeworkId=3&tab=assign', fake.http);

@@ -98,6 +98,7 @@ export function question(questionNo: number, overrides: Partial<MarkingQuestion>
     problems: 0,
     doubleMarking: false,
     tolerance: 0,
+    assigned: [7],
     markers: [{ userId: 7, name: '王老师', marked: 10 }],
     ...overrides,
   };
@@ -109,9 +110,10 @@ export function overview(overrides: Partial<MarkingOverview> = {}): MarkingOverv
     title: '第一单元测验',
     status: 'marking',
     isOwner: true,
+    partialCredit: 0.5,
     questions: [
-      question(1, { type: 'single', score: 3, manual: false, total: 40, done: 40, markers: [] }),
-      question(13, { type: 'blank', score: 4, done: 40, markers: [{ userId: 8, name: '李老师', marked: 40 }] }),
+      question(1, { type: 'single', score: 3, manual: false, total: 40, done: 40, assigned: [], markers: [] }),
+      question(13, { type: 'blank', score: 4, done: 40, assigned: [8], markers: [{ userId: 8, name: '李老师', marked: 40 }] }),
       question(14),
     ],
     recognition: { stored: 80, recognised: 76, pending: 4, review: 2 },

@@ -129,7 +129,10 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
         {overview.isOwner ? (
           <TabPane tab="任务分配" itemKey="assign">
             <AssignmentsTab
-              key={overview.questions.map((q) => q.markers.map((m) => m.userId).join(',')).join(';')}
+              key={JSON.stringify([
+                overview.partialCredit,
+                overview.questions.map((q) => [q.assigned, q.doubleMarking, q.tolerance]),
+              ])}
               overview={overview}
               onSaved={replace}
             />
