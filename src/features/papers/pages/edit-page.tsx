@@ -27,6 +27,7 @@ import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } fr
 import { usePapersServices } from '../papers-services';
 import { SavePaperDialog } from '../save-paper-dialog';
 import { toTreeData } from '../tree-data';
+import { usePaperFromAddress } from '../use-paper-from-address';
 import { useRemote } from '../use-remote';
 import { LabelledSelect } from '../labelled-select';
 
@@ -37,6 +38,7 @@ type TreeKind = 'chapter' | 'knowledgePoint';
 export function EditPage() {
   const { http, user } = usePapersServices();
   const navigate = useNavigate();
+  usePaperFromAddress();
   const basket = useBasketStore();
   const inBasket = basketQuestionIds(basket.sections);
 

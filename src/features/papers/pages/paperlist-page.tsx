@@ -299,6 +299,10 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, dow
         render={
           <Dropdown.Menu>
             <Dropdown.Item onClick={() => onNavigate(`/printanswer?paperId=${row.paperId}`)}>打印答案</Dropdown.Item>
+            {row.status === 'draft' ? (
+              <Dropdown.Item onClick={() => onNavigate(`/edit?paperId=${row.paperId}`)}>编辑试卷</Dropdown.Item>
+            ) : null}
+            <Dropdown.Item onClick={() => onNavigate(`/edit?copyFrom=${row.paperId}`)}>复制为新试卷</Dropdown.Item>
             {row.status !== 'finished' && row.status !== 'draft' ? (
               <Dropdown.Item onClick={() => onStatus(row, 'finished')}>设为已完成</Dropdown.Item>
             ) : null}
