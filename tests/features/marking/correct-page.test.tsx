@@ -161,7 +161,9 @@ describe('/correct', () => {
 
   it('sends the multiple-choice partial credit with the assignments when the paper has such questions', async () => {
     const fake = server({
-      overview: overview({ questions: [question(2, { type: 'multiple', manual: false, assigned: [], markers: [] }), question(14)] }),
+      overview: overview({
+        questions: [question(2, { type: 'multiple', manual: false, assigned: [], markers: [] }), question(14)],
+      }),
     });
     renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
     const credit = await screen.findByRole('spinbutton', { name: '多选题少选得分比例' });
