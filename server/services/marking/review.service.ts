@@ -18,7 +18,7 @@ import {
 } from '../../../src/shared/contract/marking';
 import type { RecognitionProblemKind } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
-import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { answers, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { requireSchool } from '../papers/school-scope';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
@@ -201,9 +201,10 @@ export function createReviewService(deps: {
             .set({ forcedHomeworkId: listedUnder, forcedStudentId: student.id, forcedPageNo: pageNo })
             .where(eq(pageRecognitions.id, rec.id));
           await markResolved(tx, item.id, userId, `已指定学生：${student.name}（第 ${pageNo} 页）`);
-          if (item.homeworkId === null) {
-            await tx.update(reviewItems).set({ homeworkId: listedUnder }).where(eq(reviewItems.id, item.id));
-          }
+          await tx
+            .update(reviewItems)
+            .set({ homeworkId: listedUnder, studentId: student.id, pageNo })
+            .where(eq(reviewItems.id, item.id));
           // Read with another homework's template, or not read at all: read it again with the right one.
           if (rec.templateHomeworkId !== listedUnder || !rec.reading) {
             await requeue(tx, rec);
@@ -231,26 +232,23 @@ export function createReviewService(deps: {
           await settlePage(tx, rec.id, context);
         });
       } else if (input.action === 'accept') {
+        // Contexts are loaded before the transaction: PGlite has one connection, which the transaction holds.
+        const context = listedUnder === null ? null : await contexts.forHomework(scope.orgId, listedUnder);
+        const qrHomework = rec.reading?.qr?.homeworkId;
+        const qrContext =
+          kind === 'otherHomework' && qrHomework !== undefined ? await contexts.forHomework(scope.orgId, qrHomework) : null;
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
           if (QUESTION_PROBLEM_KINDS.has(kind)) {
-            const context = listedUnder === null ? null : await contexts.forHomework(scope.orgId, listedUnder);
             await markResolved(tx, item.id, userId, '已确认识别结果');
             await settlePage(tx, rec.id, context);
           } else if (kind === 'blankPage') {
             await markResolved(tx, item.id, userId, '空白页，已忽略');
             await discardPage(tx, rec, userId, '空白页，已忽略');
           } else if (kind === 'otherHomework') {
-            const qrHomework = rec.reading?.qr?.homeworkId;
-            const [target] =
-              qrHomework === undefined
-                ? []
-                : await tx
-                    .select({ id: homework.id, title: homework.title })
-                    .from(homework)
-                    .where(and(eq(homework.id, qrHomework), eq(homework.orgId, scope.orgId)));
-            if (!target) throw ApiError.badRequest(REVIEW_MESSAGES.notOurHomework);
+            if (!qrContext) throw ApiError.badRequest(REVIEW_MESSAGES.notOurHomework);
+            const target = qrContext.homework;
             await tx.update(pageRecognitions).set({ forcedHomeworkId: target.id }).where(eq(pageRecognitions.id, rec.id));
             await markResolved(tx, item.id, userId, `已移至作业：${target.title}`);
             touched.add(target.id);
@@ -258,10 +256,9 @@ export function createReviewService(deps: {
               await requeue(tx, rec);
               requeued = true;
             } else {
-              await settlePage(tx, rec.id, await contexts.forHomework(scope.orgId, target.id));
+              await settlePage(tx, rec.id, qrContext);
             }
           } else if (kind === 'duplicatePage') {
-            const context = listedUnder === null ? null : await contexts.forHomework(scope.orgId, listedUnder);
             const counted = await tx
               .select()
               .from(pageRecognitions)
@@ -278,10 +275,9 @@ export function createReviewService(deps: {
             await markResolved(tx, item.id, userId, '已用此页替换先前扫描的页');
             await settlePage(tx, rec.id, context);
           } else if (kind === 'missingPage') {
-            if (listedUnder === null || item.studentId === null || item.pageNo === null) {
+            if (!context || listedUnder === null || item.studentId === null || item.pageNo === null) {
               throw ApiError.badRequest(REVIEW_MESSAGES.cannotAccept);
             }
-            const context = await contexts.require(scope.orgId, listedUnder);
             const { objective, regions } = context.template
               ? pageQuestionNos(context.template, item.pageNo)
               : { objective: [], regions: [] };

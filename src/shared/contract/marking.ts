@@ -94,8 +94,8 @@ export const assignmentsUpdateSchema = z.object({
         tolerance: z.number().min(0, '误差不能小于 0').max(1000),
       }),
     )
-    .min(1)
-    .max(200),
+    .min(1, '请至少设置一道题')
+    .max(200, '一次最多设置 200 道题'),
   /** Multiple choice partial credit for this homework (0..1); absent keeps the current one. */
   partialCredit: z.number().min(0, '部分得分比例不能小于 0').max(1, '部分得分比例不能大于 1').optional(),
 });

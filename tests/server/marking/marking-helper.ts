@@ -268,17 +268,15 @@ export async function createHomework(
     .values({ orgId, subjectId: subject!.id, schoolYearId: year!.id, title: '阅卷测试卷', createdBy: ownerRow!.id })
     .returning();
   const [section] = await db.insert(paperSections).values({ paperId: paper!.id, sort: 0, title: '一、试题' }).returning();
-  await db
-    .insert(paperQuestions)
-    .values(
-      spec.map((q, i) => ({
-        paperId: paper!.id,
-        sectionId: section!.id,
-        questionId: questionRows[i]!.id,
-        no: i + 1,
-        score: q.score,
-      })),
-    );
+  await db.insert(paperQuestions).values(
+    spec.map((q, i) => ({
+      paperId: paper!.id,
+      sectionId: section!.id,
+      questionId: questionRows[i]!.id,
+      no: i + 1,
+      score: q.score,
+    })),
+  );
   const [row] = await db
     .insert(homework)
     .values({

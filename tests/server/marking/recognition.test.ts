@@ -52,7 +52,8 @@ describe('recognition queue', () => {
     return app()
       .database.db.select()
       .from(reviewItems)
-      .where(and(eq(reviewItems.homeworkId, homeworkId), eq(reviewItems.status, 'open')));
+      .where(and(eq(reviewItems.homeworkId, homeworkId), eq(reviewItems.status, 'open')))
+      .orderBy(reviewItems.id);
   }
 
   describe('a clean per-student sheet', () => {

@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
+import {
+  MARKING_MESSAGES,
+  type PageReadingView,
+  pageReadingViewSchema,
+  type ReviewItem,
+  reviewItemSchema,
+  type ScoreTable,
+} from '../../../src/shared/contract/marking';
+import { students } from '../../../server/db/schema';
+import { REVIEW_MESSAGES } from '../../../server/services/marking/review.service';
+import { failure } from '../accounts-helper';
+import { createOtherSchool } from '../papers/papers-helper';
+import {
+  type Caller,
+  callerFor,
+  createHomework,
+  createMarkingApp,
+  data,
+  FakeEngine,
+  type MarkingApp,
+  scanSheets,
+  sheetOf,
+  type TestHomework,
+  TWO_PAGE_PAPER,
+} from './marking-helper';
+
+describe('review endpoints', () => {
+  const engine = new FakeEngine();
+  let handle: MarkingApp;
+  let teacher: Caller;
+  let other: Awaited<ReturnType<typeof createOtherSchool>>;
+  const app = () => handle.app;
+
+  beforeAll(async () => {
+    handle = await createMarkingApp({ engine });
+    teacher = await callerFor(app(), 'teacher');
+    other = await createOtherSchool(app());
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  async function scan(homeworkId: number | null, sheets: Parameters<typeof scanSheets>[4]) {
+    const ids = await scanSheets(app(), engine, teacher.token, homeworkId, sheets);
+    await app().marking.queue.idle();
+    return ids;
+  }
+
+  async function reviewOf(homeworkId: number, status: 'open' | 'resolved' = 'open'): Promise<ReviewItem[]> {
+    const items = data<unknown[]>(
+      await teacher({ method: 'GET', url: `/api/marking/homework/${homeworkId}/review?status=${status}` }),
+    );
+    return items.map((item) => reviewItemSchema.parse(item));
+  }
+
+  function resolve(itemId: number, payload: unknown, caller: Caller | typeof other.call = teacher) {
+    return caller({ method: 'POST', url: `/api/marking/review/${itemId}/resolve`, payload: payload as object });
+  }
+
+  async function scoresOf(homeworkId: number, studentId: number) {
+    const table = data<ScoreTable>(await teacher({ method: 'GET', url: `/api/marking/homework/${homeworkId}/scores` }));
+    return table.students.find((s) => s.studentId === studentId)!;
+  }
+
+  describe('listing', () => {
+    let hw: TestHomework;
+    beforeAll(async () => {
+      hw = await createHomework(app(), teacher.orgId);
+      await scan(hw.id, [sheetOf(hw.id, undefined, { 1: ['B'] })]);
+    });
+
+    it('lists the open items of a homework with the page, student and reading', async () => {
+      const [item] = await reviewOf(hw.id);
+      expect(item).toMatchObject({ homeworkId: hw.id, kind: 'unknownStudent', status: 'open', page: 1, student: null });
+      expect(await reviewOf(hw.id, 'resolved')).toEqual([]);
+    });
+
+    it('answers 400 for an unknown status and 404 for another school', async () => {
+      expect(failure(await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/review?status=all` })).status).toBe(400);
+      expect(failure(await other.call({ method: 'GET', url: `/api/marking/homework/${hw.id}/review` })).status).toBe(404);
+    });
+
+    it("answers 404 when another school resolves this school's item", async () => {
+      const [item] = await reviewOf(hw.id);
+      expect(failure(await resolve(item!.id, { action: 'discard' }, other.call))).toEqual({
+        status: 404,
+        msg: '很抱歉，资源未找到',
+      });
+    });
+
+    it('lists an unreadable page of a "by QR" batch under the homework of the batch\'s other sheets', async () => {
+      const byQr = await createHomework(app(), teacher.orgId);
+      await scan(null, [sheetOf(byQr.id, byQr.students[0]!.code), { qr: null }]);
+      const items = await reviewOf(byQr.id);
+      expect(items.map((item) => [item.kind, item.homeworkId])).toEqual([['qrUnreadable', byQr.id]]);
+      // The teacher names the student; the page is read again with the homework's template and counts.
+      const resolved = reviewItemSchema.parse(
+        data(await resolve(items[0]!.id, { action: 'assignStudent', studentId: byQr.students[1]!.id })),
+      );
+      expect(resolved).toMatchObject({ status: 'resolved', homeworkId: byQr.id });
+      await app().marking.queue.idle();
+      expect((await scoresOf(byQr.id, byQr.students[1]!.id)).scores['1']).toBe(0);
+      expect(await reviewOf(byQr.id)).toEqual([]);
+    });
+  });
+
+  describe('resolving', () => {
+    it('assigns a generic sheet to a student, which scores the page; a second resolution is a 409', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[0]!;
+      await scan(hw.id, [sheetOf(hw.id, undefined, { 1: ['B'], 2: ['A', 'C'] })]);
+      const [item] = await reviewOf(hw.id);
+      expect((await scoresOf(hw.id, student.id)).scores['1']).toBeNull();
+
+      const resolved = reviewItemSchema.parse(data(await resolve(item!.id, { action: 'assignStudent', studentId: student.id })));
+      expect(resolved).toMatchObject({ status: 'resolved', resolution: `已指定学生：${student.name}（第 1 页）` });
+      expect(resolved.student).toEqual({ id: student.id, name: student.name, code: student.code });
+      const scores = await scoresOf(hw.id, student.id);
+      expect(scores.scores).toMatchObject({ 1: 3, 2: 4 });
+
+      expect(failure(await resolve(item!.id, { action: 'discard' }))).toEqual({
+        status: 409,
+        msg: MARKING_MESSAGES.alreadyResolved,
+      });
+    });
+
+    it('refuses a student of another school, and actions that do not fit the problem', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      await scan(hw.id, [sheetOf(hw.id, undefined)]);
+      const [item] = await reviewOf(hw.id);
+      const [foreign] = await app()
+        .database.db.insert(students)
+        .values({ orgId: other.orgId, classId: other.classId, name: '外校生', code: '99990001' })
+        .returning();
+      expect(failure(await resolve(item!.id, { action: 'assignStudent', studentId: foreign!.id }))).toEqual({
+        status: 400,
+        msg: REVIEW_MESSAGES.unknownStudent,
+      });
+      expect(failure(await resolve(item!.id, { action: 'setAnswer', questionNo: 1, labels: ['A'] })).msg).toBe(
+        REVIEW_MESSAGES.cannotSetAnswer,
+      );
+      expect(failure(await resolve(item!.id, { action: 'accept' })).msg).toBe(REVIEW_MESSAGES.cannotAccept);
+    });
+
+    it.each([
+      [{}, '请求参数错误'],
+      [{ action: 'rename' }, '请求参数错误'],
+      [{ action: 'assignStudent' }, '请求参数错误：studentId：不能为空'],
+      [{ action: 'setAnswer', questionNo: 0, labels: [] }, '请求参数错误'],
+      [{ action: 'setAnswer', questionNo: 1, labels: ['ABC'] }, '请求参数错误'],
+    ])('answers 400 for the payload %j', async (payload, message) => {
+      const hw = await createHomework(app(), teacher.orgId);
+      await scan(hw.id, [sheetOf(hw.id, undefined)]);
+      const [item] = await reviewOf(hw.id);
+      const answer = failure(await resolve(item!.id, payload));
+      expect(answer.status).toBe(400);
+      expect(answer.msg.startsWith(message)).toBe(true);
+    });
+
+    describe('a page with doubtful bubbles', () => {
+      let hw: TestHomework;
+      let items: ReviewItem[];
+      const student = () => hw.students[1]!;
+
+      beforeAll(async () => {
+        hw = await createHomework(app(), teacher.orgId);
+        await scan(hw.id, [
+          { ...sheetOf(hw.id, hw.students[1]!.code, { 1: ['A', 'B'], 2: ['A'], 3: ['F'] }), confidence: { 2: 0.3, 3: 0.5 } },
+        ]);
+        items = await reviewOf(hw.id);
+      });
+
+      it('lists one item per doubtful question with its reading', () => {
+        expect(items.map((item) => [item.kind, item.questionNo])).toEqual([
+          ['multipleMarks', 1],
+          ['lowConfidence', 2],
+          ['lowConfidence', 3],
+        ]);
+        expect(items[0]!.reading).toMatchObject({ questionNo: 1, marked: ['A', 'B'] });
+      });
+
+      it('checks corrected labels against the question', async () => {
+        const first = items[0]!;
+        expect(failure(await resolve(first.id, { action: 'setAnswer', questionNo: 1, labels: ['Z'] })).msg).toBe('选项不存在：Z');
+        expect(failure(await resolve(first.id, { action: 'setAnswer', questionNo: 1, labels: ['A', 'B'] })).msg).toBe(
+          REVIEW_MESSAGES.singleLabel,
+        );
+        expect(failure(await resolve(first.id, { action: 'setAnswer', questionNo: 2, labels: ['B'] })).msg).toBe(
+          REVIEW_MESSAGES.questionMismatch,
+        );
+        expect(failure(await resolve(first.id, { action: 'discard' })).msg).toBe(REVIEW_MESSAGES.cannotDiscardQuestion);
+      });
+
+      it('re-scores the question when the teacher corrects or confirms the reading', async () => {
+        expect((await scoresOf(hw.id, student().id)).scores).toMatchObject({ 1: null, 2: null, 3: null });
+        data(await resolve(items[0]!.id, { action: 'setAnswer', questionNo: 1, labels: ['b'] }));
+        data(await resolve(items[1]!.id, { action: 'accept' }));
+        expect((await scoresOf(hw.id, student().id)).scores).toMatchObject({ 1: 3, 2: 2, 3: null });
+        const last = reviewItemSchema.parse(
+          data(await resolve(items[2]!.id, { action: 'setAnswer', questionNo: 3, labels: ['T'] })),
+        );
+        expect(last.resolution).toBe('已更正为：T');
+        const row = await scoresOf(hw.id, student().id);
+        expect(row.scores).toMatchObject({ 1: 3, 2: 2, 3: 2 });
+        expect(row.answers).toMatchObject({ 1: ['B'], 2: ['A'], 3: ['T'] });
+        expect(await reviewOf(hw.id)).toEqual([]);
+      });
+    });
+
+    it('moves a sheet of another homework there on accept', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const target = await createHomework(app(), teacher.orgId);
+      const student = target.students[2]!;
+      await scan(hw.id, [sheetOf(target.id, student.code, { 1: ['B'] })]);
+      const [item] = await reviewOf(hw.id);
+      expect(item!.kind).toBe('otherHomework');
+      const resolved = reviewItemSchema.parse(data(await resolve(item!.id, { action: 'accept' })));
+      expect(resolved.resolution).toMatch(/^已移至作业：/);
+      expect((await scoresOf(target.id, student.id)).scores['1']).toBe(3);
+      expect((await scoresOf(hw.id, student.id)).scores['1']).toBeNull();
+    });
+
+    it('drops a discarded page from the review list and from scores', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const target = await createHomework(app(), teacher.orgId);
+      await scan(hw.id, [sheetOf(target.id, target.students[2]!.code, { 1: ['B'] })]);
+      const [item] = await reviewOf(hw.id);
+      expect(reviewItemSchema.parse(data(await resolve(item!.id, { action: 'discard' }))).resolution).toBe('已作废此页');
+      expect(await reviewOf(hw.id)).toEqual([]);
+      const view = pageReadingViewSchema.parse(
+        data(await teacher({ method: 'GET', url: `/api/marking/pages/${item!.imageId}/reading` })),
+      );
+      expect(view.status).toBe('discarded');
+      expect((await scoresOf(target.id, target.students[2]!.id)).scores['1']).toBeNull();
+    });
+
+    it('replaces the counted page by its re-scan on accept, or keeps it on discard', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const [a, b] = [hw.students[3]!, hw.students[4]!];
+      await scan(hw.id, [sheetOf(hw.id, a.code, { 1: ['B'] }), sheetOf(hw.id, b.code, { 1: ['B'] })]);
+      await scan(hw.id, [sheetOf(hw.id, a.code, { 1: ['C'] }), sheetOf(hw.id, b.code, { 1: ['C'] })]);
+      const items = await reviewOf(hw.id);
+      expect(items.map((item) => item.kind)).toEqual(['duplicatePage', 'duplicatePage']);
+      const first = items.find((item) => item.student?.id === a.id);
+      const second = items.find((item) => item.student?.id === b.id);
+
+      data(await resolve(first!.id, { action: 'accept' }));
+      data(await resolve(second!.id, { action: 'discard' }));
+      expect((await scoresOf(hw.id, a.id)).scores['1']).toBe(0);
+      expect((await scoresOf(hw.id, b.id)).scores['1']).toBe(3);
+      expect(await reviewOf(hw.id)).toEqual([]);
+    });
+
+    it('scores the questions of a missing page 0 when the teacher accepts it as missing', async () => {
+      const hw = await createHomework(app(), teacher.orgId, TWO_PAGE_PAPER);
+      const template = answerSheetTemplateSchema.parse(
+        data(await teacher({ method: 'GET', url: `/api/homework/${hw.id}/answer-sheet/template` })),
+      );
+      const pageOf = (no: number) =>
+        template.pages.find((p) => p.objective.some((o) => o.questionNo === no) || p.regions.some((r) => r.questionNo === no))!
+          .page;
+      const student = hw.students[5]!;
+      await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['B'] }, 1)]);
+      const items = await reviewOf(hw.id);
+      expect(items.map((item) => [item.kind, item.page, item.student?.id])).toEqual(
+        template.pages.slice(1).map((p) => ['missingPage', p.page, student.id]),
+      );
+      expect(failure(await resolve(items[0]!.id, { action: 'discard' })).msg).toBe(REVIEW_MESSAGES.cannotDiscardMissing);
+      for (const item of items) data(await resolve(item.id, { action: 'accept' }));
+      const row = await scoresOf(hw.id, student.id);
+      const expected = Object.fromEntries(
+        TWO_PAGE_PAPER.map((q, i) => {
+          const no = i + 1;
+          if (pageOf(no) > 1) return [String(no), 0];
+          if (q.type === 'blank' || q.type === 'subjective') return [String(no), null];
+          return [String(no), no === 1 ? 3 : 0];
+        }),
+      );
+      expect(row.scores).toEqual(expected);
+      expect(await reviewOf(hw.id)).toEqual([]);
+    });
+  });
+
+  describe('page reading', () => {
+    it('shows what the engine read off a page of the school, and 404 elsewhere', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const [imageId] = await scan(hw.id, [sheetOf(hw.id, hw.students[6]!.code, { 1: ['D'] })]);
+      const view: PageReadingView = pageReadingViewSchema.parse(
+        data(await teacher({ method: 'GET', url: `/api/marking/pages/${imageId}/reading` })),
+      );
+      expect(view).toMatchObject({ imageId, homeworkId: hw.id, status: 'recognised' });
+      expect(view.reading?.objective.find((o) => o.questionNo === 1)?.marked).toEqual(['D']);
+      expect(failure(await other.call({ method: 'GET', url: `/api/marking/pages/${imageId}/reading` })).status).toBe(404);
+      expect(failure(await teacher({ method: 'GET', url: '/api/marking/pages/not-a-uuid/reading' })).status).toBe(400);
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ScoreTable, scoreTableSchema } from '../../../src/shared/contract/marking';
+import { failure } from '../accounts-helper';
+import { createOtherSchool } from '../papers/papers-helper';
+import {
+  type Caller,
+  callerFor,
+  createHomework,
+  createMarkingApp,
+  data,
+  FakeEngine,
+  type MarkingApp,
+  scanSheets,
+  sheetOf,
+  type TestHomework,
+} from './marking-helper';
+
+describe('score endpoints', () => {
+  const engine = new FakeEngine();
+  let handle: MarkingApp;
+  let teacher: Caller;
+  let other: Awaited<ReturnType<typeof createOtherSchool>>;
+  let hw: TestHomework;
+  const app = () => handle.app;
+
+  beforeAll(async () => {
+    handle = await createMarkingApp({ engine });
+    teacher = await callerFor(app(), 'teacher');
+    other = await createOtherSchool(app());
+    hw = await createHomework(app(), teacher.orgId);
+    const [first, second] = hw.students;
+    await scanSheets(app(), engine, teacher.token, hw.id, [
+      sheetOf(hw.id, first!.code, { 1: ['B'], 2: ['A', 'C'], 3: ['T'] }),
+      sheetOf(hw.id, second!.code, { 1: ['A'], 2: ['C'], 3: ['F'] }),
+    ]);
+    await app().marking.queue.idle();
+    // The owner marks the first student's manual answers (the owner marks when nobody is assigned).
+    for (const no of [4, 5]) {
+      const task = data<{ taskId: number; answerId: number }>(
+        await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
+      );
+      data(
+        await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: no === 4 ? 4 : 7.5 } }),
+      );
+    }
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('lists every student of the homework with a score per question, answers as read, total and completeness', async () => {
+    const table: ScoreTable = scoreTableSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores` })),
+    );
+    expect(table.questions).toEqual([
+      { questionNo: 1, type: 'single', score: 3 },
+      { questionNo: 2, type: 'multiple', score: 4 },
+      { questionNo: 3, type: 'judge', score: 2 },
+      { questionNo: 4, type: 'blank', score: 4 },
+      { questionNo: 5, type: 'subjective', score: 10 },
+    ]);
+    expect(table.students).toHaveLength(hw.students.length);
+    const [marked, partly, absent] = table.students;
+    // Which student's answers the owner marked first depends on the order of answers; one got 4 and 7.5.
+    const manual = [marked!, partly!].map((s) => [s.scores['4'], s.scores['5']]);
+    expect(manual).toEqual(
+      expect.arrayContaining([
+        [4, 7.5],
+        [null, null],
+      ]),
+    );
+    const full = [marked!, partly!].find((s) => s.scores['4'] === 4)!;
+    const half = [marked!, partly!].find((s) => s.scores['4'] === null)!;
+    expect(full.complete).toBe(true);
+    expect(half.complete).toBe(false);
+    expect(table.students.find((s) => s.studentId === hw.students[0]!.id)).toMatchObject({
+      answers: { 1: ['B'], 2: ['A', 'C'], 3: ['T'] },
+    });
+    const second = table.students.find((s) => s.studentId === hw.students[1]!.id)!;
+    expect([second.scores['1'], second.scores['2'], second.scores['3']]).toEqual([0, 2, 0]);
+    expect(absent).toMatchObject({ total: 0, complete: false, answers: {} });
+    expect(Object.values(absent!.scores).every((score) => score === null)).toBe(true);
+    expect(full.total).toBe((full.studentId === hw.students[0]!.id ? 3 + 4 + 2 : 0 + 2 + 0) + 4 + 7.5);
+  });
+
+  it('exports the same table as 成绩表 in an Excel file', async () => {
+    const response = await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores.xlsx` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(String(response.headers['content-disposition'])).toContain(encodeURIComponent('-成绩表.xlsx'));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('成绩表')!;
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '学号',
+      '姓名',
+      '班级',
+      '第1题',
+      '第2题',
+      '第3题',
+      '第4题',
+      '第5题',
+      '总分',
+    ]);
+    const table = data<ScoreTable>(await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores` }));
+    expect(sheet.rowCount).toBe(1 + table.students.length);
+    table.students.forEach((student, i) => {
+      const row = sheet.getRow(i + 2).values as unknown[];
+      expect(row.slice(1, 4)).toEqual([student.code, student.name, student.className]);
+      expect(row.slice(4, 9)).toEqual([1, 2, 3, 4, 5].map((no) => student.scores[String(no)] ?? undefined));
+      expect(row[9]).toBe(student.total);
+    });
+  });
+
+  it("answers 404 for another school's homework", async () => {
+    expect(failure(await other.call({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores` })).status).toBe(404);
+    expect(failure(await other.call({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores.xlsx` })).status).toBe(404);
+    expect(failure(await teacher({ method: 'GET', url: '/api/marking/homework/0/scores' })).status).toBe(400);
+  });
+});
