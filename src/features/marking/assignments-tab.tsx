@@ -161,7 +161,7 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
               onNumberChange={(value) => setPartialCredit(Number.isFinite(value) ? Math.min(100, Math.max(0, value)) / 100 : 0)}
               style={{ width: 120 }}
             />
-            <span className={styles.sub}>全对得满分，少选按此比例得分，错选不得分</span>
+            <span className={styles.creditHint}>全对得满分，少选按此比例得分，错选不得分</span>
           </label>
         ) : null}
         {rows.length > 1 ? (

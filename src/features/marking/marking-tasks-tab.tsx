@@ -16,6 +16,24 @@ export function writePath(homeworkId: number, questionNo: number, arbitration = 
   return `/write?homeworkId=${homeworkId}&questionNo=${questionNo}${arbitration ? '&mode=arbitration' : ''}`;
 }
 
+/** "1–12、15、17–18" for question numbers in order. */
+export function numberRanges(numbers: number[]): string {
+  const parts: string[] = [];
+  let start = numbers[0];
+  let end = start;
+  for (const n of [...numbers.slice(1), Number.NaN]) {
+    if (start === undefined || end === undefined) break;
+    if (n === end + 1) {
+      end = n;
+      continue;
+    }
+    parts.push(start === end ? String(start) : `${start}–${end}`);
+    start = n;
+    end = n;
+  }
+  return parts.join('、');
+}
+
 export type MarkerCount = { userId: number; name: string; marked: number; assigned: boolean };
 
 /** Who marks the question: the assigned teachers (0 marked so far included), then anyone else who marked it. */
@@ -56,7 +74,7 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
       )}
       {objective.length > 0 ? (
         <p className={styles.objective}>
-          {`客观题 ${objective.length} 道（第 ${objective.map((q) => q.questionNo).join('、')} 题）由系统按答案自动评分，已评 ${Math.min(
+          {`客观题 ${objective.length} 道（第 ${numberRanges(objective.map((q) => q.questionNo))} 题）由系统按答案自动评分，已评 ${Math.min(
             ...objective.map((q) => q.done),
           )} 份。`}
         </p>
@@ -124,6 +142,7 @@ function TaskCard({ homeworkId, question, markers }: CardProps) {
         </span>
         <Button
           theme="solid"
+          className={styles.taskAction}
           disabled={total === 0}
           aria-label={`开始阅卷：第${questionNo}题`}
           onClick={() => navigate(writePath(homeworkId, questionNo))}

@@ -128,11 +128,14 @@ function ReviewItemCard({ item, classes, onResolved }: { item: ReviewItem; class
     <li className={styles.reviewItem} aria-label={`异常：${label}`}>
       <div className={styles.reviewImage}>
         {image.url ? (
-          <Image
-            src={image.url}
-            alt={`${label}：${describeItem(item)} 的答题卡扫描图`}
-            preview={{ minZoom: IMAGE_ZOOM_MIN, maxZoom: IMAGE_ZOOM_MAX }}
-          />
+          <div>
+            <Image
+              src={image.url}
+              alt={`${label}：${describeItem(item)} 的答题卡扫描图`}
+              preview={{ minZoom: IMAGE_ZOOM_MIN, maxZoom: IMAGE_ZOOM_MAX }}
+            />
+            <div className={styles.imageHint}>点击图片查看大图</div>
+          </div>
         ) : image.failed ? (
           <Button size="small" onClick={image.retry}>
             扫描图加载失败，重试

@@ -8,6 +8,7 @@ import { Button, Input, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import type { StudentScore } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS, type QuestionType } from '../../shared/contract/papers';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
 import { LabelledSelect } from './labelled-select';
 import { downloadScoresXlsx, fetchScores } from './marking-api';
 import { useMarkingServices } from './marking-services';
@@ -21,6 +22,7 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
   const [className, setClassName] = useState<string | undefined>();
   const [keyword, setKeyword] = useState('');
   const [exporting, setExporting] = useState(false);
+  const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const students = table.data?.students ?? [];
   const classNames = [...new Set(students.map((s) => s.className))];
@@ -40,38 +42,42 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
     }
   };
 
-  const columns = [
-    { title: '学号', dataIndex: 'code', width: 130, fixed: 'left' as const },
-    { title: '姓名', dataIndex: 'name', width: 90, fixed: 'left' as const },
-    { title: '班级', dataIndex: 'className', width: 120 },
-    ...(table.data?.questions ?? []).map((q) => ({
-      title: (
-        <span title={`${QUESTION_TYPE_LABELS[q.type as QuestionType] ?? q.type} · 满分 ${formatScore(q.score)} 分`}>
-          {q.questionNo}
-          <span className={styles.sub}>{`（${formatScore(q.score)}）`}</span>
-        </span>
-      ),
-      dataIndex: `q${q.questionNo}`,
-      width: 72,
-      align: 'center' as const,
-      render: (_: unknown, row: StudentScore) => {
-        const score = row.scores[String(q.questionNo)];
-        return score === null || score === undefined ? <span className={styles.sub}>—</span> : formatScore(score);
-      },
-    })),
+  // On a phone only the name stays put while the rest scrolls; the total and status come first there.
+  const pinned = small ? undefined : ('left' as const);
+  const pinnedEnd = small ? undefined : ('right' as const);
+  const nameColumn = { title: '姓名', dataIndex: 'name', width: 90, fixed: 'left' as const };
+  const questionColumns = (table.data?.questions ?? []).map((q) => ({
+    title: (
+      <span
+        className={styles.scoreHead}
+        title={`${QUESTION_TYPE_LABELS[q.type as QuestionType] ?? q.type} · 满分 ${formatScore(q.score)} 分`}
+      >
+        <span>{`第${q.questionNo}题`}</span>
+        <span className={styles.sub}>{`${formatScore(q.score)}分`}</span>
+      </span>
+    ),
+    dataIndex: `q${q.questionNo}`,
+    width: 72,
+    align: 'center' as const,
+    render: (_: unknown, row: StudentScore) => {
+      const score = row.scores[String(q.questionNo)];
+      return score === null || score === undefined ? <span className={styles.sub}>—</span> : formatScore(score);
+    },
+  }));
+  const endColumns = [
     {
       title: '总分',
       dataIndex: 'total',
       width: 80,
       align: 'center' as const,
-      fixed: 'right' as const,
+      fixed: pinnedEnd,
       render: (_: unknown, row: StudentScore) => <strong>{formatScore(row.total)}</strong>,
     },
     {
       title: '状态',
       dataIndex: 'complete',
       width: 90,
-      fixed: 'right' as const,
+      fixed: pinnedEnd,
       render: (_: unknown, row: StudentScore) =>
         row.complete ? (
           <Tag color="green" size="small">
@@ -84,6 +90,11 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
         ),
     },
   ];
+  const codeColumn = { title: '学号', dataIndex: 'code', width: 130, fixed: pinned };
+  const classColumn = { title: '班级', dataIndex: 'className', width: 120 };
+  const columns = small
+    ? [nameColumn, ...endColumns, codeColumn, classColumn, ...questionColumns]
+    : [codeColumn, nameColumn, classColumn, ...questionColumns, ...endColumns];
 
   return (
     <>
@@ -125,7 +136,7 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
           dataSource={shown}
           loading={table.loading}
           pagination={shown.length > 50 ? { pageSize: 50 } : false}
-          scroll={{ x: 510 + (table.data?.questions.length ?? 0) * 72 }}
+          scroll={{ x: 510 + questionColumns.length * 72 }}
           empty={table.loading ? '' : '暂无成绩：答题卡识别后会出现在这里'}
         />
       </section>

@@ -10,6 +10,7 @@ import { Badge, Button, Empty, Spin, TabPane, Tabs, Tag, Typography } from '@dou
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HOMEWORK_STATUS_LABELS, type HomeworkStatus } from '../../../shared/contract/papers';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
 import { ArbitrationTab } from '../arbitration-tab';
 import { AssignmentsTab } from '../assignments-tab';
 import { HomeworkPicker } from '../homework-picker';
@@ -48,6 +49,7 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
   const { overview, loading, error, reload, replace } = useMarkingOverview(homeworkId);
   // Bumped by 刷新 so the open tab loads again too (tabs load when shown; leaving one unmounts it).
   const [refreshes, setRefreshes] = useState(0);
+  const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const requested = params.get('tab') as CorrectTab | null;
   const showArbitration = Boolean(overview?.isOwner && overview.questions.some((q) => q.arbitration > 0));
@@ -76,7 +78,10 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
             title="无法打开这份作业的阅卷"
             description="作业不存在、不属于您的学校，或网络出现问题"
           >
-            <Button onClick={reload}>重试</Button> <Button onClick={() => navigate('/correct')}>选择其他作业</Button>
+            <div className={styles.actions}>
+              <Button onClick={reload}>重试</Button>
+              <Button onClick={() => navigate('/correct')}>选择其他作业</Button>
+            </div>
           </Empty>
         ) : (
           <Spin size="large" tip="正在加载阅卷信息…" style={{ width: '100%', padding: '80px 0' }} />
@@ -122,7 +127,15 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
         </div>
       </header>
       <RecognitionPanel recognition={overview.recognition} onShowReview={() => selectTab('review')} />
-      <Tabs type="line" activeKey={tab} onChange={selectTab} lazyRender keepDOM={false}>
+      <Tabs
+        type="line"
+        activeKey={tab}
+        onChange={selectTab}
+        lazyRender
+        keepDOM={false}
+        collapsible={small}
+        contentStyle={{ paddingTop: 16 }}
+      >
         <TabPane tab="阅卷任务" itemKey="tasks">
           <MarkingTasksTab overview={overview} />
         </TabPane>

@@ -157,7 +157,10 @@ function NoTaskState({ session, backTo, mode }: { session: MarkingSession; backT
           title="无法获取答卷"
           description={session.failure ?? '请稍后重试'}
         >
-          <Button onClick={session.retry}>重试</Button> <Button onClick={() => navigate(backTo)}>返回阅卷</Button>
+          <div className={styles.actions}>
+            <Button onClick={session.retry}>重试</Button>
+            <Button onClick={() => navigate(backTo)}>返回阅卷</Button>
+          </div>
         </Empty>
       </div>
     );
@@ -172,14 +175,16 @@ function NoTaskState({ session, backTo, mode }: { session: MarkingSession; backT
             : `您共阅了 ${session.progress?.mine ?? session.history.length} 份。按 ← 可以回看并修改已给的分数。`
         }
       >
-        {session.skipped.length > 0 ? (
-          <Button theme="solid" onClick={session.revisitSkipped}>
-            阅跳过的答卷
+        <div className={styles.actions}>
+          {session.skipped.length > 0 ? (
+            <Button theme="solid" onClick={session.revisitSkipped}>
+              阅跳过的答卷
+            </Button>
+          ) : null}
+          <Button theme={session.skipped.length > 0 ? 'light' : 'solid'} onClick={() => navigate(backTo)}>
+            返回阅卷
           </Button>
-        ) : null}{' '}
-        <Button theme={session.skipped.length > 0 ? 'light' : 'solid'} onClick={() => navigate(backTo)}>
-          返回阅卷
-        </Button>
+        </div>
       </Empty>
     </div>
   );
@@ -368,7 +373,7 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
             跳过这份
           </Button>
         )}
-        <p className={`${styles.card} ${styles.hint}`}>
+        <p className={`${styles.card} ${styles.hint} ${styles.keyHints}`}>
           <kbd>0</kbd>–<kbd>9</kbd> <kbd>.</kbd> 输入分数 · <kbd>Enter</kbd> 提交并阅下一份 · <kbd>←</kbd> <kbd>→</kbd> 回看/前进
           · <kbd>Esc</kbd> 清空
         </p>
