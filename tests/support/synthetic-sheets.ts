@@ -240,9 +240,9 @@ function drawMark(
   } else if (style === 'faint') {
     paper.ellipse(cx, cy, rx, ry, grain(110 + random() * 35, 40));
   } else if (style === 'partial') {
-    // A mark that stops short: a random side of the bubble left empty, 55-80 % covered.
+    // A mark that stops short: a random side of the bubble left empty, 50-80 % covered.
     const angle = random() * 2 * Math.PI;
-    const cut = -0.2 + random() * 0.45;
+    const cut = -0.5 + random() * 0.5;
     const [ux, uy] = [Math.cos(angle), Math.sin(angle)];
     paper.ellipse(cx, cy, rx, ry, grain(45 + random() * 40, 40), (u, v) => u * ux + v * uy > cut);
   } else {

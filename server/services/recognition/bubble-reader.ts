@@ -37,8 +37,8 @@ const CONFIDENCE_SPAN = 0.15;
  * An unmarked bubble darker than the page's typical empty bubble by more than this is a smudge, an
  * erasure or a very light mark: its confidence falls to `DOUBT_FLOOR` at `DOUBT_SPAN` beyond.
  */
-const DOUBT_START = 0.12;
-const DOUBT_SPAN = 0.18;
+const DOUBT_START = 0.1;
+const DOUBT_SPAN = 0.1;
 const DOUBT_FLOOR = 0.3;
 
 /**

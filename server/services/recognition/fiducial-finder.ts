@@ -2,7 +2,8 @@
  * Finds the four corner fiducials (solid black squares) of a scanned sheet: in a window around where
  * each corner's square should be, the dark connected component of the right size and squareness
  * nearest to that spot, located to a fraction of a pixel by an intensity-weighted centroid at full
- * resolution. Corners are the image's own; which template corner each is depends on the page's
+ * resolution; a square the scan's edge cuts off is still used, its centre inferred from what is
+ * left. Corners are the image's own; which template corner each is depends on the page's
  * orientation, decided later from the QR. Knows nothing of templates beyond the frame.
  */
 import { histogram, percentile, type GreyImage } from './grey-image';
@@ -19,6 +20,8 @@ export type FoundFiducial = {
   sidePx: number;
   /** Grey level of its inside: the printer's black on this scan. */
   black: number;
+  /** Part of it lies beyond the scan's edge: the centre is inferred from the rest. */
+  cut: boolean;
 };
 
 /** How far from its nominal place a fiducial is looked for: rotation, scale and feed offsets add up. */
@@ -27,6 +30,11 @@ const SEARCH_RADIUS_MM = 26;
 const AREA_RANGE = [0.55, 1.6] as const;
 const SIDE_RANGE = [0.75, 1.45] as const;
 const MIN_FILL = 0.65;
+/** A square cut off by the scan's edge must still show this share of its side across the cut. */
+const MIN_VISIBLE = 0.35;
+
+/** Where the scan's edge cuts a square, per axis: its low or high edge, or nowhere. */
+type Cut = { x: 'low' | 'high' | null; y: 'low' | 'high' | null };
 
 type Component = {
   area: number;
@@ -115,24 +123,57 @@ function findInCorner(img: GreyImage, frame: PageFrame, corner: FiducialCorner):
   }
 
   const side = sidePx / step;
-  let best: { c: Component; distance: number } | null = null;
+  // Which window edges are the image's own: a square touching one of those is cut off by the scan.
+  const imageEdge = {
+    left: x0 === 0,
+    top: y0 === 0,
+    right: x0 + w * step >= img.width - step,
+    bottom: y0 + h * step >= img.height - step,
+  };
+  let best: { c: Component; cut: Cut; distance: number } | null = null;
   for (const c of components(mask, w, h)) {
-    if (c.edge) continue;
+    const touches = { left: c.minX === 0, right: c.maxX === w - 1, top: c.minY === 0, bottom: c.maxY === h - 1 };
+    // Cut by the search window rather than the scan: something larger than a fiducial.
+    if ((touches.left && !imageEdge.left) || (touches.right && !imageEdge.right)) continue;
+    if ((touches.top && !imageEdge.top) || (touches.bottom && !imageEdge.bottom)) continue;
+    const cut: Cut = {
+      x: touches.left ? 'low' : touches.right ? 'high' : null,
+      y: touches.top ? 'low' : touches.bottom ? 'high' : null,
+    };
     const bw = c.maxX - c.minX + 1;
     const bh = c.maxY - c.minY + 1;
-    if (c.area < AREA_RANGE[0] * side * side || c.area > AREA_RANGE[1] * side * side) continue;
-    if (bw < SIDE_RANGE[0] * side || bw > SIDE_RANGE[1] * side || bh < SIDE_RANGE[0] * side || bh > SIDE_RANGE[1] * side)
-      continue;
+    const fits = (extent: number, isCut: boolean) =>
+      extent <= SIDE_RANGE[1] * side && extent >= (isCut ? MIN_VISIBLE : SIDE_RANGE[0]) * side;
+    if (!fits(bw, cut.x !== null) || !fits(bh, cut.y !== null)) continue;
+    const minArea = cut.x || cut.y ? MIN_VISIBLE * AREA_RANGE[0] : AREA_RANGE[0];
+    if (c.area < minArea * side * side || c.area > AREA_RANGE[1] * side * side) continue;
     if (c.area / (bw * bh) < MIN_FILL) continue;
     const cx = x0 + (c.sumX / c.area) * step;
     const cy = y0 + (c.sumY / c.area) * step;
-    const distance = Math.hypot(cx - ex, cy - ey);
-    if (!best || distance < best.distance) best = { c, distance };
+    // A whole square beats a cut one; among equals, the nearest to where it should be.
+    const distance = Math.hypot(cx - ex, cy - ey) + (cut.x || cut.y ? r : 0);
+    if (!best || distance < best.distance) best = { c, cut, distance };
   }
   if (!best) return null;
   const coarseX = x0 + (best.c.sumX / best.c.area) * step + (step - 1) / 2;
   const coarseY = y0 + (best.c.sumY / best.c.area) * step + (step - 1) / 2;
+  if (best.cut.x || best.cut.y) {
+    const box = {
+      x0: x0 + best.c.minX * step - step,
+      y0: y0 + best.c.minY * step - step,
+      x1: x0 + (best.c.maxX + 2) * step,
+      y1: y0 + (best.c.maxY + 2) * step,
+    };
+    return refineCut(img, corner, box, best.cut, sidePx, threshold);
+  }
   return refine(img, corner, coarseX, coarseY, Math.sqrt(best.c.area) * step, threshold);
+}
+
+/** Weight of a pixel as ink: 1 well below the threshold, 0 well above, linear across a soft band. */
+function inkWeight(v: number, threshold: number): number {
+  const hi = threshold * 1.35;
+  const lo = threshold * 0.65;
+  return v <= lo ? 1 : v >= hi ? 0 : (hi - v) / (hi - lo);
 }
 
 /**
@@ -146,16 +187,13 @@ function refine(img: GreyImage, corner: FiducialCorner, cx: number, cy: number, 
   const y0 = Math.max(0, Math.floor(cy - half));
   const x1 = Math.min(img.width, Math.ceil(cx + half));
   const y1 = Math.min(img.height, Math.ceil(cy + half));
-  const hi = threshold * 1.35;
-  const lo = threshold * 0.65;
   let sum = 0;
   let sumX = 0;
   let sumY = 0;
   for (let y = y0; y < y1; y += 1) {
     const row = y * img.width;
     for (let x = x0; x < x1; x += 1) {
-      const v = img.data[row + x] as number;
-      const weight = v <= lo ? 1 : v >= hi ? 0 : (hi - v) / (hi - lo);
+      const weight = inkWeight(img.data[row + x]!, threshold);
       sum += weight;
       sumX += weight * x;
       sumY += weight * y;
@@ -163,9 +201,64 @@ function refine(img: GreyImage, corner: FiducialCorner, cx: number, cy: number, 
   }
   const x = sum > 0 ? sumX / sum : cx;
   const y = sum > 0 ? sumY / sum : cy;
+  return { corner, x, y, sidePx: Math.sqrt(sum), black: insideLevel(img, x, y, side), cut: false };
+}
+
+function insideLevel(img: GreyImage, x: number, y: number, side: number): number {
   const inner = side * 0.3;
-  const black = percentile(histogram(img, x - inner, y - inner, x + inner, y + inner), 0.5);
-  return { corner, x, y, sidePx: Math.sqrt(sum), black };
+  return percentile(histogram(img, x - inner, y - inner, x + inner, y + inner), 0.5);
+}
+
+/**
+ * The centre of a square the scan's edge cuts off, from what is left of it: along an uncut axis the
+ * weighted centroid; along a cut axis, the visible extent (the ink per line across it, a median over
+ * the lines) less half a side, from the image edge. The side is the visible extent of an uncut axis,
+ * or the nominal one when both are cut. Less exact than a whole square; the fit's residual tells.
+ */
+function refineCut(
+  img: GreyImage,
+  corner: FiducialCorner,
+  box: { x0: number; y0: number; x1: number; y1: number },
+  cut: Cut,
+  nominalSide: number,
+  threshold: number,
+): FoundFiducial {
+  const x0 = Math.max(0, Math.floor(box.x0));
+  const y0 = Math.max(0, Math.floor(box.y0));
+  const x1 = Math.min(img.width, Math.ceil(box.x1));
+  const y1 = Math.min(img.height, Math.ceil(box.y1));
+  const rows = new Float64Array(y1 - y0);
+  const columns = new Float64Array(x1 - x0);
+  let sum = 0;
+  let sumX = 0;
+  let sumY = 0;
+  for (let y = y0; y < y1; y += 1) {
+    const row = y * img.width;
+    for (let x = x0; x < x1; x += 1) {
+      const weight = inkWeight(img.data[row + x]!, threshold);
+      rows[y - y0]! += weight;
+      columns[x - x0]! += weight;
+      sum += weight;
+      sumX += weight * x;
+      sumY += weight * y;
+    }
+  }
+  const typical = (masses: Float64Array) => {
+    const max = Math.max(...masses);
+    const solid = [...masses].filter((m) => m > 0.5 * max).sort((p, q) => p - q);
+    return solid[Math.floor(solid.length / 2)] ?? 0;
+  };
+  // Ink per row is the visible width; ink per column the visible height.
+  const visibleWidth = typical(rows);
+  const visibleHeight = typical(columns);
+  const side = !cut.x ? visibleWidth : !cut.y ? visibleHeight : nominalSide;
+  const along = (edge: 'low' | 'high' | null, centroid: number, visible: number, size: number) =>
+    edge === 'low' ? -0.5 + visible - side / 2 : edge === 'high' ? size - 0.5 - visible + side / 2 : centroid;
+  const x = along(cut.x, sum > 0 ? sumX / sum : (x0 + x1) / 2, visibleWidth, img.width);
+  const y = along(cut.y, sum > 0 ? sumY / sum : (y0 + y1) / 2, visibleHeight, img.height);
+  const insideX = Math.min(Math.max(x, side * 0.3), img.width - side * 0.3);
+  const insideY = Math.min(Math.max(y, side * 0.3), img.height - side * 0.3);
+  return { corner, x, y, sidePx: side, black: insideLevel(img, insideX, insideY, side), cut: true };
 }
 
 /** The fiducials found in the image's four corners (a corner is missing when none was found there). */

@@ -17,6 +17,15 @@ import { cutRegion, encodeRegion } from './region-cutter';
 import type { RecognitionResult, RegionImage, TemplateResolver } from './recognition-engine';
 import { TURNED_CORNER, guessFrame, templateFrame, type PageFrame } from './sheet-frame';
 
+/**
+ * Resolution of the region cut-outs, at most the scan's own. Enough for marking handwriting on screen
+ * (online-marking systems scan at 150-200 dpi for it); 300 dpi would more than double the pixels to
+ * warp and encode, the larger part of a page's cost.
+ */
+export const DEFAULT_REGION_DPI = 200;
+
+export type RecognizeOptions = { regionDpi?: number };
+
 /** Below this share of dark pixels (and without fiducials) a page is blank paper. */
 export const BLANK_DARK_SHARE = 0.003;
 /** Fit residual (RMS per fiducial) up to which the transform is fully trusted, and beyond which it is rejected. */
@@ -206,7 +215,11 @@ function isBlank(img: GreyImage): boolean {
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Reads a page. Rejects only when the image cannot be decoded at all. */
-export async function recognizePage(image: Buffer, resolveTemplate: TemplateResolver): Promise<RecognitionResult> {
+export async function recognizePage(
+  image: Buffer,
+  resolveTemplate: TemplateResolver,
+  options: RecognizeOptions = {},
+): Promise<RecognitionResult> {
   const started = performance.now();
   const img = await decodeGrey(image);
   const guessed = guessFrame(img.width, img.height);
@@ -279,7 +292,8 @@ export async function recognizePage(image: Buffer, resolveTemplate: TemplateReso
     reading.objective = objective.readings;
     problems.push(...objective.problems);
     confidences.push(...objective.readings.map((r) => r.confidence));
-    const pxPerMm = (img.width / template.pageWidthMm + img.height / template.pageHeightMm) / 2;
+    const scanPxPerMm = (img.width / template.pageWidthMm + img.height / template.pageHeightMm) / 2;
+    const pxPerMm = Math.min(scanPxPerMm, (options.regionDpi ?? DEFAULT_REGION_DPI) / 25.4);
     const cuts = page.regions.map((region) => cutRegion(img, located.transform, region, pxPerMm));
     reading.regions = cuts.map((c) => c.reading);
     const jpegs = await Promise.all(cuts.map((c) => encodeRegion(c.pixels)));

@@ -2,22 +2,20 @@
  * The recognition engine the server uses: a small pool of worker threads (recognition.worker.ts), one
  * page per worker at a time, the rest queued in arrival order. A worker asks for a page's template by
  * message and the pool answers it with the caller's resolver, which stays on the main thread. A worker
- * that dies fails only the page it was reading and is replaced. Under tsx (server, scripts, vitest) the
- * worker is TypeScript: it is started through tsx's tsImport, because Node 20 does not apply the
- * parent's module hooks to a worker's entry file.
+ * that dies fails only the page it was reading and is replaced.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from './module-worker';
 import type { RecognitionEngine, RecognitionResult, TemplateResolver } from './recognition-engine';
-import type { WorkerReply, WorkerRequest } from './recognition.worker';
+import type { WorkerOptions, WorkerReply, WorkerRequest } from './recognition.worker';
 
 export type RecognitionEngineOptions = {
   /** Worker threads; default: the machine's cores. */
   threads?: number;
+  /** Resolution of the region cut-outs (default DEFAULT_REGION_DPI, at most the scan's). */
+  regionDpi?: number;
 };
 
 type Task = {
@@ -31,21 +29,14 @@ type Task = {
 type Slot = { worker: Worker; task: Task | null };
 
 /** The worker's entry: the TypeScript file itself when running from source, else its compiled sibling. */
-function startWorker(): Worker {
-  const own = import.meta.url;
-  const extension = path.extname(new URL(own).pathname);
-  const entry = new URL(`./recognition.worker${extension}`, own).href;
-  if (extension !== '.ts') return new Worker(new URL(entry));
-  const require = createRequire(own);
-  const tsxPackage = require.resolve('tsx/package.json');
-  const exportsMap = JSON.parse(readFileSync(tsxPackage, 'utf8')).exports as Record<string, { import: { default: string } }>;
-  const api = pathToFileURL(path.join(path.dirname(tsxPackage), exportsMap['./esm/api']!.import.default)).href;
-  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
-  return new Worker(bootstrap, { eval: true, execArgv: [] });
+function startWorker(options: WorkerOptions): Worker {
+  const extension = path.extname(new URL(import.meta.url).pathname);
+  return startModuleWorker(new URL(`./recognition.worker${extension}`, import.meta.url), options);
 }
 
 export function createRecognitionEngine(options: RecognitionEngineOptions = {}): RecognitionEngine {
   const threads = Math.max(1, options.threads ?? availableParallelism());
+  const workerOptions: WorkerOptions = options.regionDpi === undefined ? {} : { regionDpi: options.regionDpi };
   const queue: Task[] = [];
   const slots: Slot[] = [];
   let nextId = 1;
@@ -73,7 +64,7 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(), task: null };
+    const slot: Slot = { worker: startWorker(workerOptions), task: null };
     slot.worker.on('message', (reply: WorkerReply) => {
       if (reply.type === 'template') {
         const task = slot.task;

@@ -3,10 +3,10 @@
  * pool for each page's template (the resolver lives on the main thread, next to the database). Owns no
  * state beyond the pages in flight; the pool owns scheduling, restarts and shutdown.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
 import type { PageReading } from '../../../src/shared/contract/recognition';
-import { recognizePage } from './page-recognizer';
+import { recognizePage, type RecognizeOptions } from './page-recognizer';
 import { prepareQrReader } from './qr-reader';
 
 /** Pool to worker. */
@@ -26,6 +26,10 @@ export type WorkerReply =
     }
   | { type: 'failed'; id: number; message: string };
 
+/** What the pool starts the worker with. */
+export type WorkerOptions = RecognizeOptions;
+
+const options = (workerData ?? {}) as WorkerOptions;
 const port = parentPort;
 if (!port) throw new Error('recognition.worker must run in a worker thread');
 
@@ -35,11 +39,15 @@ const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMess
 async function recognize(id: number, image: Uint8Array) {
   try {
     const buffer = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-    const { reading, regions } = await recognizePage(buffer, (qr) => {
-      const answer = new Promise<AnswerSheetTemplate | null>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      send({ type: 'template', id, qr });
-      return answer;
-    });
+    const { reading, regions } = await recognizePage(
+      buffer,
+      (qr) => {
+        const answer = new Promise<AnswerSheetTemplate | null>((resolve, reject) => waiting.set(id, { resolve, reject }));
+        send({ type: 'template', id, qr });
+        return answer;
+      },
+      options,
+    );
     // Region JPEGs travel without a copy: each gets its own ArrayBuffer to hand over.
     const owned = regions.map((r) => ({ questionNo: r.questionNo, kind: r.kind, jpeg: new Uint8Array(r.jpeg) }));
     send(

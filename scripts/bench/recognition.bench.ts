@@ -1,0 +1,393 @@
+// Benchmark: recognition of scanned answer sheets (issue 6).
+// 1. Accuracy: ≥ 500 synthetic sheets with known answers (tests/support/synthetic-sheets.ts: the printed
+//    PDF rasterised at 300 dpi, pencil marks, handwriting, scanner degradations, JPEG), read by the
+//    worker-pool engine. Prints bubble-level accuracy, the share of pages sent to review (clean pages
+//    apart) and the wrong answers that would enter scores without review.
+//    Goals: ≥ 99.9 % of bubbles right, 0 wrong answers unreviewed, < 2 % of clean pages to review.
+// 2. Throughput: 2,000 A4 300 dpi JPEG pages (a few distinct ones, reused) through the engine on both
+//    cores; pages per second and sheets per minute (goal ≥ 300), the bare JPEG decode per page for
+//    comparison, and the process RSS sampled over the run (first, last, max): it must stay flat.
+// RECOGNITION_BENCH_SHEETS and RECOGNITION_BENCH_PAGES shrink the runs for a quick look.
+import { availableParallelism } from 'node:os';
+import sharp from 'sharp';
+import { createRecognitionEngine } from '../../server/services/recognition/recognition-worker-pool';
+import { decodeGrey } from '../../server/services/recognition/grey-image';
+import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../src/shared/contract/answer-sheet';
+import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
+import type { PageReading, RecognitionProblemKind } from '../../src/shared/contract/recognition';
+import { layoutAnswerSheet } from '../../src/shared/lib/answer-sheet-layout';
+import { seededRandom } from '../../src/shared/lib/simulated-scan';
+import { createSheetPool } from '../../tests/support/synthetic-sheet-pool';
+import { randomMarks, standardSpec, type SyntheticSheet, type SyntheticSheetOptions } from '../../tests/support/synthetic-sheets';
+
+const SHEETS = Number(process.env.RECOGNITION_BENCH_SHEETS ?? 520);
+const RUN_PAGES = Number(process.env.RECOGNITION_BENCH_PAGES ?? 2000);
+const THREADS = availableParallelism();
+const GOALS = { bubbles: 0.999, cleanReview: 0.02, sheetsPerMinute: 300 };
+
+const specs: { name: string; spec: AnswerSheetSpec; share: number }[] = [
+  { name: 'A4 standard', spec: standardSpec(4101, 'A4'), share: 0.8 },
+  {
+    name: 'A4 objective-heavy',
+    spec: answerSheetSpecSchema.parse({
+      homeworkId: 4102,
+      title: '八年级英语单元测验',
+      subjectName: '英语',
+      paperSize: 'A4',
+      questions: [
+        ...Array.from({ length: 40 }, (_, i) => ({ no: i + 1, type: 'single', score: 1.5 })),
+        ...Array.from({ length: 10 }, (_, i) => ({ no: 41 + i, type: 'multiple', score: 3 })),
+        ...Array.from({ length: 10 }, (_, i) => ({ no: 51 + i, type: 'judge', score: 1 })),
+        { no: 61, type: 'subjective', score: 10, lines: 5 },
+      ],
+    }),
+    share: 0.1,
+  },
+  { name: 'A3 standard', spec: standardSpec(4103, 'A3'), share: 0.1 },
+];
+const templates = new Map<number, AnswerSheetTemplate>(specs.map((s) => [s.spec.homeworkId, layoutAnswerSheet(s.spec)]));
+const OTHER_HOMEWORK = 4999;
+
+type Kind = 'clean' | 'degraded' | 'blank' | 'other';
+type Plan = { kind: Kind; spec: AnswerSheetSpec; options: SyntheticSheetOptions };
+
+const uniform = (random: () => number, low: number, high: number) => low + random() * (high - low);
+
+function plan(count: number): Plan[] {
+  const random = seededRandom(2026);
+  const plans: Plan[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const pick = random();
+    let acc = 0;
+    const entry = specs.find((s) => (acc += s.share) >= pick) ?? specs[0]!;
+    const template = templates.get(entry.spec.homeworkId)!;
+    const pageIndex = Math.floor(random() * template.pages.length);
+    const studentNo = Math.floor(random() * 7);
+    const student =
+      studentNo === 0 ? undefined : { name: `学生${studentNo}`, code: `20260101${String(studentNo).padStart(2, '0')}` };
+    const seed = 1000 + i;
+    const special = i % 100;
+    if (special === 50) {
+      plans.push({
+        kind: 'blank',
+        spec: entry.spec,
+        options: { blank: true, seed, degrade: { rotationDeg: uniform(random, -1, 1) } },
+      });
+      continue;
+    }
+    const page = template.pages[pageIndex]!;
+    const writeIn = page.regions.filter(() => random() < 0.8).map((r) => r.questionNo);
+    const clean = i % 5 < 2;
+    const upsideDown = random() < 0.15;
+    const options: SyntheticSheetOptions = clean
+      ? {
+          pageIndex,
+          student,
+          writeIn,
+          seed,
+          marks: randomMarks(page, random, { blankQuestion: 0.05 }),
+          degrade: {
+            rotationDeg: uniform(random, -1.5, 1.5),
+            scale: uniform(random, 0.99, 1.01),
+            shiftMm: { x: uniform(random, -1, 1), y: uniform(random, -1, 1) },
+            upsideDown,
+            noise: uniform(random, 2, 4),
+            specks: 300,
+          },
+        }
+      : {
+          pageIndex,
+          student,
+          writeIn,
+          seed,
+          marks: randomMarks(page, random, { faint: 0.1, partial: 0.1, erased: 0.1, extraOnSingle: 0.03, blankQuestion: 0.05 }),
+          degrade: {
+            rotationDeg: uniform(random, -3, 3),
+            scale: uniform(random, 0.97, 1.03),
+            stretchY: uniform(random, 0.99, 1.01),
+            shiftMm: { x: uniform(random, -2, 2), y: uniform(random, -2, 2) },
+            upsideDown,
+            paper: uniform(random, 225, 250),
+            toner: uniform(random, 12, 50),
+            noise: uniform(random, 2, 8),
+            specks: Math.floor(uniform(random, 100, 1000)),
+            jpegQuality: Math.round(uniform(random, 70, 90)),
+          },
+        };
+    if (special === 75) options.qrHomeworkId = OTHER_HOMEWORK;
+    plans.push({ kind: special === 75 ? 'other' : clean ? 'clean' : 'degraded', spec: entry.spec, options });
+  }
+  return plans;
+}
+
+/** Whether the printed fiducials are all inside the scan (a skewed, enlarged print can lose a corner). */
+function fiducialsInside(sheet: SyntheticSheet, template: AnswerSheetTemplate, pageIndex: number): boolean {
+  const t = sheet.transform;
+  return template.pages[pageIndex]!.fiducials.every((f) =>
+    [-1, 1].every((dx) =>
+      [-1, 1].every((dy) => {
+        const x = f.xMm + (dx * f.sizeMm) / 2;
+        const y = f.yMm + (dy * f.sizeMm) / 2;
+        const px = t.a * x + t.c * y + t.e;
+        const py = t.b * x + t.d * y + t.f;
+        return px >= 0 && py >= 0 && px < sheet.width && py < sheet.height;
+      }),
+    ),
+  );
+}
+
+const pct = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(2)} %`);
+
+async function accuracy() {
+  const plans = plan(SHEETS);
+  const pool = createSheetPool(THREADS);
+  const engine = createRecognitionEngine({ threads: THREADS });
+  const resolve = async (qr: { homeworkId: number } | null) => (qr ? (templates.get(qr.homeworkId) ?? null) : null);
+
+  const stats = {
+    pages: { clean: 0, degraded: 0, blank: 0, other: 0 } as Record<Kind, number>,
+    review: { clean: 0, degraded: 0, blank: 0, other: 0 } as Record<Kind, number>,
+    bubbles: 0,
+    bubblesRight: 0,
+    bubblesOnLocated: 0,
+    bubblesRightOnLocated: 0,
+    notLocated: 0,
+    notLocatedClipped: 0,
+    clipped: 0,
+    clippedLocated: 0,
+    questions: 0,
+    wrongQuestions: 0,
+    wrongUnreviewed: 0,
+    wrongUnreviewedPageLevel: 0,
+    blankFlagged: 0,
+    otherRead: 0,
+    rotationRight: 0,
+    located: 0,
+    problems: new Map<RecognitionProblemKind, number>(),
+    unreviewedExamples: [] as string[],
+    cleanReviewExamples: [] as string[],
+    engineMs: [] as number[],
+  };
+
+  const evaluate = (p: Plan, sheet: SyntheticSheet, reading: PageReading) => {
+    stats.pages[p.kind] += 1;
+    if (reading.problems.length > 0) stats.review[p.kind] += 1;
+    for (const problem of reading.problems) stats.problems.set(problem.kind, (stats.problems.get(problem.kind) ?? 0) + 1);
+    stats.engineMs.push(reading.elapsedMs);
+    if (p.kind === 'blank') {
+      if (reading.problems.some((x) => x.kind === 'blankPage')) stats.blankFlagged += 1;
+      return;
+    }
+    if (p.kind === 'other') {
+      if (reading.qr?.homeworkId === OTHER_HOMEWORK && reading.objective.length === 0) stats.otherRead += 1;
+      return;
+    }
+    const template = templates.get(p.spec.homeworkId)!;
+    const pageIndex = p.options.pageIndex ?? 0;
+    const inside = fiducialsInside(sheet, template, pageIndex);
+    if (!inside) stats.clipped += 1;
+    const located = reading.transform !== null && reading.objective.length > 0;
+    if (located) {
+      stats.located += 1;
+      if (!inside) stats.clippedLocated += 1;
+      if (reading.rotation === (sheet.upsideDown ? 180 : 0)) stats.rotationRight += 1;
+    } else {
+      stats.notLocated += 1;
+      if (!inside) stats.notLocatedClipped += 1;
+    }
+    const byNo = new Map(reading.objective.map((o) => [o.questionNo, o]));
+    for (const q of template.pages[pageIndex]!.objective) {
+      const truth = new Set(sheet.expected.get(q.questionNo) ?? []);
+      const read = byNo.get(q.questionNo);
+      const marked = new Set(read?.marked ?? []);
+      stats.questions += 1;
+      for (const o of q.options) {
+        const right = read !== undefined && truth.has(o.label) === marked.has(o.label);
+        stats.bubbles += 1;
+        if (right) stats.bubblesRight += 1;
+        if (located) {
+          stats.bubblesOnLocated += 1;
+          if (right) stats.bubblesRightOnLocated += 1;
+        }
+      }
+      if (!read) continue;
+      const wrong = [...truth].sort().join('') !== [...marked].sort().join('');
+      if (!wrong) continue;
+      stats.wrongQuestions += 1;
+      const reviewed = reading.problems.some((x) => x.questionNo === q.questionNo || x.questionNo === undefined);
+      if (!reviewed) {
+        stats.wrongUnreviewed += 1;
+        if (stats.unreviewedExamples.length < 5) {
+          stats.unreviewedExamples.push(
+            `seed ${p.options.seed} q${q.questionNo}: truth ${[...truth].join('') || '-'} read ${[...marked].join('') || '-'} ` +
+              `fills ${read.fills.map((f) => `${f.label}=${f.fill}`).join(' ')} conf ${read.confidence}`,
+          );
+        }
+      }
+      if (reading.problems.length === 0) stats.wrongUnreviewedPageLevel += 1;
+    }
+    if (p.kind === 'clean' && reading.problems.length > 0 && stats.cleanReviewExamples.length < 5) {
+      stats.cleanReviewExamples.push(
+        `seed ${p.options.seed}: ${reading.problems.map((x) => `${x.kind}${x.questionNo ?? ''} ${x.detail ?? ''}`).join('; ')}`,
+      );
+    }
+  };
+
+  const started = performance.now();
+  // A window of pages in flight: generation and recognition overlap, memory stays bounded.
+  const window = THREADS * 3;
+  let next = 0;
+  const inFlight = new Set<Promise<void>>();
+  const startOne = (p: Plan) => {
+    const job = pool
+      .render(p.spec, p.options)
+      .then(async (sheet) => evaluate(p, sheet, (await engine.recognize(sheet.jpeg, resolve)).reading))
+      .finally(() => inFlight.delete(job));
+    inFlight.add(job);
+  };
+  while (next < plans.length || inFlight.size > 0) {
+    while (next < plans.length && inFlight.size < window) startOne(plans[next++]!);
+    await Promise.race(inFlight);
+  }
+  await Promise.all([pool.close(), engine.close()]);
+  const seconds = (performance.now() - started) / 1000;
+
+  const read = stats.pages.clean + stats.pages.degraded;
+  console.log(
+    `recognition accuracy: ${plans.length} sheets (${stats.pages.clean} clean, ${stats.pages.degraded} degraded, ` +
+      `${stats.pages.blank} blank, ${stats.pages.other} of another homework) in ${seconds.toFixed(0)} s (generation included)`,
+  );
+  console.log(
+    `  bubbles right: ${stats.bubblesRight} / ${stats.bubbles} (${pct(stats.bubblesRight, stats.bubbles)}; goal ≥ 99.9 %: ` +
+      `${stats.bubblesRight / stats.bubbles >= GOALS.bubbles ? 'met' : 'NOT met'}); bubbles of unlocated pages count as wrong`,
+  );
+  console.log(
+    `  on located pages: ${stats.bubblesRightOnLocated} / ${stats.bubblesOnLocated} (${pct(stats.bubblesRightOnLocated, stats.bubblesOnLocated)})`,
+  );
+  console.log(
+    `  pages located: ${stats.located} / ${read}; orientation right on ${stats.rotationRight} of them; ` +
+      `fiducial cut off by the scan edge on ${stats.clipped} pages (located anyway: ${stats.clippedLocated}); ` +
+      `not located: ${stats.notLocated} (of them with a fiducial cut off: ${stats.notLocatedClipped})`,
+  );
+  console.log(
+    `  pages to review: clean ${stats.review.clean} / ${stats.pages.clean} (${pct(stats.review.clean, stats.pages.clean)}; goal < 2 %: ` +
+      `${stats.review.clean / Math.max(1, stats.pages.clean) < GOALS.cleanReview ? 'met' : 'NOT met'}), ` +
+      `degraded ${stats.review.degraded} / ${stats.pages.degraded} (${pct(stats.review.degraded, stats.pages.degraded)}), ` +
+      `all ${stats.review.clean + stats.review.degraded + stats.review.blank + stats.review.other} / ${plans.length}`,
+  );
+  console.log(
+    `  questions read wrong: ${stats.wrongQuestions} of ${stats.questions}; entering scores without review: ` +
+      `${stats.wrongUnreviewed} (goal 0: ${stats.wrongUnreviewed === 0 ? 'met' : 'NOT met'}; on pages with no problem at all: ${stats.wrongUnreviewedPageLevel})`,
+  );
+  for (const example of stats.unreviewedExamples) console.log(`    unreviewed: ${example}`);
+  console.log(`  problems raised: ${[...stats.problems].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  for (const example of stats.cleanReviewExamples) console.log(`    clean page to review: ${example}`);
+  console.log(
+    `  blank pages flagged blankPage: ${stats.blankFlagged} / ${stats.pages.blank}; pages of another homework read as such: ` +
+      `${stats.otherRead} / ${stats.pages.other}`,
+  );
+  return stats.engineMs;
+}
+
+async function throughput() {
+  // A handful of distinct A4 pages, typical ones, reused for the long run.
+  const pool = createSheetPool(THREADS);
+  const spec = specs[0]!.spec;
+  const template = templates.get(spec.homeworkId)!;
+  const random = seededRandom(7);
+  const jpegs: Buffer[] = [];
+  for (let i = 0; i < 8; i += 1) {
+    const page = template.pages[0]!;
+    const sheet = await pool.render(spec, {
+      student: { name: `学生${i + 1}`, code: `20260101${i + 1}` },
+      marks: randomMarks(page, random),
+      writeIn: page.regions.map((r) => r.questionNo),
+      seed: 500 + i,
+      degrade: { rotationDeg: uniform(random, -2, 2), scale: uniform(random, 0.98, 1.02), upsideDown: i % 4 === 3, noise: 3 },
+    });
+    jpegs.push(sheet.jpeg);
+  }
+  await pool.close();
+  const meanKiB = jpegs.reduce((sum, j) => sum + j.length, 0) / jpegs.length / 1024;
+
+  // The bare decode, one thread, for comparison: sharp's full RGB decode and the engine's grey decode.
+  sharp.cache(false);
+  const timeEach = async (run: (jpeg: Buffer) => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let r = 0; r < 3; r += 1) {
+      for (const jpeg of jpegs) {
+        const started = performance.now();
+        await run(jpeg);
+        times.push(performance.now() - started);
+      }
+    }
+    return median(times);
+  };
+  const rgbDecode = await timeEach((jpeg) => sharp(jpeg).raw().toBuffer());
+  const greyDecode = await timeEach((jpeg) => decodeGrey(jpeg));
+
+  const engine = createRecognitionEngine({ threads: THREADS });
+  const resolve = async () => template;
+  // Warm up every worker (module load, wasm) before timing.
+  await Promise.all(jpegs.map((jpeg) => engine.recognize(jpeg, resolve)));
+  const rss: number[] = [];
+  const sampler = setInterval(() => rss.push(process.memoryUsage.rss()), 100);
+  rss.push(process.memoryUsage.rss());
+  const elapsed: number[] = [];
+  const started = performance.now();
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: RUN_PAGES }, (_, i) =>
+      engine.recognize(jpegs[i % jpegs.length]!, resolve).then(
+        ({ reading }) => {
+          elapsed.push(reading.elapsedMs);
+          if (reading.transform === null) failures += 1;
+        },
+        () => {
+          failures += 1;
+        },
+      ),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  rss.push(process.memoryUsage.rss());
+  await engine.close();
+
+  const perSecond = RUN_PAGES / seconds;
+  const perMinute = perSecond * 60;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `recognition throughput: ${RUN_PAGES} A4 300 dpi pages (2480x3507 JPEG, ${jpegs.length} distinct, mean ${meanKiB.toFixed(0)} KiB) ` +
+      `on ${THREADS} worker threads: ${seconds.toFixed(1)} s, ${perSecond.toFixed(1)} pages/s, ${perMinute.toFixed(0)} sheets/minute ` +
+      `(goal ≥ ${GOALS.sheetsPerMinute}: ${perMinute >= GOALS.sheetsPerMinute ? 'met' : 'NOT met'}); ${(perSecond / THREADS).toFixed(1)} pages/s per core; ` +
+      `pages not located: ${failures}`,
+  );
+  console.log(
+    `  engine time per page in a worker: median ${median(elapsed).toFixed(0)} ms, p95 ${quantile(elapsed, 0.95).toFixed(0)} ms; ` +
+      `bare JPEG decode per page (one thread): sharp RGB ${rgbDecode.toFixed(0)} ms, the engine's grey decode ${greyDecode.toFixed(0)} ms`,
+  );
+  const third = Math.floor(rss.length / 3);
+  console.log(
+    `  process RSS over the run (${rss.length} samples every 100 ms): first ${mb(rss[0]!)}, last ${mb(rss.at(-1)!)}, ` +
+      `max ${mb(Math.max(...rss))}; max of the first third ${mb(Math.max(...rss.slice(0, third)))}, of the last third ${mb(Math.max(...rss.slice(-third)))}`,
+  );
+  console.log(
+    `  load average at the end: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (2 cores shared with others)`,
+  );
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+function median(values: number[]): number {
+  return quantile(values, 0.5);
+}
+
+await accuracy();
+await throughput();
