@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MARKING_PROGRESS_EVENT, type MarkingOverview, type ReviewItem } from '../../../src/shared/contract/marking';
 import { RECOGNITION_PROGRESS_EVENT } from '../../../src/shared/contract/recognition';
 import { homework } from '../papers/papers-test-kit';
-import { fakeHttp, fakeRealtime, overview, question, renderMarking, reviewItem, type Method } from './marking-test-kit';
+import { fakeHttp, fakeRealtime, overview, question, renderMarking, reviewItem, task, type Method } from './marking-test-kit';
 
 type Answers = { overview?: MarkingOverview; open?: ReviewItem[]; resolved?: ReviewItem[] };
 
@@ -62,6 +62,8 @@ function server(answers: Answers = {}) {
           },
         ],
       };
+    if (method === 'GET' && url === '/api/marking/homework/3/arbitration')
+      return [task(30, { round: 4, otherScores: [4, 9, 6.5] }), task(31, { round: 4, otherScores: [2, 8, 5] })];
     if (method === 'GET' && url === '/api/homework') {
       const status = (body as { status: string }).status;
       const list =
@@ -195,6 +197,18 @@ describe('/correct', () => {
     renderMarking('/correct?homeworkId=3', server({ overview: arbitration }).http);
     expect(await screen.findByRole('tab', { name: '任务分配' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: /仲裁/ })).toBeInTheDocument();
+  });
+
+  it('lists the answers waiting for arbitration with their marks and leads to /write in arbitration mode', async () => {
+    const arbitration = overview({ questions: [question(14, { arbitration: 2 })] });
+    renderMarking('/correct?homeworkId=3&tab=arbitration', server({ overview: arbitration }).http);
+    const list = await screen.findByRole('list', { name: '待仲裁' });
+    expect(within(list).getByText('待仲裁 2 份')).toBeInTheDocument();
+    expect(within(list).getByText('一评 4 分 · 二评 9 分 · 三评 6.5 分')).toBeInTheDocument();
+    await userEvent.click(within(list).getByRole('button', { name: '仲裁第 14 题' }));
+    expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent(
+      '/write?homeworkId=3&questionNo=14&mode=arbitration',
+    );
   });
 
   it('hides 任务分配 and 仲裁 from a teacher who did not assign the homework', async () => {

@@ -250,4 +250,61 @@ describe('/write', () => {
     for (let i = 0; i < 80; i += 1) fireEvent.wheel(viewport, { deltaY: -100 });
     expect(zoom).toHaveTextContent('10000%');
   });
+
+  it('skips an answer: the next request names it, and 阅跳过的答卷 comes back to it at the end', async () => {
+    const server = markingServer({ queue: [task(1), task(2)] });
+    render(server);
+    await answerShown(501);
+    await userEvent.click(screen.getByRole('button', { name: '跳过这份' }));
+    await answerShown(502);
+    expect(server.postJson).toHaveBeenLastCalledWith(
+      '/api/marking/homework/3/questions/14/next',
+      { skip: [1] },
+      expect.anything(),
+    );
+    await userEvent.keyboard('4{Enter}');
+    expect(await screen.findByText('还有 1 份跳过的答卷没有阅')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '阅跳过的答卷' }));
+    await waitFor(() =>
+      expect(server.postJson).toHaveBeenLastCalledWith('/api/marking/homework/3/questions/14/next', {}, expect.anything()),
+    );
+  });
+});
+
+describe('/write in arbitration mode', () => {
+  it("shows the earlier marks, scores the owner's arbitration and goes through the question's list", async () => {
+    const waiting = [
+      task(30, { round: 4, otherScores: [4, 9, 6.5] }),
+      task(31, { round: 4, otherScores: [2, 8, 5] }),
+      task(40, { round: 4, questionNo: 15, otherScores: [1, 9] }),
+    ];
+    const fake = fakeHttp((method: Method, url: string, body: unknown) => {
+      if (method === 'GET' && url === '/api/marking/homework/3/arbitration') return waiting;
+      if (method === 'GET' && url === '/api/marking/homework/3/questions/14/history') return [];
+      const scored = /^\/api\/marking\/tasks\/(\d+)\/score$/.exec(url);
+      if (method === 'POST' && scored) {
+        const index = waiting.findIndex((t) => t.taskId === Number(scored[1]));
+        const [done] = waiting.splice(index, 1);
+        return { ...done!, score: (body as ScoreSubmit).score };
+      }
+      throw new Error(`unexpected ${method} ${url}`);
+    });
+    markingRequests = () => fake.axiosGet.mock.calls.map(([url]) => String(url));
+    renderMarking(`${ROUTE}&mode=arbitration`, fake.http);
+    await answerShown(530);
+    expect(screen.getByRole('heading', { name: /第 14 题 · 仲裁/ })).toHaveTextContent('仲裁');
+    expect(screen.getByText('此前评分：一评 4 分 · 二评 9 分 · 三评 6.5 分')).toBeInTheDocument();
+    expect(screen.getByText('我已阅 0 份 · 剩余 2 份')).toBeInTheDocument();
+    await userEvent.keyboard('6{Enter}');
+    await answerShown(531);
+    expect(screen.getByText('此前评分：一评 2 分 · 二评 8 分 · 三评 5 分')).toBeInTheDocument();
+    await userEvent.keyboard('5{Enter}');
+    expect(await screen.findByText('本题已全部仲裁完')).toBeInTheDocument();
+    expect(fake.postJson.mock.calls.map(([url, body]) => [url, (body as ScoreSubmit).score])).toEqual([
+      ['/api/marking/tasks/30/score', 6],
+      ['/api/marking/tasks/31/score', 5],
+    ]);
+    await userEvent.click(screen.getAllByRole('button', { name: '返回阅卷' }).at(-1)!);
+    expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/correct?homeworkId=3&tab=arbitration');
+  });
 });
