@@ -5,6 +5,7 @@
  * before the app closes; the engine it created is closed last. Progress goes to the school's sockets.
  * The logic lives in services/marking; the engine behind services/recognition/recognition-engine.ts.
  */
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_PARTIAL_CREDIT, MARKING_PROGRESS_EVENT } from '../../src/shared/contract/marking';
@@ -17,33 +18,31 @@ import { createRecognitionService } from '../services/marking/recognition.servic
 import { createReviewService } from '../services/marking/review.service';
 import { createScoreTableService } from '../services/marking/score-table.service';
 import type { RecognitionEngine } from '../services/recognition/recognition-engine';
+import { createRecognitionEngine } from '../services/recognition/recognition-worker-pool';
 import { orgRoom } from './realtime';
 
 export type MarkingPluginOptions = {
-  /** The recognition engine; by default the real one, created when the first page is claimed. */
+  /** The recognition engine; by default the real one (worker threads), created when the first page is claimed. */
   engine?: RecognitionEngine;
   /** Multiple choice partial credit of homework that set none. */
   partialCredit?: number;
-  /** Pages recognised at once by this instance. */
+  /** Pages recognised at once by this instance (and the real engine's worker threads); default the cores. */
   concurrency?: number;
   /** How often the queue looks for pages stored by other instances (ms). */
   pollMs?: number;
 };
 
-/** The real engine, once there is one; null until then (pages wait in the queue). */
-function defaultEngine(): RecognitionEngine | null {
-  return null;
-}
-
 function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
   const db = app.database.db;
   const storage = app.scan.storage;
+  const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
   let engine: RecognitionEngine | null = options.engine ?? null;
   let ownEngine = false;
+  // Worker threads start with the first page, so an app that never recognises never spawns them.
   const currentEngine = () => {
     if (!engine) {
-      engine = defaultEngine();
-      ownEngine = engine !== null;
+      engine = createRecognitionEngine({ threads: concurrency });
+      ownEngine = true;
     }
     return engine;
   };
@@ -72,9 +71,8 @@ function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
     handle: (claim) => recognition.process(claim),
     onFailed: (claim, error) => recognition.fail(claim, error),
     onDrained: () => recognition.drained(),
-    canRun: () => currentEngine() !== null,
     log,
-    concurrency: options.concurrency,
+    concurrency,
     pollMs: options.pollMs,
   });
   return {

@@ -34,8 +34,6 @@ export type RecognitionQueueOptions = {
   onFailed: (claim: QueueClaim, error: unknown) => Promise<void>;
   /** Whenever this worker found nothing to claim and has nothing in flight. */
   onDrained?: () => Promise<void>;
-  /** Whether there is an engine to run; without one, pages wait. */
-  canRun: () => boolean;
   log: { error: (obj: object, msg: string) => void };
   concurrency?: number;
   pollMs?: number;
@@ -53,7 +51,7 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export function createRecognitionQueue(options: RecognitionQueueOptions) {
-  const { db, handle, onFailed, onDrained, canRun, log } = options;
+  const { db, handle, onFailed, onDrained, log } = options;
   const concurrency = options.concurrency ?? 2;
   const pollMs = options.pollMs ?? 2000;
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
@@ -177,7 +175,7 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
       for (;;) {
         again = false;
         let empty = false;
-        while (running && canRun() && inFlight.size < concurrency) {
+        while (running && inFlight.size < concurrency) {
           const claim = await claimNext();
           if (!claim) {
             empty = true;
@@ -194,8 +192,8 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
           inFlight.set(claim.scanPageId, { claim, job });
         }
         if (again) continue;
-        if (inFlight.size === 0 && (empty || !running || !canRun())) {
-          if (running && canRun() && onDrained) await onDrained();
+        if (inFlight.size === 0 && (empty || !running)) {
+          if (running && onDrained) await onDrained();
           if (again) continue;
           notifyIdle();
         }
@@ -209,9 +207,11 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
     }
   }
 
+  let disabled = false;
+
   return {
     start(): void {
-      if (running) return;
+      if (running || disabled) return;
       running = true;
       stopping = false;
       timer = setInterval(() => void pump(), pollMs);
@@ -226,7 +226,7 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
 
     /** Resolves once this worker has nothing to claim and nothing in flight (at once when stopped). */
     idle(): Promise<void> {
-      if (!running || !canRun()) return Promise.resolve();
+      if (!running) return Promise.resolve();
       const waiting = new Promise<void>((resolve) => idleWaiters.push(resolve));
       void pump();
       return waiting;
@@ -251,6 +251,14 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
         log.error({ err: error }, 'recognition queue: handing back pages failed'),
       );
       notifyIdle();
+    },
+
+    /**
+     * This instance never recognises (one that only serves requests while others recognise; tests that
+     * keep pages waiting). Before the app is ready, so the queue never starts.
+     */
+    disable(): void {
+      disabled = true;
     },
 
     get running(): boolean {

@@ -27,7 +27,7 @@ export function createRecognitionService(deps: {
   storage: FileStorage;
   contexts: MarkingContextLoader;
   notifier: ProgressNotifier;
-  engine: () => RecognitionEngine | null;
+  engine: () => RecognitionEngine;
   /** Is the claim still this worker's (see RecognitionQueue.owns)? */
   owns: (tx: Db, claim: QueueClaim) => Promise<boolean>;
   log: { error: (obj: object, msg: string) => void };
@@ -51,7 +51,6 @@ export function createRecognitionService(deps: {
   return {
     async process(claim: QueueClaim): Promise<void> {
       const engine = deps.engine();
-      if (!engine) throw new Error('no recognition engine');
       const [rec] = await db.select().from(pageRecognitions).where(eq(pageRecognitions.id, claim.recognitionId));
       if (!rec) throw new Error(`page recognition ${claim.recognitionId} vanished`);
       const image = await storage.read(claim.storedPath);

@@ -129,11 +129,12 @@ function fakeResult(sheet: FakeSheet, template: AnswerSheetTemplate | null): Rec
 export type MarkingApp = { app: FastifyInstance; dataDir: string; close: () => Promise<void> };
 
 /**
- * The real app with `engine` (none: pages wait in the queue). `shared` reuses a data folder and database
- * (a restart); otherwise both are fresh and removed on close.
+ * The real app with `engine` (default: the real engine). `stopped`: the recognition queue does not run,
+ * so stored pages wait. `shared` reuses a data folder and database (a restart); otherwise both are fresh
+ * and removed on close.
  */
 export async function createMarkingApp(
-  options: { engine?: RecognitionEngine; shared?: { dataDir: string; database: DatabaseOptions } } = {},
+  options: { engine?: RecognitionEngine; stopped?: boolean; shared?: { dataDir: string; database: DatabaseOptions } } = {},
 ): Promise<MarkingApp> {
   const dataDir = options.shared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sh-marking-'));
   const fresh = options.shared ? null : testDatabaseOptions();
@@ -143,6 +144,7 @@ export async function createMarkingApp(
     database,
   });
   if (options.engine) app.marking.useEngine(options.engine);
+  if (options.stopped) app.marking.queue.disable();
   await app.ready();
   regionJpeg ??= await pageJpeg(9999);
   return {

@@ -37,8 +37,8 @@ describe('recognition queue across restarts', () => {
 
   it('resumes pages stored before a restart, and takes over a page whose worker died', async () => {
     const engine = new FakeEngine();
-    // First life: no engine, so the pages are stored and wait.
-    open = await createMarkingApp({ shared });
+    // First life: the queue does not run, so the pages are stored and wait.
+    open = await createMarkingApp({ shared, stopped: true });
     const teacher = await callerFor(open.app, 'teacher');
     const hw = await createHomework(open.app, teacher.orgId);
     const imageIds = await scanSheets(
@@ -97,7 +97,7 @@ describe('recognition queue across restarts', () => {
     const closing = open.close();
     setTimeout(release, 100);
     await closing;
-    open = await createMarkingApp({ shared });
+    open = await createMarkingApp({ shared, stopped: true });
     // Whatever was in flight finished before the close; nothing is left half-claimed.
     expect((await statuses(open, imageIds)).filter((s) => s === 'recognising')).toEqual([]);
     await open.close();
