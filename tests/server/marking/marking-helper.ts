@@ -68,6 +68,8 @@ export class FakeEngine implements RecognitionEngine {
   closed = false;
   /** When set, every recognize waits for it. */
   gate: Promise<void> | null = null;
+  /** Milliseconds each page takes. */
+  delayMs = 0;
 
   script(image: Buffer, sheet: FakeSheet) {
     this.sheets.set(sha(image), sheet);
@@ -76,6 +78,7 @@ export class FakeEngine implements RecognitionEngine {
   async recognize(image: Buffer, resolveTemplate: TemplateResolver): Promise<RecognitionResult> {
     this.calls += 1;
     if (this.gate) await this.gate;
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const sheet = this.sheets.get(sha(image));
     if (!sheet) throw new Error('fake engine: image not scripted');
     if (sheet.fail) throw new Error('fake engine: this page breaks the engine');
