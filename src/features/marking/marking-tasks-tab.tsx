@@ -66,6 +66,7 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
             <TaskCard
               key={question.questionNo}
               homeworkId={overview.homeworkId}
+              isOwner={overview.isOwner}
               question={question}
               markers={markersOf(question, overview.teachers)}
             />
@@ -83,14 +84,25 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
   );
 }
 
-type CardProps = { homeworkId: number; question: MarkingQuestion; markers: MarkerCount[] };
+type CardProps = { homeworkId: number; isOwner: boolean; question: MarkingQuestion; markers: MarkerCount[] };
 
-function TaskCard({ homeworkId, question, markers }: CardProps) {
+/**
+ * Whether the server will hand me answers of the question: its assigned teachers mark it; the owner
+ * marks an unassigned question and may take third markings of any. Unknown assignment (an older
+ * answer without `assigned`): let the server decide.
+ */
+export function canMark(question: MarkingQuestion, isOwner: boolean, userId: number | null): boolean {
+  if (isOwner || question.assigned === undefined) return true;
+  return userId !== null && question.assigned.includes(userId);
+}
+
+function TaskCard({ homeworkId, isOwner, question, markers }: CardProps) {
   const navigate = useNavigate();
   const { userId } = useMarkingServices();
   const { questionNo, done, total } = question;
   const percent = total === 0 ? 0 : Math.round((done / total) * 100);
   const finished = total > 0 && done >= total;
+  const mine = canMark(question, isOwner, userId);
   return (
     <li className={styles.taskCard} aria-label={`第${questionNo}题`}>
       <div className={styles.taskHead}>
@@ -115,6 +127,7 @@ function TaskCard({ homeworkId, question, markers }: CardProps) {
           stroke={finished ? 'var(--semi-color-success)' : undefined}
         />
         <span className={styles.sub}>{total === 0 ? '暂无答卷，等待扫描识别' : `已阅 ${done} / ${total} 份`}</span>
+        {mine ? null : <span className={styles.sub}>{' · 未分配给您'}</span>}
       </div>
       <div>
         <span className={styles.sub}>阅卷老师</span>
@@ -143,7 +156,8 @@ function TaskCard({ homeworkId, question, markers }: CardProps) {
         <Button
           theme="solid"
           className={styles.taskAction}
-          disabled={total === 0}
+          disabled={total === 0 || !mine}
+          title={mine ? undefined : '这道题没有分配给您'}
           aria-label={`开始阅卷：第${questionNo}题`}
           onClick={() => navigate(writePath(homeworkId, questionNo))}
         >

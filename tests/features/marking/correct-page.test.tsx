@@ -125,6 +125,14 @@ describe('/correct', () => {
     expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/write?homeworkId=3&questionNo=14');
   });
 
+  it('lets a teacher mark only the questions assigned to them', async () => {
+    const notOwner = overview({ isOwner: false });
+    renderMarking('/correct?homeworkId=3', server({ overview: notOwner }).http);
+    expect(await screen.findByRole('button', { name: '开始阅卷：第14题' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: '开始阅卷：第13题' })).toBeDisabled();
+    expect(within(card('第13题')).getByText(/未分配给您/)).toBeInTheDocument();
+  });
+
   it('saves the teachers, double marking and tolerance of every hand-marked question', async () => {
     const fake = server();
     renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
