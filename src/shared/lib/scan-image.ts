@@ -1,8 +1,9 @@
 /**
  * The pure steps of the scan image pipeline (spec §4 step 5, §5 resize targets): expanding raw scanner
- * rows (1-bit, grey, RGB) into RGBA with greyscale for bitonal scans, the resize target of a paper size,
- * and the file name and id of a page. The worker (adapters/scanner/image-pipeline.worker.ts) does the
- * resampling and JPEG encoding around these.
+ * rows (1-bit, grey, RGB) into RGBA with greyscale for bitonal scans, the resize target of a paper size
+ * and how a scan gets there, trimming a JPEG's last row or column through its frame header, and the file
+ * name and id of a page. The worker (adapters/scanner/image-pipeline.worker.ts) does the resampling and
+ * JPEG encoding around these.
  */
 import { OTHER_RESIZE_TARGET, RESIZE_TARGETS, type PixelSize, type PaperSizeCode, type RawImage } from '../contract/scan';
 
@@ -17,24 +18,90 @@ export function outputSize(scanned: PixelSize, paperSize: number): PixelSize {
   return resizeTarget(paperSize) ?? scanned;
 }
 
-/** Below this relative change of either side a resize is a sub-percent nudge, not a rescale. */
-export const LIGHT_RESIZE_TOLERANCE = 0.01;
+/** How far (px, per side) a scan may be from its target and still be cropped or padded instead of resampled. */
+export const EDGE_FIT_PX = 1;
 
 /**
- * How a page gets to its target size: `none` (already there), `light` (a sub-percent nudge, such as a
- * 300 dpi scanner's 2480x3508 A4 to the 2480x3507 target: the canvas's own smoothing is enough and
- * ten times cheaper), or `full` (a real rescale: pica's filtered resampling).
+ * How a page gets to its target size: `none` (already there), `edge` (within {@link EDGE_FIT_PX} on both
+ * sides: crop or pad the right and bottom edge; a 300 dpi scanner's A4 is 2480x3508 for the 2480x3507
+ * target, and resampling it by one row would soften every line of the page), or `resample` (a real
+ * rescale, such as 16k or a scan at another resolution).
  */
-export function resampling(scanned: PixelSize, target: PixelSize): 'none' | 'light' | 'full' {
-  if (scanned.width === target.width && scanned.height === target.height) return 'none';
-  const dx = Math.abs(target.width / scanned.width - 1);
-  const dy = Math.abs(target.height / scanned.height - 1);
-  return dx < LIGHT_RESIZE_TOLERANCE && dy < LIGHT_RESIZE_TOLERANCE ? 'light' : 'full';
+export function sizing(scanned: PixelSize, target: PixelSize): 'none' | 'edge' | 'resample' {
+  const dw = Math.abs(scanned.width - target.width);
+  const dh = Math.abs(scanned.height - target.height);
+  if (dw === 0 && dh === 0) return 'none';
+  return dw <= EDGE_FIT_PX && dh <= EDGE_FIT_PX ? 'edge' : 'resample';
+}
+
+/**
+ * Declares a baseline JPEG smaller than it was encoded (crops its right and bottom edge) by rewriting the
+ * frame header, in place. Decoders lay the entropy-coded data out on the MCU grid and cut it to the
+ * declared size, so this is exact and free as long as the grid stays the same; returns false (leaving
+ * the bytes untouched) when it would not, when the size grows, or when the file is not a plain
+ * sequential (SOF0/SOF1) JPEG.
+ */
+export function cropJpegFrame(jpeg: Uint8Array, size: PixelSize): boolean {
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return false;
+  let at = 2;
+  while (at + 4 <= jpeg.length) {
+    if (jpeg[at] !== 0xff) return false;
+    const marker = jpeg[at + 1] as number;
+    // Fill bytes before a marker.
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
+    const length = ((jpeg[at + 2] as number) << 8) | (jpeg[at + 3] as number);
+    if (marker === 0xc0 || marker === 0xc1) return rewriteFrame(jpeg, at + 4, length - 2, size);
+    // Any other frame type (progressive, lossless, arithmetic), or the scan before a frame: leave it.
+    if ((marker >= 0xc2 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) || marker === 0xda)
+      return false;
+    at += 2 + length;
+  }
+  return false;
+}
+
+function rewriteFrame(jpeg: Uint8Array, start: number, length: number, size: PixelSize): boolean {
+  const height = ((jpeg[start + 1] as number) << 8) | (jpeg[start + 2] as number);
+  const width = ((jpeg[start + 3] as number) << 8) | (jpeg[start + 4] as number);
+  const count = jpeg[start + 5] as number;
+  if (length < 6 + count * 3 || count === 0 || height === 0) return false;
+  if (size.width > width || size.height > height || size.width < 1 || size.height < 1) return false;
+  const sampling = Array.from({ length: count }, (_, i) => {
+    const byte = jpeg[start + 6 + i * 3 + 1] as number;
+    return { h: byte >> 4, v: byte & 0x0f };
+  });
+  const hMax = Math.max(...sampling.map((c) => c.h));
+  const vMax = Math.max(...sampling.map((c) => c.v));
+  const sameGrid = (from: number, to: number, factor: number, max: number) =>
+    // The interleaved scan's MCUs, and each component's own blocks (a single-component scan uses those).
+    Math.ceil(from / (8 * max)) === Math.ceil(to / (8 * max)) &&
+    Math.ceil(Math.ceil((from * factor) / max) / 8) === Math.ceil(Math.ceil((to * factor) / max) / 8);
+  if (!sampling.every((c) => sameGrid(width, size.width, c.h, hMax) && sameGrid(height, size.height, c.v, vMax))) return false;
+  jpeg[start + 1] = size.height >> 8;
+  jpeg[start + 2] = size.height & 0xff;
+  jpeg[start + 3] = size.width >> 8;
+  jpeg[start + 4] = size.width & 0xff;
+  return true;
 }
 
 /** Bytes per row of a 1-bit image: rows are padded to a whole byte. */
 export function bitonalStride(width: number): number {
   return Math.ceil(width / 8);
+}
+
+/** The 8 RGBA words (little-endian: opaque black or opaque white) of each possible byte of 1-bit pixels. */
+let bitonalWords: Uint32Array | null = null;
+function bitonalWordTable(): Uint32Array {
+  if (bitonalWords) return bitonalWords;
+  const black = 0xff000000;
+  const white = 0xffffffff;
+  bitonalWords = new Uint32Array(256 * 8);
+  for (let byte = 0; byte < 256; byte += 1) {
+    for (let bit = 0; bit < 8; bit += 1) bitonalWords[byte * 8 + bit] = byte & (0x80 >> bit) ? white : black;
+  }
+  return bitonalWords;
 }
 
 /**
@@ -49,16 +116,28 @@ export function bitonalToGreyRgba(
   const stride = bitonalStride(width);
   if (data.length < stride * height) throw new Error(`1-bit image needs ${stride * height} bytes, got ${data.length}`);
   const out = new Uint8ClampedArray(width * height * 4);
-  // One 32-bit word per pixel: opaque black or opaque white (little-endian RGBA).
   const words = new Uint32Array(out.buffer);
-  const black = 0xff000000;
-  const white = 0xffffffff;
+  const table = bitonalWordTable();
+  // A whole byte (8 pixels) at a time from the table: an A4 page is 1.1 million bytes.
+  const whole = width >> 3;
+  const rest = width & 7;
   for (let y = 0; y < height; y += 1) {
     const row = y * stride;
-    const base = y * width;
-    for (let x = 0; x < width; x += 1) {
-      const byte = data[row + (x >> 3)] as number;
-      words[base + x] = byte & (0x80 >> (x & 7)) ? white : black;
+    let o = y * width;
+    for (let i = 0; i < whole; i += 1, o += 8) {
+      const t = (data[row + i] as number) << 3;
+      words[o] = table[t] as number;
+      words[o + 1] = table[t + 1] as number;
+      words[o + 2] = table[t + 2] as number;
+      words[o + 3] = table[t + 3] as number;
+      words[o + 4] = table[t + 4] as number;
+      words[o + 5] = table[t + 5] as number;
+      words[o + 6] = table[t + 6] as number;
+      words[o + 7] = table[t + 7] as number;
+    }
+    if (rest > 0) {
+      const t = (data[row + whole] as number) << 3;
+      for (let bit = 0; bit < rest; bit += 1) words[o + bit] = table[t + bit] as number;
     }
   }
   return out;

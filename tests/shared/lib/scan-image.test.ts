@@ -5,9 +5,9 @@ import {
   isUuidV4,
   outputSize,
   pixelsToRgba,
-  resampling,
   resizeTarget,
   scannedPageFileName,
+  sizing,
   uuidV4,
 } from '../../../src/shared/lib/scan-image';
 
@@ -102,16 +102,19 @@ describe('scanner error messages', () => {
 
 describe('how a page reaches its target size', () => {
   it('encodes a page already at its target as is', () => {
-    expect(resampling({ width: 2480, height: 3507 }, { width: 2480, height: 3507 })).toBe('none');
+    expect(sizing({ width: 2480, height: 3507 }, { width: 2480, height: 3507 })).toBe('none');
   });
 
-  it('nudges a 300 dpi scanner A4 (2480x3508) to 2480x3507 without a filtered rescale', () => {
-    expect(resampling({ width: 2480, height: 3508 }, { width: 2480, height: 3507 })).toBe('light');
+  it('crops or pads a page within a pixel of its target (a 300 dpi scanner A4, 2480x3508) instead of resampling it', () => {
+    expect(sizing({ width: 2480, height: 3508 }, { width: 2480, height: 3507 })).toBe('edge');
+    expect(sizing({ width: 2481, height: 3506 }, { width: 2480, height: 3507 })).toBe('edge');
+    expect(sizing({ width: 2479, height: 3507 }, { width: 2480, height: 3507 })).toBe('edge');
   });
 
-  it('rescales with the filter when the size really changes (16k, other sizes)', () => {
-    expect(resampling({ width: 2480, height: 3508 }, { width: 2184, height: 3072 })).toBe('full');
-    expect(resampling({ width: 2480, height: 3508 }, { width: 2079, height: 2954 })).toBe('full');
-    expect(resampling({ width: 2400, height: 3507 }, { width: 2480, height: 3507 })).toBe('full');
+  it('rescales when the size really changes (16k, other sizes, two pixels off)', () => {
+    expect(sizing({ width: 2480, height: 3508 }, { width: 2184, height: 3072 })).toBe('resample');
+    expect(sizing({ width: 2480, height: 3508 }, { width: 2079, height: 2954 })).toBe('resample');
+    expect(sizing({ width: 2400, height: 3507 }, { width: 2480, height: 3507 })).toBe('resample');
+    expect(sizing({ width: 2480, height: 3509 }, { width: 2480, height: 3507 })).toBe('resample');
   });
 });
