@@ -1,8 +1,13 @@
 /**
- * The scan image pipeline's main-thread side: hands each transferred image to a Web Worker
- * (image-pipeline.worker.ts), which turns it into the page's JPEG (1-bit → greyscale, resized by paper
- * size, quality 0.85), and resolves with the ScannedPage. Owns the worker and the page ids; the pixel
- * work itself is the worker's, the pure steps are src/shared/lib/scan-image.ts.
+ * The scan image pipeline's main-thread side: a pool of Web Workers (image-pipeline.worker.ts), each
+ * turning one transferred image at a time into the page's JPEG (1-bit → greyscale, sized by paper size,
+ * quality 0.85), and the ScannedPage around it. Owns the workers, the order of results and the page ids;
+ * the pixel work is the worker's, the pure steps are src/shared/lib/scan-image.ts.
+ *
+ * A page may be started as soon as the scanner transfers it (`start`) and claimed later, in transfer
+ * order, by `transform`: the scanner machine transforms one page at a time, so without starting early a
+ * station would use one worker however many it has. `transform` settles in the order it is called,
+ * whatever order the workers finish in, and names pages in that order.
  */
 import { SCAN_JPEG_QUALITY, type PaperSizeCode, type RawImage, type ScannedPage } from '../../contract/scan';
 import { scannedPageFileName, uuidV4 } from '../../lib/scan-image';
@@ -14,8 +19,16 @@ export type PipelineResponse =
 export type TransformOptions = { paperSize: PaperSizeCode; scanSubject: boolean; sequence: number };
 
 export interface ImagePipeline {
+  /**
+   * Starts converting a transferred image now; `transform` of the same image (same object) later takes
+   * the result. The image's pixels are handed to a worker, so the caller must not read them afterwards.
+   */
+  start(raw: RawImage, paperSize: PaperSizeCode): void;
+  /** The page of an image: started earlier, or converted now. Settles in call order. */
   transform(raw: RawImage, opts: TransformOptions): Promise<ScannedPage>;
-  /** Stops the worker; transforms still running reject. */
+  /** Forgets started images nobody claimed (a cancelled scan): those not yet in a worker are not converted. */
+  discardStarted(): void;
+  /** Stops the workers; transforms still running reject. */
   dispose(): void;
 }
 
@@ -24,9 +37,16 @@ export type PipelineWorker = Pick<Worker, 'postMessage' | 'terminate' | 'addEven
 
 export type ImagePipelineOptions = {
   createWorker?: () => PipelineWorker;
+  /** Workers at most; by default {@link defaultPoolSize} of this computer's cores. */
+  workers?: number;
   /** Page ids; by default v4 UUIDs from crypto.getRandomValues (works outside secure contexts too). */
   newImageId?: () => string;
 };
+
+/** Pages converted at once: one per core, at most 4 (each page in flight holds some 70 MB of pixels). */
+export function defaultPoolSize(hardwareConcurrency: number | undefined): number {
+  return Math.max(1, Math.min(4, hardwareConcurrency || 2));
+}
 
 function defaultWorker(): PipelineWorker {
   return new Worker(new URL('./image-pipeline.worker.ts', import.meta.url), { type: 'module', name: 'scan-image-pipeline' });
@@ -41,59 +61,128 @@ function transferablesOf(raw: RawImage): Transferable[] {
   return [];
 }
 
+type Converted = { blob: Blob; width: number; height: number };
+
+/** One image's conversion: waiting for a worker, in a worker, or done. */
+type Job = {
+  id: number;
+  raw: RawImage;
+  paperSize: PaperSizeCode;
+  result: Promise<Converted>;
+  resolve: (converted: Converted) => void;
+  reject: (error: Error) => void;
+};
+
+type Slot = { worker: PipelineWorker; job: Job | null };
+
 export function createImagePipeline(options: ImagePipelineOptions = {}): ImagePipeline {
   const newImageId = options.newImageId ?? (() => uuidV4((bytes) => crypto.getRandomValues(bytes)));
-  const pending = new Map<number, { resolve: (r: PipelineResponse) => void; reject: (e: Error) => void }>();
-  let worker: PipelineWorker | null = null;
+  const poolSize = options.workers ?? defaultPoolSize(globalThis.navigator?.hardwareConcurrency);
+  const slots: Slot[] = [];
+  const waiting: Job[] = [];
+  // Started and not yet claimed by a transform, by image.
+  const started = new Map<RawImage, Job>();
   let nextId = 1;
+  // The previous transform's settling, so that transforms settle in call order.
+  let previous: Promise<unknown> = Promise.resolve();
 
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
+  const dispatch = () => {
+    while (waiting.length > 0) {
+      let slot = slots.find((s) => s.job === null);
+      if (!slot && slots.length < poolSize) slot = addWorker();
+      if (!slot) return;
+      const job = waiting.shift()!;
+      slot.job = job;
+      const request: PipelineRequest = { id: job.id, raw: job.raw, paperSize: job.paperSize, quality: SCAN_JPEG_QUALITY };
+      slot.worker.postMessage(request, transferablesOf(job.raw));
+    }
   };
-  const ensureWorker = (): PipelineWorker => {
-    if (worker) return worker;
-    const created = (options.createWorker ?? defaultWorker)();
-    created.addEventListener('message', (event: MessageEvent<PipelineResponse>) => {
-      const entry = pending.get(event.data.id);
-      if (!entry) return;
-      pending.delete(event.data.id);
-      entry.resolve(event.data);
+
+  const addWorker = (): Slot => {
+    const slot: Slot = { worker: (options.createWorker ?? defaultWorker)(), job: null };
+    slot.worker.addEventListener('message', (event: MessageEvent<PipelineResponse>) => {
+      const { job } = slot;
+      if (!job || job.id !== event.data.id) return;
+      slot.job = null;
+      const response = event.data;
+      if (response.ok) job.resolve({ blob: response.blob, width: response.width, height: response.height });
+      else job.reject(new Error(response.message));
+      dispatch();
     });
-    created.addEventListener('error', (event: ErrorEvent) => {
-      failAll(new Error(`image pipeline worker failed: ${event.message}`));
-      created.terminate();
-      if (worker === created) worker = null;
+    slot.worker.addEventListener('error', (event: ErrorEvent) => {
+      // A worker that crashed is replaced by a fresh one for the next page; its page fails.
+      slot.worker.terminate();
+      slots.splice(slots.indexOf(slot), 1);
+      slot.job?.reject(new Error(`image pipeline worker failed: ${event.message}`));
+      slot.job = null;
+      dispatch();
     });
-    worker = created;
-    return created;
+    slots.push(slot);
+    return slot;
+  };
+
+  const submit = (raw: RawImage, paperSize: PaperSizeCode): Job => {
+    let resolve!: Job['resolve'];
+    let reject!: Job['reject'];
+    const result = new Promise<Converted>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A started page nobody claims must not surface as an unhandled rejection.
+    result.catch(() => undefined);
+    const job: Job = { id: nextId++, raw, paperSize, result, resolve, reject };
+    waiting.push(job);
+    dispatch();
+    return job;
   };
 
   return {
-    async transform(raw, opts) {
-      const id = nextId++;
-      const target = ensureWorker();
-      const response = await new Promise<PipelineResponse>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        const request: PipelineRequest = { id, raw, paperSize: opts.paperSize, quality: SCAN_JPEG_QUALITY };
-        target.postMessage(request, transferablesOf(raw));
-      });
-      if (!response.ok) throw new Error(response.message);
+    start(raw, paperSize) {
+      if (started.has(raw)) return;
+      started.set(raw, submit(raw, paperSize));
+    },
+    transform(raw, opts) {
       const imageId = newImageId();
-      return {
-        imageId,
-        fileName: scannedPageFileName(imageId),
-        blob: response.blob,
-        scanSubject: opts.scanSubject,
-        width: response.width,
-        height: response.height,
-        sequence: opts.sequence,
-      };
+      let job = started.get(raw);
+      started.delete(raw);
+      const mismatch = job !== undefined && job.paperSize !== opts.paperSize;
+      if (!job) job = submit(raw, opts.paperSize);
+      const own = job.result.then((converted): ScannedPage => {
+        // Its pixels went to a worker with the other size; they cannot be converted again.
+        if (mismatch) throw new Error('image was started for another paper size');
+        return {
+          imageId,
+          fileName: scannedPageFileName(imageId),
+          blob: converted.blob,
+          scanSubject: opts.scanSubject,
+          width: converted.width,
+          height: converted.height,
+          sequence: opts.sequence,
+        };
+      });
+      const ordered = previous.then(
+        () => own,
+        () => own,
+      );
+      previous = ordered.catch(() => undefined);
+      return ordered;
+    },
+    discardStarted() {
+      for (const job of started.values()) {
+        const at = waiting.indexOf(job);
+        if (at >= 0) waiting.splice(at, 1);
+        job.reject(new Error('image pipeline: started image discarded'));
+      }
+      started.clear();
     },
     dispose() {
-      failAll(new Error('image pipeline disposed'));
-      worker?.terminate();
-      worker = null;
+      const error = new Error('image pipeline disposed');
+      for (const job of waiting.splice(0)) job.reject(error);
+      for (const slot of slots.splice(0)) {
+        slot.job?.reject(error);
+        slot.worker.terminate();
+      }
+      started.clear();
     },
   };
 }
