@@ -28,19 +28,34 @@ export interface ScannerDriver {
   close(): Promise<void>;
 }
 
-/** The scanner machine's IO actors over a driver and an image pipeline (pass to `scannerMachine.provide`). */
-export function scannerActors(driver: ScannerDriver, pipeline: Pick<ImagePipeline, 'transform'>) {
+/**
+ * The scanner machine's IO actors over a driver and an image pipeline (pass to `scannerMachine.provide`).
+ * The machine transforms one page at a time, in order; a pipeline that can `start` pages begins each as
+ * it is transferred, so its workers convert several at once while the machine still emits them in order.
+ */
+export function scannerActors(
+  driver: ScannerDriver,
+  pipeline: Pick<ImagePipeline, 'transform'> & Partial<Pick<ImagePipeline, 'start' | 'discardStarted'>>,
+) {
   return {
     loadDriver: fromPromise(async () => ({ sources: await driver.load() })),
     selectSource: fromPromise<void, { index: number }>(({ input }) => driver.select(input.index)),
     configureSource: fromPromise<void, ScanSourceConfig>(({ input }) => driver.configure(input)),
-    acquire: fromCallback<EventObject, ScanSourceConfig, AcquireEvent>(({ sendBack }) =>
-      driver.acquire(
-        (image) => sendBack({ type: 'scan.transferred', image }),
+    acquire: fromCallback<EventObject, ScanSourceConfig, AcquireEvent>(({ sendBack, input }) => {
+      const stop = driver.acquire(
+        (image) => {
+          pipeline.start?.(image, input.paperSize);
+          sendBack({ type: 'scan.transferred', image });
+        },
         () => sendBack({ type: 'scan.finished' }),
         (code) => sendBack({ type: 'scan.failed', code }),
-      ),
-    ),
+      );
+      return () => {
+        stop();
+        // The scan is over (or cancelled): pages the machine will not transform need not be converted.
+        pipeline.discardStarted?.();
+      };
+    }),
     transformImage: fromPromise<ScannedPage, TransformInput>(({ input }) =>
       pipeline.transform(input.image, { paperSize: input.paperSize, scanSubject: input.scanSubject, sequence: input.sequence }),
     ),
