@@ -1,12 +1,20 @@
 // The browser side of scan-pipeline.bench.ts: draws simulated answer sheets at 300 dpi, then times the
-// worker pipeline (decode → greyscale/resize → JPEG 0.85) on each, one page at a time as a scan does.
-import { createImagePipeline } from '../../src/shared/adapters/scanner/image-pipeline';
+// worker pipeline (decode → greyscale/crop/resample → JPEG 0.85) two ways per kind of page, as the Node
+// side asks (`window.bench.prepare`, then `measure`):
+// - latency: one page at a time through one worker, as the scanner machine transforms them;
+// - burst: pages started as they are transferred and claimed in order (scannerActors' `start`), through
+//   a pool of workers.
+// Every pass checks its last JPEG's declared size by decoding it, and that pages came back in order.
+import { createImagePipeline, defaultPoolSize } from '../../src/shared/adapters/scanner/image-pipeline';
 import { renderSimulatedPage } from '../../src/shared/adapters/scanner/simulated-driver';
 import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
-import type { PaperSizeCode, RawImage } from '../../src/shared/contract/scan';
+import type { PaperSizeCode, RawImage, ScannedPage } from '../../src/shared/contract/scan';
 import { planSimulatedBatch } from '../../src/shared/lib/simulated-scan';
 
-type Run = { label: string; times: number[]; width: number; height: number; bytes: number };
+/** One measured pass: per-page times (one at a time) or the wall time of a burst, and the last page. */
+export type Pass = { times: number[]; elapsedMs: number; pages: number; width: number; height: number; bytes: number };
+
+export type Kind = { key: string; label: string };
 
 const spec = answerSheetSpecSchema.parse({
   homeworkId: 1001,
@@ -20,70 +28,130 @@ const spec = answerSheetSpecSchema.parse({
   ],
 });
 
-/** An A4 scan of `height` rows (2480 wide): 3507 is the A4 target itself, 3508 is what a 300 dpi scanner gives. */
-function pages(count: number, height: number): ImageBitmap[] {
+/** A4 scans of `height` rows (2480 wide): 3507 is the A4 target itself, 3508 is what a 300 dpi scanner gives. */
+function sheets(count: number, height: number): () => RawImage[] {
   const students = Array.from({ length: count }, (_, i) => ({ name: `学生${i + 1}`, code: `2026${i + 1}` }));
   const { template, pages: plan } = planSimulatedBatch({ homeworkId: 1001, spec, students, pageCount: count, seed: 3 });
-  return plan.map((page) => {
-    const drawn = renderSimulatedPage(page, template, spec, 300) as OffscreenCanvas;
-    const canvas = new OffscreenCanvas(2480, height);
-    canvas.getContext('2d')!.drawImage(drawn, 0, 0);
-    return canvas.transferToImageBitmap();
-  });
+  const drawn = plan.map((page) => renderSimulatedPage(page, template, spec, 300) as OffscreenCanvas);
+  // Fresh bitmaps for every pass: a bitmap handed to a worker is gone.
+  return () =>
+    drawn.map((source) => {
+      const canvas = new OffscreenCanvas(2480, height);
+      canvas.getContext('2d')!.drawImage(source, 0, 0);
+      return { kind: 'bitmap', bitmap: canvas.transferToImageBitmap(), bitDepth: 24 };
+    });
 }
 
-async function run(label: string, images: RawImage[], paperSize: PaperSizeCode): Promise<Run> {
-  const pipeline = createImagePipeline();
-  const times: number[] = [];
-  let last = { width: 0, height: 0, bytes: 0 };
-  for (const [i, raw] of images.entries()) {
-    const started = performance.now();
-    const page = await pipeline.transform(raw, { paperSize, scanSubject: false, sequence: i + 1 });
-    times.push(performance.now() - started);
-    last = { width: page.width, height: page.height, bytes: page.blob.size };
-  }
-  pipeline.dispose();
-  return { label, times, ...last };
+/** The same sheets as PNG files, as the scanning service (DWT ConvertToBlob) hands them over. */
+function pngSheets(count: number): () => Promise<RawImage[]> {
+  const bitmaps = sheets(count, 3508);
+  let files: Promise<Blob[]> | null = null;
+  return async () => {
+    files ??= Promise.all(
+      bitmaps().map((raw) => {
+        const canvas = new OffscreenCanvas(2480, 3508);
+        canvas.getContext('bitmaprenderer')!.transferFromImageBitmap((raw as Extract<RawImage, { kind: 'bitmap' }>).bitmap);
+        return canvas.convertToBlob({ type: 'image/png' });
+      }),
+    );
+    return (await files).map((blob) => ({ kind: 'encoded', blob, bitDepth: 24 }));
+  };
 }
 
-async function main(): Promise<Run[]> {
-  const count = Number(new URLSearchParams(location.search).get('pages') ?? 20);
-  // Warm the worker, its pica/wasm and the JPEG encoder.
-  await run(
-    'warm-up',
-    pages(2, 3507).map((bitmap) => ({ kind: 'bitmap', bitmap, bitDepth: 24 })),
-    1,
-  );
-  const exact = await run(
-    'A4 2480x3507 (no resampling)',
-    pages(count, 3507).map((bitmap) => ({ kind: 'bitmap', bitmap, bitDepth: 24 })),
-    1,
-  );
-  const scanner = await run(
-    'A4 2480x3508 → 2480x3507 (sub-percent: canvas smoothing)',
-    pages(count, 3508).map((bitmap) => ({ kind: 'bitmap', bitmap, bitDepth: 24 })),
-    1,
-  );
-  const sixteenK = await run(
-    '16k from a 2480x3508 scan → 2184x3072 (pica)',
-    pages(count, 3508).map((bitmap) => ({ kind: 'bitmap', bitmap, bitDepth: 24 })),
-    0,
-  );
-  const bitonal = await run(
-    '1-bit A4 2480x3507 → greyscale',
+function bitonal(count: number): () => RawImage[] {
+  return () =>
     Array.from({ length: count }, (_, i) => {
       const data = new Uint8Array(310 * 3507).fill(0xff);
       for (let row = 200 + i; row < 3300; row += 40) data.fill(0, row * 310 + 20, row * 310 + 290);
-      return { kind: 'pixels', width: 2480, height: 3507, bitDepth: 1, data } as RawImage;
-    }),
-    1,
-  );
-  return [exact, scanner, sixteenK, bitonal];
+      return { kind: 'pixels', width: 2480, height: 3507, bitDepth: 1, data };
+    });
+}
+
+async function checkSize(page: ScannedPage): Promise<void> {
+  const bitmap = await createImageBitmap(page.blob);
+  const actual = `${bitmap.width}x${bitmap.height}`;
+  bitmap.close();
+  if (actual !== `${page.width}x${page.height}`) throw new Error(`JPEG decodes as ${actual}, said ${page.width}x${page.height}`);
+}
+
+const KINDS: Record<
+  string,
+  { label: string; paperSize: PaperSizeCode; make: (count: number) => () => RawImage[] | Promise<RawImage[]> }
+> = {
+  scanner: {
+    label: 'A4 2480x3508 → 2480x3507 (a 300 dpi scanner page: edge crop)',
+    paperSize: 1,
+    make: (count) => sheets(count, 3508),
+  },
+  exact: { label: 'A4 2480x3507 (at target)', paperSize: 1, make: (count) => sheets(count, 3507) },
+  png: {
+    label: 'A4 2480x3508 PNG from the scanning service → 2480x3507 (decode, edge crop)',
+    paperSize: 1,
+    make: pngSheets,
+  },
+  '16k': { label: '16k from a 2480x3508 scan → 2184x3072 (resampled)', paperSize: 0, make: (count) => sheets(count, 3508) },
+  bitonal: { label: '1-bit A4 2480x3507 → greyscale', paperSize: 1, make: bitonal },
+};
+
+const count = Number(new URLSearchParams(location.search).get('pages') ?? 20);
+let measure: (() => Promise<Pass>) | null = null;
+
+/**
+ * Gets a pass ready (draws the pages, starts and warms the workers) so that `measure` times only the
+ * pipeline: the Node side reads Chromium's CPU time around `measure`.
+ */
+async function prepare(key: string, mode: 'latency' | 'burst', workers: number): Promise<void> {
+  const kind = KINDS[key]!;
+  const images = await kind.make(count)();
+  const pipeline = createImagePipeline({ workers: mode === 'latency' ? 1 : workers });
+  // Warm every worker (module, encoder) outside the timing.
+  const warm = sheets(mode === 'latency' ? 1 : workers, 3507)();
+  await Promise.all(warm.map((raw, i) => pipeline.transform(raw, { paperSize: 1, scanSubject: false, sequence: i + 1 })));
+  const options = (i: number) => ({ paperSize: kind.paperSize, scanSubject: false, sequence: i + 1 });
+  measure = async () => {
+    const times: number[] = [];
+    const started = performance.now();
+    let pages: ScannedPage[];
+    if (mode === 'latency') {
+      pages = [];
+      for (const [i, raw] of images.entries()) {
+        const at = performance.now();
+        pages.push(await pipeline.transform(raw, options(i)));
+        times.push(performance.now() - at);
+      }
+    } else {
+      // As scannerActors does: each page starts when transferred, the machine claims them in order.
+      for (const raw of images) pipeline.start(raw, kind.paperSize);
+      pages = await Promise.all(images.map((raw, i) => pipeline.transform(raw, options(i))));
+    }
+    const elapsedMs = performance.now() - started;
+    pipeline.dispose();
+    if (pages.some((page, i) => page.sequence !== i + 1)) throw new Error('pages out of order');
+    const last = pages.at(-1)!;
+    await checkSize(last);
+    return { times, elapsedMs, pages: pages.length, width: last.width, height: last.height, bytes: last.blob.size };
+  };
+}
+
+async function measurePrepared(): Promise<Pass> {
+  const next = measure!;
+  measure = null;
+  return next();
 }
 
 declare global {
   interface Window {
-    benchResult?: Promise<Run[]>;
+    bench?: {
+      kinds: Kind[];
+      workers: number;
+      prepare: typeof prepare;
+      measure: typeof measurePrepared;
+    };
   }
 }
-window.benchResult = main();
+window.bench = {
+  kinds: Object.entries(KINDS).map(([key, { label }]) => ({ key, label })),
+  workers: defaultPoolSize(navigator.hardwareConcurrency),
+  prepare,
+  measure: measurePrepared,
+};
