@@ -15,6 +15,7 @@ import {
   type AnswerSheetPage,
   type AnswerSheetSpec,
   type AnswerSheetTemplate,
+  type FiducialCorner,
   type SheetQrPayload,
 } from '../../src/shared/contract/answer-sheet';
 import type { AffineTransform } from '../../src/shared/contract/recognition';
@@ -63,6 +64,8 @@ export type SyntheticSheetOptions = {
   seed?: number;
   /** Only the paper: a blank page fed by mistake (or a duplex back side). */
   blank?: boolean;
+  /** Printed parts hidden under white (a staple, a torn corner, a sticker): fiducial corners or the QR. */
+  cover?: (FiducialCorner | 'qr')[];
 };
 
 export type SyntheticSheet = {
@@ -292,6 +295,20 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     ? new Uint8Array(baseWidth * baseHeight).fill(255)
     : Uint8Array.from((await basePages(fixture, options.student, qrHomeworkId))[pageIndex] as Uint8Array);
   const paper = new Paper(base, baseWidth, baseHeight);
+  for (const part of options.cover ?? []) {
+    const f = layout.fiducials.find((g) => g.corner === part);
+    const rect =
+      part === 'qr'
+        ? { x: layout.qr.xMm - 1, y: layout.qr.yMm - 1, w: layout.qr.sizeMm + 2, h: layout.qr.sizeMm + 2 }
+        : { x: f!.xMm - f!.sizeMm / 2 - 1, y: f!.yMm - f!.sizeMm / 2 - 1, w: f!.sizeMm + 2, h: f!.sizeMm + 2 };
+    for (let y = Math.floor(rect.y * BASE_PX_PER_MM); y < Math.ceil((rect.y + rect.h) * BASE_PX_PER_MM); y += 1) {
+      base.fill(
+        255,
+        y * baseWidth + Math.floor(rect.x * BASE_PX_PER_MM),
+        y * baseWidth + Math.ceil((rect.x + rect.w) * BASE_PX_PER_MM),
+      );
+    }
+  }
 
   const expected = new Map<number, string[]>(layout.objective.map((q) => [q.questionNo, []]));
   if (!options.blank) {

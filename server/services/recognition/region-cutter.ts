@@ -120,6 +120,7 @@ export function regionInk(pixels: GreyImage, region: AnswerRegion, pxPerMm: numb
 
 export function encodeRegion(pixels: GreyImage): Promise<Buffer> {
   return sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 1 } })
+    .toColourspace('b-w')
     .jpeg({ quality: REGION_JPEG_QUALITY })
     .toBuffer();
 }

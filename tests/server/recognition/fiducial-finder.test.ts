@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { applyAffine } from '../../../server/services/recognition/affine-fit';
+import { findFiducials } from '../../../server/services/recognition/fiducial-finder';
+import { decodeGrey } from '../../../server/services/recognition/grey-image';
+import { TURNED_CORNER, guessFrame, paperFrame } from '../../../server/services/recognition/sheet-frame';
+import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
+import { renderSyntheticSheet, sheetFixture, standardSpec, type Degradation } from '../../support/synthetic-sheets';
+
+const fixture = sheetFixture(standardSpec());
+const page = fixture.template.pages[0]!;
+
+async function found(degrade: Degradation, cover: ('tl' | 'tr' | 'bl' | 'br')[] = []) {
+  const sheet = await renderSyntheticSheet(fixture, { seed: 3, degrade, cover });
+  const img = await decodeGrey(sheet.jpeg);
+  return { sheet, fiducials: findFiducials(img, guessFrame(img.width, img.height)) };
+}
+
+/** Distance in pixels from each found fiducial to where the generator put the template's square. */
+function errors({ sheet, fiducials }: Awaited<ReturnType<typeof found>>) {
+  return fiducials.map((f) => {
+    const templateCorner = sheet.upsideDown ? TURNED_CORNER[f.corner] : f.corner;
+    const nominal = page.fiducials.find((g) => g.corner === templateCorner)!;
+    const at = applyAffine(sheet.transform, nominal.xMm, nominal.yMm);
+    return { corner: f.corner, cut: f.cut, px: Math.hypot(at.x - f.x, at.y - f.y) };
+  });
+}
+
+describe('paperFrame and guessFrame', () => {
+  it('match the fiducials and QR the layout gives every page of A4 and A3 sheets', () => {
+    for (const paperSize of ['A4', 'A3'] as const) {
+      const template = layoutAnswerSheet(standardSpec(1, paperSize));
+      const frame = paperFrame(template.pageWidthMm, template.pageHeightMm);
+      for (const p of template.pages) {
+        expect(frame.fiducials).toEqual(p.fiducials);
+        expect(frame.qr).toEqual(p.qr);
+      }
+      const [w, h] = paperSize === 'A4' ? [2480, 3507] : [4960, 3508];
+      expect(guessFrame(w, h)).toEqual(frame);
+    }
+  });
+});
+
+describe('findFiducials', () => {
+  it.each<[string, Degradation]>([
+    ['a straight scan', {}],
+    ['3 degrees and 3 % smaller', { rotationDeg: 3, scale: 0.97 }],
+    ['-3 degrees, upside down', { rotationDeg: -3, upsideDown: true }],
+    ['3 % larger, dark and noisy', { scale: 1.03, rotationDeg: 0.5, paper: 228, toner: 45, noise: 8, specks: 1500 }],
+  ])('finds all four on %s to within half a pixel', async (_, degrade) => {
+    const result = await found(degrade);
+    expect(result.fiducials.map((f) => f.corner)).toEqual(['tl', 'tr', 'bl', 'br']);
+    for (const e of errors(result)) expect(e.px, e.corner).toBeLessThan(0.5);
+    for (const f of result.fiducials) expect(f.sidePx).toBeCloseTo(8 * (300 / 25.4) * (degrade.scale ?? 1), -1);
+  });
+
+  it('infers the centre of squares the scan edge cuts off, to within a few pixels', async () => {
+    // Enlarged and skewed: all four squares reach past the page edge.
+    const result = await found({ rotationDeg: -2.9, scale: 1.025, upsideDown: true });
+    const e = errors(result);
+    expect(e).toHaveLength(4);
+    expect(e.filter((x) => x.cut).length).toBeGreaterThanOrEqual(2);
+    for (const x of e) expect(x.px, x.corner).toBeLessThan(x.cut ? 4 : 0.5);
+  });
+
+  it('leaves out a corner whose square is covered', async () => {
+    const result = await found({ rotationDeg: 1 }, ['br']);
+    expect(result.fiducials.map((f) => f.corner)).toEqual(['tl', 'tr', 'bl']);
+  });
+
+  it('takes no QR finder pattern or printed text for a fiducial', async () => {
+    // The QR sits in the top-right search window; with the square there covered, nothing else qualifies.
+    const result = await found({}, ['tr']);
+    expect(result.fiducials.map((f) => f.corner)).toEqual(['tl', 'bl', 'br']);
+  });
+});
