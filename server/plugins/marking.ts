@@ -86,6 +86,12 @@ function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
       engine = next;
       ownEngine = false;
     },
+    /** A page was stored: wake the queue, and show the homework (if the batch names it) as scanning. */
+    pageStored(orgId: number, homeworkId: number | null) {
+      queue.wake();
+      if (homeworkId === null) return;
+      notifier.homeworkChanged(orgId, homeworkId).catch((error: unknown) => log.error({ err: error }, 'progress failed'));
+    },
     async closeEngine() {
       if (engine && ownEngine) await engine.close();
     },
@@ -101,7 +107,7 @@ declare module 'fastify' {
 async function markingPlugin(app: FastifyInstance, options: MarkingPluginOptions) {
   const marking = buildMarking(app, options);
   app.decorate('marking', marking);
-  const unsubscribe = app.scan.onPageStored(() => marking.queue.wake());
+  const unsubscribe = app.scan.onPageStored((orgId, event) => marking.pageStored(orgId, event.homeworkId));
   app.addHook('onReady', async () => {
     marking.queue.start();
   });

@@ -75,15 +75,14 @@ export async function questionProgress(db: Db, homeworkId: number, questionNo: n
   return { homeworkId, questionNo, done: done?.value ?? 0, total: total?.value ?? 0 };
 }
 
-/** Applies the status rule above; answers the status now. */
-export async function syncHomeworkStatus(db: Db, orgId: number, homeworkId: number): Promise<string | null> {
+/** Applies the status rule above; answers the recognition progress it was decided on. */
+export async function syncHomeworkStatus(db: Db, orgId: number, homeworkId: number): Promise<RecognitionProgress> {
+  const progress = await recognitionProgress(db, orgId, homeworkId);
   const [row] = await db
     .select({ status: homework.status })
     .from(homework)
     .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
-  if (!row || row.status === 'draft') return row?.status ?? null;
-  const progress = await recognitionProgress(db, orgId, homeworkId);
-  if (progress.stored === 0) return row.status;
+  if (!row || row.status === 'draft' || progress.stored === 0) return progress;
   let next: string;
   if (progress.pending > 0) next = 'scanning';
   else {
@@ -106,7 +105,7 @@ export async function syncHomeworkStatus(db: Db, orgId: number, homeworkId: numb
     next = progress.review === 0 && allScored ? 'finished' : 'marking';
   }
   if (next !== row.status) await db.update(homework).set({ status: next }).where(eq(homework.id, homeworkId));
-  return next;
+  return progress;
 }
 
 export type MarkingEvents = {
@@ -120,8 +119,7 @@ export type ProgressNotifier = ReturnType<typeof createProgressNotifier>;
 export function createProgressNotifier(db: Db, events: MarkingEvents) {
   return {
     async homeworkChanged(orgId: number, homeworkId: number): Promise<void> {
-      await syncHomeworkStatus(db, orgId, homeworkId);
-      events.recognitionProgress(orgId, await recognitionProgress(db, orgId, homeworkId));
+      events.recognitionProgress(orgId, await syncHomeworkStatus(db, orgId, homeworkId));
     },
     async questionChanged(orgId: number, homeworkId: number, questionNo: number): Promise<void> {
       await syncHomeworkStatus(db, orgId, homeworkId);

@@ -11,7 +11,7 @@
  * there without reading it again.
  */
 import { and, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
-import type { SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
+import type { ObjectiveQuestionLayout, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
 import {
   LOW_CONFIDENCE,
   type ObjectiveReading,
@@ -90,14 +90,21 @@ async function studentOf(tx: Db, rec: Recognition, reading: PageReading): Promis
   return row?.id ?? null;
 }
 
-/** The server-side checks of one objective question when the engine raised nothing for it. */
-function questionProblems(reading: PageReading, questionNo: number, type: string | undefined): Problem[] {
+/**
+ * The server-side checks of one objective question when the engine raised nothing for it. A question
+ * the engine did not read at all gets an empty reading, so the reviewer can still set its answer.
+ */
+function questionProblems(reading: PageReading, layout: ObjectiveQuestionLayout, type: string | undefined): Problem[] {
+  const questionNo = layout.questionNo;
   const objective = reading.objective.find((o) => o.questionNo === questionNo);
   const raised = reading.problems
     .filter((p) => p.questionNo === questionNo && QUESTION_PROBLEM_KINDS.has(p.kind))
     .map((p) => ({ kind: p.kind, questionNo, detail: p.detail, reading: objective }));
   if (raised.length > 0) return raised;
-  if (!objective) return [{ kind: 'lowConfidence', questionNo, detail: 'question not read' }];
+  if (!objective) {
+    const empty = { questionNo, fills: layout.options.map((o) => ({ label: o.label, fill: 0 })), marked: [], confidence: 0 };
+    return [{ kind: 'lowConfidence', questionNo, detail: 'question not read', reading: empty }];
+  }
   if (objective.confidence < LOW_CONFIDENCE) {
     return [{ kind: 'lowConfidence', questionNo, detail: `confidence ${objective.confidence}`, reading: objective }];
   }
@@ -226,7 +233,8 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
   }
 
   const { objective, regions } = pageQuestionNos(template, pageNo);
-  await raise(objective.flatMap((no) => questionProblems(reading, no, context!.questions.get(no)?.type)));
+  const layouts = template.pages.find((p) => p.page === pageNo)?.objective ?? [];
+  await raise(layouts.flatMap((layout) => questionProblems(reading, layout, context!.questions.get(layout.questionNo)?.type)));
   const openQuestions = new Set(
     items.filter((item) => item.status === 'open' && item.questionNo !== null).map((item) => item.questionNo!),
   );

@@ -56,6 +56,8 @@ export type FakeSheet = {
   problems?: RecognitionProblem[];
   /** The engine throws on this page. */
   fail?: boolean;
+  /** Objective questions the engine leaves out of its reading. */
+  unread?: number[];
 };
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -97,7 +99,8 @@ let regionJpeg: Buffer | undefined;
 function fakeResult(sheet: FakeSheet, template: AnswerSheetTemplate | null): RecognitionResult {
   const pageNo = sheet.qr?.page ?? 1;
   const page = template?.pages.find((p) => p.page === pageNo) ?? null;
-  const objective: ObjectiveReading[] = (page?.objective ?? []).map((q) => {
+  const read = (page?.objective ?? []).filter((q) => !sheet.unread?.includes(q.questionNo));
+  const objective: ObjectiveReading[] = read.map((q) => {
     const marked = sheet.marks?.[q.questionNo] ?? [];
     return {
       questionNo: q.questionNo,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pageRecognitions, scanPages } from '../../../server/db/schema';
+import { homework, pageRecognitions, scanPages } from '../../../server/db/schema';
 import {
   callerFor,
   createHomework,
@@ -49,6 +49,10 @@ describe('recognition queue across restarts', () => {
       hw.students.slice(0, 3).map((s) => sheetOf(hw.id, s.code, { 1: ['B'] })),
     );
     expect(await statuses(open, imageIds)).toEqual(['stored', 'stored', 'stored']);
+    // Pages waiting: the homework is being scanned.
+    await expect
+      .poll(async () => (await open!.app.database.db.select().from(homework).where(eq(homework.id, hw.id)))[0]!.status)
+      .toBe('scanning');
     // A worker of another instance claimed the third page and died: its lease has run out.
     const [third] = await open.app.database.db.select().from(scanPages).where(eq(scanPages.imageId, imageIds[2]!));
     await open.app.database.db.update(scanPages).set({ status: 'recognising' }).where(eq(scanPages.id, third!.id));
@@ -68,6 +72,7 @@ describe('recognition queue across restarts', () => {
     open = await createMarkingApp({ shared, engine });
     await open.app.marking.queue.idle();
     expect(await statuses(open, imageIds)).toEqual(['recognised', 'recognised', 'recognised']);
+    expect((await open.app.database.db.select().from(homework).where(eq(homework.id, hw.id)))[0]!.status).toBe('marking');
     const scores = await open.app.database.db.execute(
       sql`select count(*)::int as n from question_scores where homework_id = ${hw.id}`,
     );

@@ -209,6 +209,22 @@ describe('review endpoints', () => {
       });
     });
 
+    it('lets the teacher answer a question the engine could not read at all', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[7]!;
+      await scan(hw.id, [{ ...sheetOf(hw.id, student.code, { 1: ['B'] }), unread: [2] }]);
+      const [item] = await reviewOf(hw.id);
+      expect(item).toMatchObject({ kind: 'lowConfidence', questionNo: 2 });
+      expect(item!.reading).toEqual({
+        questionNo: 2,
+        fills: ['A', 'B', 'C', 'D'].map((label) => ({ label, fill: 0 })),
+        marked: [],
+        confidence: 0,
+      });
+      data(await resolve(item!.id, { action: 'setAnswer', questionNo: 2, labels: ['C'] }));
+      expect((await scoresOf(hw.id, student.id)).scores).toMatchObject({ 1: 3, 2: 2 });
+    });
+
     it('moves a sheet of another homework there on accept', async () => {
       const hw = await createHomework(app(), teacher.orgId);
       const target = await createHomework(app(), teacher.orgId);
