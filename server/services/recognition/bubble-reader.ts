@@ -214,6 +214,51 @@ export function readObjective(
   return { readings, problems, threshold };
 }
 
+/**
+ * How much darker a page's printed outlines (bubble ellipses, region frames) are than the paper just
+ * outside them, under a transform, in grey levels: clearly positive when the transform is right, about
+ * zero when it is not (a page taken the wrong way up). Samples a few dozen outlines.
+ */
+export function outlineContrast(
+  img: GreyImage,
+  t: AffineTransform,
+  questions: readonly ObjectiveQuestionLayout[],
+  regions: readonly { xMm: number; yMm: number; wMm: number; hMm: number }[],
+): number {
+  const at = (x: number, y: number) => {
+    const p = applyAffine(t, x, y);
+    const px = Math.round(p.x);
+    const py = Math.round(p.y);
+    return px < 0 || py < 0 || px >= img.width || py >= img.height ? 255 : img.data[py * img.width + px]!;
+  };
+  let sum = 0;
+  let count = 0;
+  // The line is looked for over half a millimetre across it: the fit may be off by a little.
+  const compare = (line: (offset: number) => [number, number], outside: [number, number]) => {
+    const darkest = Math.min(...[-0.45, -0.3, -0.15, 0, 0.15].map((o) => at(...line(o))));
+    sum += at(...outside) - darkest;
+    count += 1;
+  };
+  const bubbles = questions.flatMap((q) => q.options);
+  const every = Math.max(1, Math.floor(bubbles.length / 24));
+  for (let i = 0; i < bubbles.length; i += every) {
+    const b = bubbles[i]!;
+    const [cx, cy, rx, ry] = [b.xMm + b.wMm / 2, b.yMm + b.hMm / 2, b.wMm / 2 - 0.15, b.hMm / 2 - 0.15];
+    for (let k = 0; k < 8; k += 1) {
+      const [cos, sin] = [Math.cos((k * Math.PI) / 4), Math.sin((k * Math.PI) / 4)];
+      compare((o) => [cx + (rx + o) * cos, cy + (ry + o) * sin], [cx + (rx + 0.9) * cos, cy + (ry + 0.9) * sin]);
+    }
+  }
+  for (const r of regions) {
+    for (let k = 1; k < 8; k += 1) {
+      const x = r.xMm + (k * r.wMm) / 8;
+      compare((o) => [x, r.yMm + 0.15 - o], [x, r.yMm - 0.9]);
+      compare((o) => [x, r.yMm + r.hMm - 0.15 + o], [x, r.yMm + r.hMm + 0.9]);
+    }
+  }
+  return count === 0 ? 0 : sum / count;
+}
+
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }

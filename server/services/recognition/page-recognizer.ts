@@ -9,7 +9,7 @@ import type { AffineTransform, PageReading, RecognitionProblem } from '../../../
 import { decodeSheetQr } from '../../../src/shared/lib/answer-sheet-qr';
 import { SHEET_GEOMETRY } from '../../../src/shared/lib/answer-sheet-layout';
 import { affineShape, applyAffine, fitAffine, fitResidual, fitSimilarity, type PointPair } from './affine-fit';
-import { readObjective } from './bubble-reader';
+import { outlineContrast, readObjective } from './bubble-reader';
 import { findFiducials, type FoundFiducial } from './fiducial-finder';
 import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey } from './grey-image';
 import { readQr } from './qr-reader';
@@ -39,6 +39,8 @@ const MIN_SPAN = 0.6;
 const SCALE_LIMITS = [0.85, 1.15] as const;
 const ASPECT_LIMITS = [0.9, 1.1] as const;
 const MAX_SHEAR_DEG = 3;
+/** Grey levels by which one orientation's outlines must stand out to overrule upright. */
+const ORIENTATION_MARGIN = 40;
 /** Room around the QR symbol's crop: its quiet zone plus a little for the fit. */
 const QR_CROP_MARGIN_MM = SHEET_GEOMETRY.qrQuietMm + 2;
 /** Without fiducials, the QR is looked for in a wider crop around its nominal place. */
@@ -207,6 +209,23 @@ function fitPage(
   return { transform, scale, skewDeg: shape.skewDeg, confidence };
 }
 
+/**
+ * Which way up a page is when its QR could not tell: the way under which the template's printed
+ * outlines (bubbles, region frames) fall on dark lines. Upright when neither way clearly does.
+ */
+function orientationFromOutlines(
+  img: GreyImage,
+  frame: PageFrame,
+  found: readonly FoundFiducial[],
+  page: AnswerSheetPage,
+): Orientation {
+  const contrast = ([0, 180] as const).map((rotation) => {
+    const fit = fitPage(img, frame, found, rotation, []);
+    return 'failure' in fit ? -Infinity : outlineContrast(img, fit.transform, page.objective, page.regions);
+  }) as [number, number];
+  return contrast[1] > contrast[0] + ORIENTATION_MARGIN ? 180 : 0;
+}
+
 function isBlank(img: GreyImage): boolean {
   const hist = histogram(img, 0, 0, img.width, img.height, 4);
   return darkShare(hist, percentile(hist, 0.9) * 0.5) < BLANK_DARK_SHARE;
@@ -240,12 +259,12 @@ export async function recognizePage(
     qrOutcome = await readQrLoosely(img, guessed);
   }
   const qr = qrOutcome.text === null ? null : decodeSheetQr(qrOutcome.text);
-  const rotation: Orientation = qrOutcome.rotation ?? 0;
 
   const blank = found.length < 2 && qrOutcome.text === null && isBlank(img);
   const template = await resolveTemplate(qr);
   const page = pickPage(template, qr);
   const frame = template && page ? templateFrame(template, page) : guessed;
+  const rotation: Orientation = qrOutcome.rotation ?? (page ? orientationFromOutlines(img, frame, found, page) : 0);
 
   let scale: number | null = null;
   let skewDeg: number | null = null;

@@ -194,6 +194,14 @@ describe('recognizePage on pages that need a person', () => {
     expectAnswersRight(sheet, reading);
   });
 
+  it('tells an upside-down page without a readable QR by where the printed outlines fall', async () => {
+    const sheet = await sheetWith({ seed: 17, cover: ['qr'], degrade: { rotationDeg: 2, upsideDown: true } });
+    const { reading } = await recognizePage(sheet.jpeg, resolverFor(fixture.template).resolve);
+    expect(reading.problems).toEqual([{ kind: 'qrUnreadable' }]);
+    expect(reading.rotation).toBe(180);
+    expectAnswersRight(sheet, reading);
+  });
+
   it('locates a page with one fiducial covered from the other three and the QR', async () => {
     const sheet = await sheetWith({ seed: 8, cover: ['bl'], degrade: { rotationDeg: -1.5, upsideDown: true } });
     const { reading } = await recognizePage(sheet.jpeg, resolverFor(fixture.template).resolve);
