@@ -12,6 +12,7 @@ import {
   defaultPoolSize,
   type PipelineRequest,
   type PipelineResponse,
+  type PipelineWorker,
 } from '../../../../src/shared/adapters/scanner/image-pipeline';
 import { scannerActors, type ScannerDriver } from '../../../../src/shared/adapters/scanner/scanner-driver';
 import { DEFAULT_SCANNER_SETTINGS, type RawImage, type ScannedPage } from '../../../../src/shared/contract/scan';
@@ -48,10 +49,10 @@ function fakePool() {
   const workers: FakeWorker[] = [];
   return {
     workers,
-    createWorker: () => {
+    createWorker: (): PipelineWorker => {
       const worker = new FakeWorker();
       workers.push(worker);
-      return worker;
+      return worker as unknown as PipelineWorker;
     },
     /** Markers of the pages each worker has been given. */
     given: () => workers.map((w) => w.posted.map((r) => (r.raw.kind === 'pixels' ? r.raw.data[0] : -1))),
