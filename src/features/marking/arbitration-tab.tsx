@@ -10,7 +10,7 @@ import { fetchArbitration } from './marking-api';
 import { writePath } from './marking-tasks-tab';
 import styles from './marking.module.css';
 import { formatScore } from './score-input';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../shared/ui/use-remote';
 import { useMarkingServices } from './marking-services';
 
 export const ROUND_NAMES = ['一评', '二评', '三评'] as const;

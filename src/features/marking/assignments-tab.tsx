@@ -12,7 +12,7 @@ import {
   type MarkingQuestion,
 } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
-import { LabelledSelect } from './labelled-select';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { saveAssignments } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';

@@ -9,7 +9,7 @@ import { HOMEWORK_STATUS_LABELS, type Homework } from '../../shared/contract/pap
 import { fetchHomeworkByStatus } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../shared/ui/use-remote';
 
 export function HomeworkPicker() {
   const { http } = useMarkingServices();

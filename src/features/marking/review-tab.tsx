@@ -22,13 +22,13 @@ import type { ReviewItem, ReviewResolution } from '../../shared/contract/marking
 import type { IdName } from '../../shared/contract/papers';
 import { RECOGNITION_PROBLEM_LABELS } from '../../shared/contract/recognition';
 import { IMAGE_ZOOM_MAX, IMAGE_ZOOM_MIN } from './image-zoom';
-import { LabelledSelect } from './labelled-select';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { fetchHomework, fetchReviewItems, fetchStudents, resolveReviewItem, scanPageImageUrl } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
 import { acceptHint, REVIEW_ACTION_HINTS, REVIEW_ACTION_LABELS, reviewActionsFor, type ReviewAction } from './review-actions';
 import { useImageUrl } from './use-image-url';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../shared/ui/use-remote';
 
 type Props = {
   homeworkId: number;

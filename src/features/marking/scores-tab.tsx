@@ -9,12 +9,12 @@ import { useState } from 'react';
 import type { StudentScore } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS, type QuestionType } from '../../shared/contract/papers';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
-import { LabelledSelect } from './labelled-select';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { downloadScoresXlsx, fetchScores } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
 import { formatScore } from './score-input';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../shared/ui/use-remote';
 
 export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number }) {
   const { http } = useMarkingServices();

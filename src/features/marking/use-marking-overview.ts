@@ -9,7 +9,7 @@ import { MARKING_PROGRESS_EVENT, markingProgressSchema, type MarkingOverview } f
 import { RECOGNITION_PROGRESS_EVENT, recognitionProgressSchema } from '../../shared/contract/recognition';
 import { fetchOverview } from './marking-api';
 import { useMarkingServices } from './marking-services';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../shared/ui/use-remote';
 
 /** The local value and the server answer it was derived from (a newer answer wins over local patches). */
 type Live = { source: MarkingOverview | undefined; value: MarkingOverview | undefined };

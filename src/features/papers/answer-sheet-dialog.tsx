@@ -8,7 +8,7 @@ import type { Homework } from '../../shared/contract/papers';
 import styles from './compose.module.css';
 import { downloadAnswerSheetPdf, fetchAnswerSheetPdf } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { LabelledSelect } from './labelled-select';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 
 type Mode = 'class' | 'student';
 

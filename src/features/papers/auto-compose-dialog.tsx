@@ -20,7 +20,7 @@ import styles from './compose.module.css';
 import { autoComposePaper } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { toTreeData } from './tree-data';
-import { LabelledSelect } from './labelled-select';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 
 type RuleRow = { key: number; type: QuestionType; difficulty: number | undefined; count: number; score: number };
 

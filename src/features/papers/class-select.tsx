@@ -6,8 +6,8 @@ import type { CSSProperties } from 'react';
 import type { ClassItem } from '../../shared/contract/system';
 import { fetchClasses } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { useRemote } from './use-remote';
-import { LabelledSelect } from './labelled-select';
+import { useRemote } from '../../shared/ui/use-remote';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 
 /** The classes of a school year (by default the user's); empty without a school or school year. */
 export function useClasses(forSchoolYearId?: number | null): { classes: ClassItem[]; loading: boolean } {

@@ -12,8 +12,8 @@ import { ClassSelect } from './class-select';
 import styles from './compose.module.css';
 import { createHomework, createPaper, fetchSchoolYears, updatePaper } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { useRemote } from './use-remote';
-import { LabelledSelect } from './labelled-select';
+import { useRemote } from '../../shared/ui/use-remote';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
 
 export const DEFAULT_HOMEWORK_DAYS = 7;
 

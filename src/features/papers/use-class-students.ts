@@ -2,7 +2,7 @@
 import type { Student } from '../../shared/contract/papers';
 import { fetchStudents } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../shared/ui/use-remote';
 
 export function useClassStudents(classId: number | undefined): { students: Student[]; loading: boolean } {
   const { http } = usePapersServices();

@@ -28,8 +28,8 @@ import { usePapersServices } from '../papers-services';
 import { SavePaperDialog } from '../save-paper-dialog';
 import { toTreeData } from '../tree-data';
 import { usePaperFromAddress } from '../use-paper-from-address';
-import { useRemote } from '../use-remote';
-import { LabelledSelect } from '../labelled-select';
+import { useRemote } from '../../../shared/ui/use-remote';
+import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
 

@@ -34,9 +34,9 @@ import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
 import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
 import { usePapersServices } from '../papers-services';
-import { useRemote } from '../use-remote';
+import { useRemote } from '../../../shared/ui/use-remote';
 import styles from './paperlist-page.module.css';
-import { LabelledSelect } from '../labelled-select';
+import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const HOMEWORK_PAGE_SIZE = 10;
 

@@ -19,7 +19,7 @@ import { fetchStudents } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
-import { LabelledSelect } from '../labelled-select';
+import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 type CodeLine = { code: string; name: string };
 

@@ -11,7 +11,7 @@ import { ClassSelect, useClasses } from '../class-select';
 import { fetchHomework } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useClassStudents } from '../use-class-students';
-import { useRemote } from '../use-remote';
+import { useRemote } from '../../../shared/ui/use-remote';
 import { useBack } from '../use-back';
 import styles from './print-pages.module.css';
 

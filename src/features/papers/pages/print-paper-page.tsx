@@ -10,7 +10,7 @@ import { fetchHomework, fetchPaper } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { PaperView, paperViewFromDetail } from '../paper-view';
 import { useBack } from '../use-back';
-import { useRemote } from '../use-remote';
+import { useRemote } from '../../../shared/ui/use-remote';
 
 function positiveInt(value: string | null): number | undefined {
   const n = Number(value);
