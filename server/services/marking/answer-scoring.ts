@@ -9,7 +9,7 @@ import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { answers, markingTasks, questionScores } from '../../db/schema';
 import { decide } from './double-marking';
-import { type HomeworkContext, settingsOf } from './marking-context';
+import { type HomeworkContext, markersOf, settingsOf } from './marking-context';
 import { scoreObjective } from './objective-scoring';
 
 /** Serialises everything that rescoring an answer reads and writes (two markers submitting at once). */
@@ -57,10 +57,21 @@ async function setFinal(
 async function rescoreManual(tx: Db, context: HomeworkContext, answer: typeof answers.$inferSelect): Promise<void> {
   const settings = settingsOf(context, answer.questionNo);
   const tasks = await tx
-    .select({ round: markingTasks.round, score: markingTasks.score, problem: markingTasks.problem })
+    .select({
+      round: markingTasks.round,
+      score: markingTasks.score,
+      problem: markingTasks.problem,
+      markerId: markingTasks.markerId,
+    })
     .from(markingTasks)
     .where(eq(markingTasks.answerId, answer.id));
-  const decision = decide(tasks, settings.doubleMarking, settings.tolerance);
+  const firstTwo = new Set(tasks.filter((t) => t.round <= 2 && t.score !== null).map((t) => t.markerId));
+  const candidates = [
+    ...markersOf(context, answer.questionNo),
+    ...(context.homework.createdBy === null ? [] : [context.homework.createdBy]),
+  ];
+  const thirdMarkerAvailable = candidates.some((id) => !firstTwo.has(id));
+  const decision = decide(tasks, settings.doubleMarking, settings.tolerance, thirdMarkerAvailable);
   const missing = decision.rounds.filter((round) => !tasks.some((task) => task.round === round));
   if (missing.length > 0) {
     await tx

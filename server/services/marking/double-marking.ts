@@ -8,7 +8,7 @@
  */
 import { roundScore } from './objective-scoring';
 
-export type RoundMark = { round: number; score: number | null; problem: boolean };
+export type RoundMark = { round: number; score: number | null; problem: boolean; markerId?: number | null };
 
 export type MarkingDecision = {
   /** Rounds that must exist as tasks (scored or not). */
@@ -21,7 +21,17 @@ export type MarkingDecision = {
 
 export const ARBITRATION_ROUND = 4;
 
-export function decide(marks: readonly RoundMark[], doubleMarking: boolean, tolerance: number): MarkingDecision {
+/**
+ * `thirdMarkerAvailable`: whether any teacher other than the first two markers may take a third marking;
+ * when none may (the owner marked one of the two and nobody else is assigned), disagreeing marks go
+ * straight to the owner's arbitration instead of waiting for a third marking nobody can give.
+ */
+export function decide(
+  marks: readonly RoundMark[],
+  doubleMarking: boolean,
+  tolerance: number,
+  thirdMarkerAvailable = true,
+): MarkingDecision {
   const byRound = new Map(marks.map((mark) => [mark.round, mark]));
   const scoreOf = (round: number) => byRound.get(round)?.score ?? null;
   const arbiter = scoreOf(ARBITRATION_ROUND);
@@ -44,7 +54,10 @@ export function decide(marks: readonly RoundMark[], doubleMarking: boolean, tole
   if (agree(a, b)) return { rounds: [1, 2], final: roundScore((a + b) / 2), arbitration: false };
 
   const c = scoreOf(3);
-  if (c === null) return { rounds: [1, 2, 3], final: null, arbitration: false };
+  if (c === null) {
+    if (!thirdMarkerAvailable) return { rounds: [1, 2, ARBITRATION_ROUND], final: arbiter, arbitration: true };
+    return { rounds: [1, 2, 3], final: null, arbitration: false };
+  }
   const withA = agree(c, a);
   const withB = agree(c, b);
   if (withA || withB) {

@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import {
   answerSheetTemplates,
   homework,
+  markingAssignments,
   markingHomeworkSettings,
   markingQuestionSettings,
   paperQuestions,
@@ -42,12 +43,21 @@ export type HomeworkContext = {
   template: AnswerSheetTemplate | null;
   partialCredit: number;
   settings: Map<number, QuestionSettings>;
+  /** Assigned markers per question (none: the owner marks). */
+  assignments: Map<number, number[]>;
 };
 
 export const NO_DOUBLE_MARKING: QuestionSettings = { doubleMarking: false, tolerance: 0 };
 
 export function settingsOf(context: HomeworkContext, questionNo: number): QuestionSettings {
   return context.settings.get(questionNo) ?? NO_DOUBLE_MARKING;
+}
+
+/** Who marks a question: its assigned teachers, or the owner when nobody is assigned. */
+export function markersOf(context: HomeworkContext, questionNo: number): number[] {
+  const assigned = context.assignments.get(questionNo) ?? [];
+  if (assigned.length > 0) return assigned;
+  return context.homework.createdBy === null ? [] : [context.homework.createdBy];
 }
 
 /** The question numbers on one page of the sheet, objective and manual. */
@@ -117,7 +127,7 @@ export function createMarkingContextLoader({
   }
 
   async function load(row: HomeworkRow): Promise<HomeworkContext> {
-    const [questionRows, settingRows, homeworkSettings, template] = await Promise.all([
+    const [questionRows, settingRows, homeworkSettings, assignmentRows, template] = await Promise.all([
       db
         .select({ no: paperQuestions.no, score: paperQuestions.score, type: questions.type, answer: questions.answer })
         .from(paperQuestions)
@@ -126,6 +136,10 @@ export function createMarkingContextLoader({
         .orderBy(asc(paperQuestions.no)),
       db.select().from(markingQuestionSettings).where(eq(markingQuestionSettings.homeworkId, row.id)),
       db.select().from(markingHomeworkSettings).where(eq(markingHomeworkSettings.homeworkId, row.id)),
+      db
+        .select({ questionNo: markingAssignments.questionNo, userId: markingAssignments.userId })
+        .from(markingAssignments)
+        .where(eq(markingAssignments.homeworkId, row.id)),
       templateOf(row),
     ]);
     const questionMap = new Map<number, ContextQuestion>();
@@ -141,6 +155,10 @@ export function createMarkingContextLoader({
       partialCredit: homeworkSettings[0]?.partialCredit ?? defaultPartialCredit,
       settings: new Map(
         settingRows.map((s) => [s.questionNo, { doubleMarking: s.doubleMarking, tolerance: s.tolerance }] as const),
+      ),
+      assignments: assignmentRows.reduce(
+        (map, a) => map.set(a.questionNo, [...(map.get(a.questionNo) ?? []), a.userId]),
+        new Map<number, number[]>(),
       ),
     };
   }

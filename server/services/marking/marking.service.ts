@@ -34,7 +34,7 @@ import type { FileStorage } from '../storage/file-storage';
 import { requireSchool } from '../papers/school-scope';
 import { lockAnswers, rescoreAnswers, rescoreQuestions } from './answer-scoring';
 import { ARBITRATION_ROUND } from './double-marking';
-import { type HomeworkContext, type MarkingContextLoader, settingsOf } from './marking-context';
+import { type HomeworkContext, type MarkingContextLoader, markersOf, settingsOf } from './marking-context';
 import { type ProgressNotifier, recognitionProgress } from './marking-progress';
 
 /** How long a claimed answer stays reserved for its marker. */
@@ -80,13 +80,19 @@ export function createMarkingService(deps: {
   }
 
   /** The rounds 1..3 this user may take on the question, or a 403. */
-  async function roundsFor(context: HomeworkContext, questionNo: number, userId: number): Promise<number[]> {
-    const assigned = (await assignedOf(context.homework.id, questionNo)).map((row) => row.userId);
-    const owner = context.homework.createdBy;
-    const markers = assigned.length > 0 ? assigned : owner === null ? [] : [owner];
-    if (markers.includes(userId)) return [1, 2, 3];
-    if (owner === userId) return [3];
+  function roundsFor(context: HomeworkContext, questionNo: number, userId: number): number[] {
+    if (markersOf(context, questionNo).includes(userId)) return [1, 2, 3];
+    if (context.homework.createdBy === userId) return [3];
     throw new ApiError(403, MARKING_MESSAGES.notAssigned);
+  }
+
+  /** Like roundsFor, but none instead of a 403. */
+  function roundsOrNone(context: HomeworkContext, questionNo: number, userId: number): number[] | null {
+    try {
+      return roundsFor(context, questionNo, userId);
+    } catch {
+      return null;
+    }
   }
 
   function requireManual(context: HomeworkContext, questionNo: number) {
@@ -333,7 +339,7 @@ export function createMarkingService(deps: {
       const scope = await requireSchool(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
       const question = requireManual(context, questionNo);
-      const rounds = await roundsFor(context, questionNo, userId);
+      const rounds = roundsFor(context, questionNo, userId);
       const skipped = [...new Set(skip)];
       const task = await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Db;
@@ -392,8 +398,7 @@ export function createMarkingService(deps: {
       const question = requireManual(context, found.questionNo);
       if (submitted.score > question.score) throw ApiError.badRequest(MARKING_MESSAGES.scoreOutOfRange);
       const isOwner = context.homework.createdBy === userId;
-      const rounds =
-        found.round === ARBITRATION_ROUND ? [] : await roundsFor(context, found.questionNo, userId).catch(() => null);
+      const rounds = found.round === ARBITRATION_ROUND ? [] : roundsOrNone(context, found.questionNo, userId);
 
       const saved = await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Db;
@@ -474,7 +479,7 @@ export function createMarkingService(deps: {
         )
         .orderBy(desc(markingTasks.scoredAt), desc(markingTasks.id))
         .limit(HISTORY_LIMIT);
-      const rounds = await roundsFor(context, questionNo, userId).catch(() => [] as number[]);
+      const rounds = roundsOrNone(context, questionNo, userId) ?? [];
       const progress = await progressOf(homeworkId, questionNo, userId, rounds);
       const others = await otherScoresOf(rows.filter((r) => r.round === ARBITRATION_ROUND).map((r) => r.answerId));
       return rows.map((row) =>

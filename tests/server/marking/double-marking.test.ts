@@ -53,6 +53,12 @@ describe('double marking', () => {
     expect(decide([mark(1, 2), mark(2, 3), mark(3, 7)], true, 2)).toEqual({ rounds: [1, 2], final: 2.5, arbitration: false });
   });
 
+  it('goes straight to arbitration when no teacher is left for a third marking', () => {
+    expect(decide([mark(1, 2), mark(2, 8)], true, 2, false)).toEqual({ rounds: [1, 2, 4], final: null, arbitration: true });
+    expect(decide([mark(1, 2), mark(2, 8), mark(4, 5)], true, 2, false).final).toBe(5);
+    expect(decide([mark(1, 2), mark(2, 3)], true, 2, false).final).toBe(2.5);
+  });
+
   it('sends a problem paper to the owner', () => {
     expect(decide([mark(1, 4, true), mark(2, 4)], true, 2)).toEqual({ rounds: [1, 2, 4], final: null, arbitration: true });
   });

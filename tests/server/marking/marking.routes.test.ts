@@ -412,6 +412,25 @@ describe('marking endpoints', () => {
       expect((await finals(hw.id, 5)).get(ids[1]!)).toBe(2.5);
     });
 
+    it('lets the owner arbitrate at once when the owner is one of the two markers and nobody else is assigned', async () => {
+      const small = await scannedHomework(1);
+      data(
+        await assign(teacher, small.id, {
+          questions: [{ questionNo: 5, userIds: [teacher.userId, director.userId], doubleMarking: true, tolerance: 1 }],
+        }),
+      );
+      for (const [marker, score] of [
+        [teacher, 1],
+        [director, 9],
+      ] as const) {
+        const task = (await nextTask(marker, small.id, 5))!;
+        data(await submit(marker, task.taskId, { score }));
+      }
+      expect(await nextTask(creator, small.id, 5).catch(() => 'refused')).toBe('refused');
+      const list = data<MarkingTask[]>(await teacher({ method: 'GET', url: `/api/marking/homework/${small.id}/arbitration` }));
+      expect(list.map((t) => [t.round, t.otherScores])).toEqual([[4, [1, 9]]]);
+    });
+
     it('sends a problem paper to the owner', async () => {
       const history = data<MarkingTask[]>(
         await director({ method: 'GET', url: `/api/marking/homework/${hw.id}/questions/5/history` }),
