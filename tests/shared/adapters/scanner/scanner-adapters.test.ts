@@ -1,5 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFileImportDriver, FILE_IMPORT_SOURCE_NAME } from '../../../../src/shared/adapters/scanner/file-import-driver';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createFileImportDriver,
+  FILE_IMPORT_SOURCE_NAME,
+  isPdfFile,
+  type PdfRasterizer,
+} from '../../../../src/shared/adapters/scanner/file-import-driver';
 import {
   createImagePipeline,
   type PipelineRequest,
@@ -67,6 +72,135 @@ describe('file import driver', () => {
 
   it('refuses a source it does not have', async () => {
     await expect(createFileImportDriver(() => []).select(1)).rejects.toMatchObject({ kind: 'sourceNotSelectable' });
+  });
+});
+
+describe('file import driver: multi-page PDFs', () => {
+  const file = (name: string, type: string) => new File(['x'], name, { type });
+  const pdf = (name: string) => file(name, 'application/pdf');
+  const label = (image: RawImage) =>
+    image.kind === 'encoded' ? (image.blob as File).name : image.kind === 'bitmap' ? String(image.bitmap) : 'pixels';
+
+  /** A rasteriser whose pages are encoded blobs named `<file>#<page>`; `pages` per file name. */
+  function fakeRasterizer(pages: Record<string, number>) {
+    const calls: string[] = [];
+    const rasterize: PdfRasterizer = async function* (blob) {
+      const name = (blob as File).name;
+      calls.push(name);
+      const count = pages[name];
+      if (count === undefined) throw new Error('Invalid PDF structure');
+      for (let n = 1; n <= count; n += 1) yield { kind: 'encoded', blob: new File(['p'], `${name}#${n}`), bitDepth: 24 };
+    };
+    return { rasterize, calls };
+  }
+
+  function acquireAll(driver: ReturnType<typeof createFileImportDriver>) {
+    return new Promise<RawImage[]>((resolve, reject) => {
+      const images: RawImage[] = [];
+      driver.acquire(
+        (image) => images.push(image),
+        () => resolve(images),
+        reject,
+      );
+    });
+  }
+
+  it('recognises PDFs by type or extension', () => {
+    expect(isPdfFile(pdf('scan.pdf'))).toBe(true);
+    expect(isPdfFile(file('SCAN0001.PDF', ''))).toBe(true);
+    expect(isPdfFile(file('page.jpg', 'image/jpeg'))).toBe(false);
+  });
+
+  it('hands over each PDF page in page order, after the pages of earlier files in name order', async () => {
+    const { rasterize, calls } = fakeRasterizer({ 'b.pdf': 3, 'a10.pdf': 2 });
+    const files = [
+      pdf('b.pdf'),
+      file('c.png', 'image/png'),
+      file('a.jpg', 'image/jpeg'),
+      pdf('a10.pdf'),
+      file('x.txt', 'text/plain'),
+    ];
+    const driver = createFileImportDriver(() => files, { rasterizePdf: rasterize });
+    await driver.select(0);
+    expect((await acquireAll(driver)).map(label)).toEqual([
+      'a.jpg',
+      'a10.pdf#1',
+      'a10.pdf#2',
+      'b.pdf#1',
+      'b.pdf#2',
+      'b.pdf#3',
+      'c.png',
+    ]);
+    expect(calls).toEqual(['a10.pdf', 'b.pdf']);
+  });
+
+  it('counts an unreadable PDF as one failed page (the file itself, which the pipeline cannot decode) and goes on', async () => {
+    const { rasterize } = fakeRasterizer({ 'b.pdf': 1 });
+    const broken = pdf('a.pdf');
+    const driver = createFileImportDriver(() => [pdf('b.pdf'), broken], { rasterizePdf: rasterize });
+    await driver.select(0);
+    const images = await acquireAll(driver);
+    expect(images.map(label)).toEqual(['a.pdf', 'b.pdf#1']);
+    expect(images[0]).toEqual({ kind: 'encoded', blob: broken, bitDepth: 24 });
+  });
+
+  it('renders the next page only when fewer than `pagesAhead` rendered pages wait for the pipeline', async () => {
+    let rendered = 0;
+    const bitmaps: { width: number; toString: () => string }[] = [];
+    const rasterize: PdfRasterizer = async function* () {
+      for (let n = 1; n <= 4; n += 1) {
+        rendered += 1;
+        const bitmap = { width: 2480, toString: () => `page ${n}` };
+        bitmaps.push(bitmap);
+        yield { kind: 'bitmap', bitmap: bitmap as unknown as ImageBitmap, bitDepth: 24 };
+      }
+    };
+    const driver = createFileImportDriver(() => [pdf('a.pdf')], { rasterizePdf: rasterize, pagesAhead: 2 });
+    await driver.select(0);
+    const done = acquireAll(driver);
+    await vi.waitFor(() => expect(rendered).toBe(2));
+    // Page 3 waits while pages 1 and 2 do.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(rendered).toBe(2);
+    // The pipeline takes page 1 (a transferred bitmap is detached: width 0).
+    bitmaps[0]!.width = 0;
+    await vi.waitFor(() => expect(rendered).toBe(3));
+    for (const bitmap of bitmaps) bitmap.width = 0;
+    await vi.waitFor(() => expect(rendered).toBe(4));
+    expect((await done).map(label)).toEqual(['page 1', 'page 2', 'page 3', 'page 4']);
+  });
+
+  it('stops between pages when the scan is stopped, and releases the document', async () => {
+    let released = false;
+    let rendered = 0;
+    const rasterize: PdfRasterizer = async function* () {
+      try {
+        for (let n = 1; n <= 10; n += 1) {
+          rendered += 1;
+          yield { kind: 'encoded', blob: new File(['p'], `a.pdf#${n}`), bitDepth: 24 };
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        released = true;
+      }
+    };
+    const driver = createFileImportDriver(() => [pdf('a.pdf'), file('b.jpg', 'image/jpeg')], { rasterizePdf: rasterize });
+    await driver.select(0);
+    const images: RawImage[] = [];
+    let finished = false;
+    const stop = driver.acquire(
+      (image) => {
+        images.push(image);
+        if (images.length === 2) stop();
+      },
+      () => (finished = true),
+      () => (finished = true),
+    );
+    await vi.waitFor(() => expect(released).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(images.map(label)).toEqual(['a.pdf#1', 'a.pdf#2']);
+    expect(rendered).toBeLessThanOrEqual(3);
+    expect(finished).toBe(false);
   });
 });
 
