@@ -94,13 +94,16 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
   };
 }
 
-/** Asks for the scanned images when a file-import scan starts; rejects as "no image" when cancelled. */
+/**
+ * Asks for the scanned images or PDFs (one page per PDF page) when a file-import scan starts; rejects as
+ * "scan cancelled" when the choice is cancelled.
+ */
 function pickImageFiles(): Promise<File[]> {
   return new Promise((resolve, reject) => {
     const input = document.createElement('input');
     input.type = 'file';
     input.multiple = true;
-    input.accept = 'image/*';
+    input.accept = 'image/*,application/pdf,.pdf';
     input.addEventListener('change', () => resolve(Array.from(input.files ?? [])));
     input.addEventListener('cancel', () => reject(new DriverError('acquisition', 'file choice cancelled', -1032)));
     input.click();
