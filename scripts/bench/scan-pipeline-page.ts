@@ -5,6 +5,8 @@
 // - burst: pages started as they are transferred and claimed in order (scannerActors' `start`), through
 //   a pool of workers.
 // Every pass checks its last JPEG's declared size by decoding it, and that pages came back in order.
+import { PDFDocument, rgb } from 'pdf-lib';
+import { createFileImportDriver } from '../../src/shared/adapters/scanner/file-import-driver';
 import { createImagePipeline, defaultPoolSize } from '../../src/shared/adapters/scanner/image-pipeline';
 import { renderSimulatedPage } from '../../src/shared/adapters/scanner/simulated-driver';
 import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
@@ -139,6 +141,79 @@ async function measurePrepared(): Promise<Pass> {
   return next();
 }
 
+/** What the PDF import check saw: each page's size and marker grey level, in the order emitted. */
+export type PdfImportCheck = { pages: { width: number; height: number; grey: number }[]; pdfPages: number; elapsedMs: number };
+
+/** A page's marker: the grey of a square 1 inch from the top left corner (300 px at 300 dpi). */
+async function markerGrey(page: ScannedPage): Promise<number> {
+  const bitmap = await createImageBitmap(page.blob, 300, 300, 100, 100);
+  const ctx = new OffscreenCanvas(100, 100).getContext('2d', { willReadFrequently: true })!;
+  ctx.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return ctx.getImageData(50, 50, 1, 1).data[0]!;
+}
+
+/** An A4 image file of 2480x3508 with a marker square of grey `level` (0–1). */
+async function imageFile(name: string, type: 'image/png' | 'image/jpeg', level: number): Promise<File> {
+  const canvas = new OffscreenCanvas(2480, 3508);
+  const ctx = canvas.getContext('2d')!;
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, 2480, 3508);
+  ctx.fillStyle = `rgb(${level * 255}, ${level * 255}, ${level * 255})`;
+  ctx.fillRect(300, 300, 100, 100);
+  return new File([await canvas.convertToBlob({ type, quality: 0.95 })], name, { type });
+}
+
+/**
+ * The real PDF path in Chromium: a 3-page PDF (made with pdf-lib: a vector A4 page, an A4 page that is a
+ * scanned JPEG like a scanner's PDF, a 16k page) between two image files, imported by the file-import
+ * driver (pdf.js at 300 dpi, lazily loaded, its worker from our own server) and converted by the pool
+ * as scannerActors does it. Each page carries a marker grey that tells where it came from.
+ */
+async function pdfImport(): Promise<PdfImportCheck> {
+  const doc = await PDFDocument.create();
+  const A4: [number, number] = [595.28, 841.89];
+  const marker = (page: ReturnType<typeof doc.addPage>, level: number) =>
+    page.drawRectangle({ x: 72, y: page.getHeight() - 72 - 24, width: 24, height: 24, color: rgb(level, level, level) });
+  marker(doc.addPage(A4), 0.3);
+  const scanned = doc.addPage(A4);
+  const jpeg = await (await imageFile('scan.jpg', 'image/jpeg', 0.5)).arrayBuffer();
+  scanned.drawImage(await doc.embedJpg(jpeg), { x: 0, y: 0, width: A4[0], height: A4[1] });
+  marker(doc.addPage([524.16, 737.28]), 0.7); // 16k: 185 x 260 mm
+  const files = [
+    new File([(await doc.save()) as Uint8Array<ArrayBuffer>], 'b-scan.pdf', { type: 'application/pdf' }),
+    await imageFile('c-last.png', 'image/png', 0.9),
+    await imageFile('a-first.jpg', 'image/jpeg', 0.1),
+  ];
+  const driver = createFileImportDriver(() => files);
+  const pipeline = createImagePipeline();
+  await driver.select(0);
+  const started = performance.now();
+  const images: RawImage[] = [];
+  await new Promise<void>((resolve, reject) =>
+    driver.acquire(
+      (image) => {
+        pipeline.start(image, 1);
+        images.push(image);
+      },
+      resolve,
+      (code) => reject(new Error(`import failed: ${code}`)),
+    ),
+  );
+  const pages = await Promise.all(
+    images.map((raw, i) => pipeline.transform(raw, { paperSize: 1, scanSubject: false, sequence: i + 1 })),
+  );
+  const elapsedMs = performance.now() - started;
+  pipeline.dispose();
+  return {
+    pages: await Promise.all(
+      pages.map(async (page) => ({ width: page.width, height: page.height, grey: await markerGrey(page) })),
+    ),
+    pdfPages: 3,
+    elapsedMs,
+  };
+}
+
 declare global {
   interface Window {
     bench?: {
@@ -146,6 +221,7 @@ declare global {
       workers: number;
       prepare: typeof prepare;
       measure: typeof measurePrepared;
+      pdfImport: typeof pdfImport;
     };
   }
 }
@@ -154,4 +230,5 @@ window.bench = {
   workers: defaultPoolSize(navigator.hardwareConcurrency),
   prepare,
   measure: measurePrepared,
+  pdfImport,
 };

@@ -17,7 +17,7 @@ const server = await createServer({
   root,
   logLevel: 'silent',
   server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-  optimizeDeps: { include: ['qrcode', 'zod'] },
+  optimizeDeps: { include: ['qrcode', 'zod', 'pdf-lib', 'pdfjs-dist'] },
 });
 await server.listen();
 const address = server.httpServer?.address();
@@ -102,6 +102,18 @@ try {
     );
     measured.push({ latency: median(latency.times), throughput });
   }
+  // Multi-page PDF import, checked in the real browser (pdf.js does not run under jsdom).
+  const pdf = await page.evaluate(() => window.bench!.pdfImport());
+  const expected = [0.1, 0.3, 0.5, 0.7, 0.9].map((level) => Math.round(level * 255));
+  const inOrder = pdf.pages.length === expected.length && pdf.pages.every((p, i) => Math.abs(p.grey - expected[i]!) <= 12);
+  const sized = pdf.pages.every((p) => p.width === 2480 && p.height === 3507);
+  console.log(
+    `scan-pipeline: file import of a.jpg, b.pdf (3 pages: vector A4, scanned-JPEG A4, 16k), c.png: ` +
+      `${pdf.pages.length} pages, marker greys ${pdf.pages.map((p) => p.grey).join(', ')} (expected ${expected.join(', ')}): ` +
+      `${inOrder ? 'in order' : 'OUT OF ORDER'}, ${sized ? 'all 2480x3507' : 'WRONG SIZES ' + pdf.pages.map((p) => `${p.width}x${p.height}`).join(' ')}; ` +
+      `${(pdf.elapsedMs / pdf.pages.length).toFixed(0)} ms/page (pdf.js rendering at 300 dpi included)`,
+  );
+  if (!inOrder || !sized) process.exitCode = 1;
   // The first kind is the page a real 300 dpi scanner delivers.
   const goal = measured[0]!;
   console.log(
