@@ -130,7 +130,14 @@ describe('marking endpoints', () => {
 
     it('tells other teachers they are not the owner, and answers 404 to another school', async () => {
       expect((await overviewOf(director, hw.id)).isOwner).toBe(false);
-      expect(failure(await other.call({ method: 'GET', url: `/api/marking/homework/${hw.id}` })).status).toBe(404);
+      for (const [method, url] of [
+        ['GET', `/api/marking/homework/${hw.id}`],
+        ['POST', `/api/marking/homework/${hw.id}/questions/5/next`],
+        ['GET', `/api/marking/homework/${hw.id}/questions/5/history`],
+        ['GET', `/api/marking/homework/${hw.id}/arbitration`],
+      ] as const) {
+        expect(failure(await other.call({ method, url, payload: method === 'POST' ? {} : undefined })).status, url).toBe(404);
+      }
       expect(failure(await teacher({ method: 'GET', url: '/api/marking/homework/abc' })).status).toBe(400);
     });
   });
@@ -188,8 +195,15 @@ describe('marking endpoints', () => {
     });
 
     it('saves markers and double marking, and re-scores multiple choice with a new partial credit', async () => {
+      // A third student chose only A of A and C: half the score by default.
+      const partial = hw.students.length;
+      await scanSheets(app(), engine, teacher.token, hw.id, [
+        sheetOf(hw.id, (await scoreTable(hw.id)).students[partial]!.code, { 2: ['A'] }),
+      ]);
+      await app().marking.queue.idle();
       const before = await scoreTable(hw.id);
       expect(before.students[0]!.scores['2']).toBe(4);
+      expect(before.students[partial]!.scores['2']).toBe(2);
       const overview = markingOverviewSchema.parse(
         data(
           await assign(teacher, hw.id, {
@@ -205,13 +219,14 @@ describe('marking endpoints', () => {
       const five = overview.questions.find((q) => q.questionNo === 5)!;
       expect(five).toMatchObject({ doubleMarking: true, tolerance: 2, assigned: [director.userId, creator.userId] });
       expect(five.markers.map((m) => m.userId)).toEqual([director.userId, creator.userId]);
-      // Every student marked A and C on question 2 (all correct): the partial share changes nothing for them.
-      expect((await scoreTable(hw.id)).students[0]!.scores['2']).toBe(4);
+      const after = await scoreTable(hw.id);
+      expect(after.students[0]!.scores['2']).toBe(4);
+      expect(after.students[partial]!.scores['2']).toBe(1);
       const tasks = await app()
         .database.db.select()
         .from(markingTasks)
         .where(and(eq(markingTasks.homeworkId, hw.id), eq(markingTasks.questionNo, 5)));
-      expect(tasks.map((t) => t.round).sort()).toEqual([1, 1, 2, 2]);
+      expect(tasks.map((t) => t.round).sort()).toEqual([1, 1, 1, 2, 2, 2]);
     });
   });
 
