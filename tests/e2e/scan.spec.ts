@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, loginAs, watchErrors } from './portal-helpers';
+import { chooseSimulatedScanner, counter, feed, feedEnded } from './scan-helpers';
 
 const PAGES = 40;
 const PAGES_PER_FEED = 10;
@@ -38,38 +39,6 @@ async function stationState(page: Page, batchKey: string): Promise<{ token: stri
     return { token: decodeURIComponent(cookie?.slice('access_token='.length) ?? ''), batchId: batch.batchId ?? 0 };
   }, batchKey);
 }
-
-async function feed(page: Page, how: 'button' | 'F8' | 'Space') {
-  const button = page.getByRole('button', { name: '开始扫描' });
-  await expect(button).toBeEnabled();
-  if (how === 'button') await button.click();
-  else {
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press(how);
-  }
-  await expect(page.getByRole('button', { name: /正在扫描/ })).toBeVisible();
-}
-
-async function feedEnded(page: Page) {
-  await expect(page.getByRole('button', { name: '开始扫描' })).toBeVisible({ timeout: 60_000 });
-}
-
-/** Opens 扫描设置 (which Escape does not close), chooses the simulated scanner and A4, and saves. */
-async function chooseSimulatedScanner(page: Page) {
-  await page.getByRole('button', { name: '扫描设置' }).click();
-  const dialog = page.getByRole('dialog', { name: '扫描设置' });
-  await expect(dialog).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeVisible();
-  // Semi's Select replaces its aria-label, so the dropdown is found by its placeholder.
-  await dialog.getByText('请选择扫描仪').click();
-  await page.getByRole('option', { name: '模拟扫描仪' }).click();
-  await dialog.getByRole('radio', { name: 'A4' }).check();
-  await dialog.getByRole('button', { name: '保存' }).click();
-  await expect(dialog).toBeHidden();
-}
-
-const counter = (page: Page) => page.getByRole('status', { name: '本批次页数' });
 
 test.describe('scan station', () => {
   let server: ChildProcess | null = null;
