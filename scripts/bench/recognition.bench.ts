@@ -21,6 +21,8 @@ import { createSheetPool } from '../../tests/support/synthetic-sheet-pool';
 import { randomMarks, standardSpec, type SyntheticSheet, type SyntheticSheetOptions } from '../../tests/support/synthetic-sheets';
 
 const SHEETS = Number(process.env.RECOGNITION_BENCH_SHEETS ?? 520);
+/** Only the accuracy part (a quick look while tuning). */
+const ACCURACY_ONLY = process.env.RECOGNITION_BENCH_ACCURACY_ONLY === '1';
 const RUN_PAGES = Number(process.env.RECOGNITION_BENCH_PAGES ?? 2000);
 const THREADS = availableParallelism();
 const GOALS = { bubbles: 0.999, cleanReview: 0.02, sheetsPerMinute: 300 };
@@ -165,6 +167,7 @@ async function accuracy() {
     located: 0,
     problems: new Map<RecognitionProblemKind, number>(),
     unreviewedExamples: [] as string[],
+    notLocatedExamples: [] as string[],
     cleanReviewExamples: [] as string[],
   };
 
@@ -192,6 +195,11 @@ async function accuracy() {
     } else {
       stats.notLocated += 1;
       if (!inside) stats.notLocatedClipped += 1;
+      if (stats.notLocatedExamples.length < 5) {
+        stats.notLocatedExamples.push(
+          `seed ${p.options.seed} ${JSON.stringify(p.options.degrade)}: ${JSON.stringify(reading.problems)}`,
+        );
+      }
     }
     const byNo = new Map(reading.objective.map((o) => [o.questionNo, o]));
     for (const q of template.pages[pageIndex]!.objective) {
@@ -267,6 +275,7 @@ async function accuracy() {
       `fiducial cut off by the scan edge on ${stats.clipped} pages (located anyway: ${stats.clippedLocated}); ` +
       `not located: ${stats.notLocated} (of them with a fiducial cut off: ${stats.notLocatedClipped})`,
   );
+  for (const example of stats.notLocatedExamples) console.log(`    not located: ${example}`);
   console.log(
     `  pages to review: clean ${stats.review.clean} / ${stats.pages.clean} (${pct(stats.review.clean, stats.pages.clean)}; goal < 2 %: ` +
       `${stats.review.clean / Math.max(1, stats.pages.clean) < GOALS.cleanReview ? 'met' : 'NOT met'}), ` +
@@ -388,5 +397,5 @@ function median(values: number[]): number {
 }
 
 // Throughput first, in a process that has not yet generated hundreds of sheets: its RSS is the engine's.
-await throughput();
+if (!ACCURACY_ONLY) await throughput();
 await accuracy();

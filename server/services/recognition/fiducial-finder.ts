@@ -31,7 +31,7 @@ const AREA_RANGE = [0.55, 1.6] as const;
 const SIDE_RANGE = [0.75, 1.45] as const;
 const MIN_FILL = 0.65;
 /** A square cut off by the scan's edge must still show this share of its side across the cut. */
-const MIN_VISIBLE = 0.35;
+const MIN_VISIBLE = 0.1;
 
 /** Where the scan's edge cuts a square, per axis: its low or high edge, or nowhere. */
 type Cut = { x: 'low' | 'high' | null; y: 'low' | 'high' | null };

@@ -43,6 +43,8 @@ const MAX_SHEAR_DEG = 3;
 const ORIENTATION_MARGIN = 40;
 /** Room around the QR symbol's crop: its quiet zone plus a little for the fit. */
 const QR_CROP_MARGIN_MM = SHEET_GEOMETRY.qrQuietMm + 2;
+/** Reads of the QR crop: as is, harder, harder at another size (only a page that resists pays for more). */
+const QR_ATTEMPTS = [0, 1, 2];
 /** Without fiducials, the QR is looked for in a wider crop around its nominal place. */
 const QR_LOOSE_MARGIN_MM = 14;
 
@@ -84,13 +86,16 @@ function qrDensity(img: GreyImage, t: AffineTransform, frame: PageFrame): number
 }
 
 /** The QR read in the crop a transform puts it in, its corners in image pixels. */
-async function readQrAt(img: GreyImage, t: AffineTransform, frame: PageFrame, marginMm: number, harder: boolean) {
+async function readQrAt(img: GreyImage, t: AffineTransform, frame: PageFrame, marginMm: number, attempt: number) {
   const { qr } = frame;
   const box = pixelBox(t, { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, marginMm);
-  // About four pixels per module is plenty for the reader and a quarter of the work of full resolution.
+  // About four pixels per module is plenty for the reader, a quarter of the work of full resolution,
+  // and averaging pixels takes out the sensor noise that makes the reader miss a full-resolution
+  // symbol. Later attempts try harder, then at another size.
   const modulePx = (Math.hypot(t.a, t.b) * qr.sizeMm) / 29;
-  const factor = Math.max(1, Math.floor(modulePx / 4));
-  const read = await readQr(cropRgba(img, box.x0, box.y0, box.x1, box.y1, factor), harder);
+  const preferred = Math.max(1, Math.round(modulePx / 4));
+  const factor = attempt < 2 ? preferred : preferred === 1 ? 2 : preferred - 1;
+  const read = await readQr(cropRgba(img, box.x0, box.y0, box.x1, box.y1, factor), attempt > 0);
   if (!read) return null;
   const left = Math.max(0, Math.floor(box.x0));
   const top = Math.max(0, Math.floor(box.y0));
@@ -123,9 +128,9 @@ async function readQrAndOrientation(
 ): Promise<QrOutcome> {
   const density = { 0: qrDensity(img, fits[0], frame), 180: qrDensity(img, fits[180], frame) };
   const order: Orientation[] = density[180] > density[0] ? [180, 0] : [0, 180];
-  for (const harder of [false, true]) {
+  for (const attempt of QR_ATTEMPTS) {
     for (const rotation of order) {
-      const read = await readQrAt(img, fits[rotation], frame, QR_CROP_MARGIN_MM, harder);
+      const read = await readQrAt(img, fits[rotation], frame, QR_CROP_MARGIN_MM, attempt);
       if (read) return { text: read.text, rotation, corners: read.corners };
     }
   }
@@ -144,7 +149,7 @@ async function readQrLoosely(img: GreyImage, frame: PageFrame): Promise<QrOutcom
     [0, upright],
     [180, turned],
   ] as const) {
-    const read = await readQrAt(img, t, frame, QR_LOOSE_MARGIN_MM, true);
+    const read = await readQrAt(img, t, frame, QR_LOOSE_MARGIN_MM, 1);
     if (read) return { text: read.text, rotation, corners: read.corners };
   }
   return { text: null, rotation: null, corners: [] };
@@ -306,7 +311,9 @@ export async function recognizePage(
   };
   const regions: RegionImage[] = [];
   if (located && page && template) {
-    const black = median(found.map((f) => f.black));
+    // The printer's black from whole squares: a sliver at the scan's edge may show more paper than toner.
+    const whole = found.filter((f) => !f.cut);
+    const black = whole.length > 0 ? median(whole.map((f) => f.black)) : Math.min(...found.map((f) => f.black));
     const objective = readObjective(img, located.transform, page.objective, black);
     reading.objective = objective.readings;
     problems.push(...objective.problems);
