@@ -89,8 +89,7 @@ function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
     /** A page was stored: wake the queue, and show the homework (if the batch names it) as scanning. */
     pageStored(orgId: number, homeworkId: number | null) {
       queue.wake();
-      if (homeworkId === null) return;
-      notifier.homeworkChanged(orgId, homeworkId).catch((error: unknown) => log.error({ err: error }, 'progress failed'));
+      recognition.changed(orgId, homeworkId);
     },
     async closeEngine() {
       if (engine && ownEngine) await engine.close();
@@ -115,6 +114,7 @@ async function markingPlugin(app: FastifyInstance, options: MarkingPluginOptions
   app.addHook('preClose', async () => {
     unsubscribe();
     await marking.queue.stop();
+    await marking.recognition.flush();
   });
   app.addHook('onClose', async () => {
     await marking.closeEngine();

@@ -3,14 +3,18 @@
  * answers from their marking tasks under the double-marking rules, a page accepted as missing as 0.
  * Keeps each manual answer's tasks to exactly the rounds the rules ask for (unscored surplus rounds are
  * removed, scored ones stay as history). An answer held by an open review item has no score. Runs inside
- * the caller's transaction; callers lock the answers they change (see lockAnswers).
+ * the caller's transaction; callers lock the answers they change (see lockAnswers). Decides in memory and
+ * writes in a handful of set-based statements, however many answers a page has.
  */
-import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { answers, markingTasks, questionScores } from '../../db/schema';
 import { decide } from './double-marking';
 import { type HomeworkContext, markersOf, settingsOf } from './marking-context';
 import { scoreObjective } from './objective-scoring';
+
+type AnswerRow = typeof answers.$inferSelect;
+type Final = { answer: AnswerRow; score: number; source: 'auto' | 'marked' | 'missing' };
 
 /** Serialises everything that rescoring an answer reads and writes (two markers submitting at once). */
 export async function lockAnswers(tx: Db, answerIds: number[]): Promise<void> {
@@ -18,81 +22,11 @@ export async function lockAnswers(tx: Db, answerIds: number[]): Promise<void> {
   await tx.select({ id: answers.id }).from(answers).where(inArray(answers.id, answerIds)).orderBy(answers.id).for('update');
 }
 
-async function setFinal(
-  tx: Db,
-  answer: typeof answers.$inferSelect,
-  score: number | null,
-  source: 'auto' | 'marked' | 'missing',
-): Promise<void> {
-  if (score === null) {
-    await tx
-      .delete(questionScores)
-      .where(
-        and(
-          eq(questionScores.homeworkId, answer.homeworkId),
-          eq(questionScores.studentId, answer.studentId),
-          eq(questionScores.questionNo, answer.questionNo),
-        ),
-      );
-    return;
-  }
-  await tx
-    .insert(questionScores)
-    .values({
-      homeworkId: answer.homeworkId,
-      studentId: answer.studentId,
-      questionNo: answer.questionNo,
-      orgId: answer.orgId,
-      answerId: answer.id,
-      score,
-      source,
-    })
-    .onConflictDoUpdate({
-      target: [questionScores.homeworkId, questionScores.studentId, questionScores.questionNo],
-      set: { answerId: answer.id, score, source, updatedAt: sql`now()` },
-    });
-}
-
-/** Makes the tasks of a manual answer match the rules and records its final score, if decided. */
-async function rescoreManual(tx: Db, context: HomeworkContext, answer: typeof answers.$inferSelect): Promise<void> {
-  const settings = settingsOf(context, answer.questionNo);
-  const tasks = await tx
-    .select({
-      round: markingTasks.round,
-      score: markingTasks.score,
-      problem: markingTasks.problem,
-      markerId: markingTasks.markerId,
-    })
-    .from(markingTasks)
-    .where(eq(markingTasks.answerId, answer.id));
-  const firstTwo = new Set(tasks.filter((t) => t.round <= 2 && t.score !== null).map((t) => t.markerId));
-  const candidates = [
-    ...markersOf(context, answer.questionNo),
-    ...(context.homework.createdBy === null ? [] : [context.homework.createdBy]),
-  ];
-  const thirdMarkerAvailable = candidates.some((id) => !firstTwo.has(id));
-  const decision = decide(tasks, settings.doubleMarking, settings.tolerance, thirdMarkerAvailable);
-  const missing = decision.rounds.filter((round) => !tasks.some((task) => task.round === round));
-  if (missing.length > 0) {
-    await tx
-      .insert(markingTasks)
-      .values(
-        missing.map((round) => ({
-          orgId: answer.orgId,
-          homeworkId: answer.homeworkId,
-          answerId: answer.id,
-          questionNo: answer.questionNo,
-          round,
-        })),
-      )
-      .onConflictDoNothing();
-  }
-  await tx
-    .delete(markingTasks)
-    .where(
-      and(eq(markingTasks.answerId, answer.id), isNull(markingTasks.score), notInArray(markingTasks.round, decision.rounds)),
-    );
-  await setFinal(tx, answer, decision.final, 'marked');
+/** Is any teacher besides the first two markers allowed a third marking of this answer? */
+function thirdMarkerAvailable(context: HomeworkContext, questionNo: number, firstTwo: Set<number | null>): boolean {
+  const owner = context.homework.createdBy;
+  const candidates = [...markersOf(context, questionNo), ...(owner === null ? [] : [owner])];
+  return candidates.some((id) => !firstTwo.has(id));
 }
 
 /** Rescores the given answers of one homework. */
@@ -102,21 +36,134 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
     .select()
     .from(answers)
     .where(and(eq(answers.homeworkId, context.homework.id), inArray(answers.id, answerIds)));
+  const manualIds = rows
+    .filter((a) => !a.missing && !a.needsReview && context.questions.get(a.questionNo)?.manual)
+    .map((a) => a.id);
+  const tasks =
+    manualIds.length === 0
+      ? []
+      : await tx
+          .select({
+            answerId: markingTasks.answerId,
+            round: markingTasks.round,
+            score: markingTasks.score,
+            problem: markingTasks.problem,
+            markerId: markingTasks.markerId,
+          })
+          .from(markingTasks)
+          .where(inArray(markingTasks.answerId, manualIds));
+
+  const finals: Final[] = [];
+  const undecided: AnswerRow[] = [];
+  const autoScores: { id: number; score: number }[] = [];
+  const newTasks: (typeof markingTasks.$inferInsert)[] = [];
+  /** Unscored tasks to remove: (answer, round) pairs. */
+  const surplus: { answerId: number; round: number }[] = [];
+  const missingAnswers: number[] = [];
+
   for (const answer of rows) {
     const question = context.questions.get(answer.questionNo);
     if (!question) continue;
     if (answer.missing) {
-      await tx.delete(markingTasks).where(and(eq(markingTasks.answerId, answer.id), isNull(markingTasks.score)));
-      await setFinal(tx, answer, 0, 'missing');
+      missingAnswers.push(answer.id);
+      finals.push({ answer, score: 0, source: 'missing' });
     } else if (answer.needsReview) {
-      await setFinal(tx, answer, null, 'auto');
+      undecided.push(answer);
     } else if (!question.manual) {
       const score = scoreObjective(question.type, question.key, answer.labels ?? [], question.score, context.partialCredit);
-      if (answer.autoScore !== score) await tx.update(answers).set({ autoScore: score }).where(eq(answers.id, answer.id));
-      await setFinal(tx, answer, score, 'auto');
+      if (answer.autoScore !== score) autoScores.push({ id: answer.id, score });
+      finals.push({ answer, score, source: 'auto' });
     } else {
-      await rescoreManual(tx, context, answer);
+      const settings = settingsOf(context, answer.questionNo);
+      const own = tasks.filter((task) => task.answerId === answer.id);
+      const firstTwo = new Set(own.filter((t) => t.round <= 2 && t.score !== null).map((t) => t.markerId));
+      const decision = decide(
+        own,
+        settings.doubleMarking,
+        settings.tolerance,
+        thirdMarkerAvailable(context, answer.questionNo, firstTwo),
+      );
+      for (const round of decision.rounds) {
+        if (own.some((task) => task.round === round)) continue;
+        newTasks.push({
+          orgId: answer.orgId,
+          homeworkId: answer.homeworkId,
+          answerId: answer.id,
+          questionNo: answer.questionNo,
+          round,
+        });
+      }
+      for (const task of own) {
+        if (task.score === null && !decision.rounds.includes(task.round))
+          surplus.push({ answerId: answer.id, round: task.round });
+      }
+      if (decision.final === null) undecided.push(answer);
+      else finals.push({ answer, score: decision.final, source: 'marked' });
     }
+  }
+
+  if (missingAnswers.length > 0) {
+    await tx.delete(markingTasks).where(and(inArray(markingTasks.answerId, missingAnswers), isNull(markingTasks.score)));
+  }
+  if (surplus.length > 0) {
+    const pairs = sql.join(
+      surplus.map((s) => sql`(${s.answerId}::int, ${s.round}::int)`),
+      sql`, `,
+    );
+    await tx
+      .delete(markingTasks)
+      .where(sql`${markingTasks.score} is null and (${markingTasks.answerId}, ${markingTasks.round}) in (${pairs})`);
+  }
+  if (newTasks.length > 0) await tx.insert(markingTasks).values(newTasks).onConflictDoNothing();
+  if (autoScores.length > 0) {
+    const cases = sql.join(
+      autoScores.map((a) => sql`when ${a.id}::int then ${a.score}::double precision`),
+      sql` `,
+    );
+    await tx
+      .update(answers)
+      .set({ autoScore: sql`case ${answers.id} ${cases} end` })
+      .where(
+        inArray(
+          answers.id,
+          autoScores.map((a) => a.id),
+        ),
+      );
+  }
+  if (undecided.length > 0) {
+    const keys = sql.join(
+      undecided.map((a) => sql`(${a.studentId}::int, ${a.questionNo}::int)`),
+      sql`, `,
+    );
+    await tx
+      .delete(questionScores)
+      .where(
+        sql`${questionScores.homeworkId} = ${context.homework.id} and (${questionScores.studentId}, ${questionScores.questionNo}) in (${keys})`,
+      );
+  }
+  if (finals.length > 0) {
+    await tx
+      .insert(questionScores)
+      .values(
+        finals.map(({ answer, score, source }) => ({
+          homeworkId: answer.homeworkId,
+          studentId: answer.studentId,
+          questionNo: answer.questionNo,
+          orgId: answer.orgId,
+          answerId: answer.id,
+          score,
+          source,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [questionScores.homeworkId, questionScores.studentId, questionScores.questionNo],
+        set: {
+          answerId: sql`excluded.answer_id`,
+          score: sql`excluded.score`,
+          source: sql`excluded.source`,
+          updatedAt: sql`now()`,
+        },
+      });
   }
 }
 

@@ -79,6 +79,9 @@ export function pageOfQuestion(template: AnswerSheetTemplate, questionNo: number
 
 export type MarkingContextLoader = ReturnType<typeof createMarkingContextLoader>;
 
+const SHEET_CACHE_MS = 60_000;
+const SHEET_CACHE_ENTRIES = 100;
+
 export function createMarkingContextLoader({
   db,
   papers,
@@ -126,20 +129,25 @@ export function createMarkingContextLoader({
     return stored();
   }
 
-  async function load(row: HomeworkRow): Promise<HomeworkContext> {
-    const [questionRows, settingRows, homeworkSettings, assignmentRows, template] = await Promise.all([
+  /**
+   * The paper's questions and the printed template barely change once sheets are scanned (a paper in use
+   * is not edited), and every page needs them: kept for a short while. Settings are always read fresh.
+   */
+  const sheets = new Map<
+    number,
+    { paperId: number; at: number; questions: Map<number, ContextQuestion>; template: AnswerSheetTemplate }
+  >();
+
+  async function sheetOf(row: HomeworkRow) {
+    const cached = sheets.get(row.id);
+    if (cached && cached.paperId === row.paperId && Date.now() - cached.at < SHEET_CACHE_MS) return cached;
+    const [questionRows, template] = await Promise.all([
       db
         .select({ no: paperQuestions.no, score: paperQuestions.score, type: questions.type, answer: questions.answer })
         .from(paperQuestions)
         .innerJoin(questions, eq(questions.id, paperQuestions.questionId))
         .where(eq(paperQuestions.paperId, row.paperId))
         .orderBy(asc(paperQuestions.no)),
-      db.select().from(markingQuestionSettings).where(eq(markingQuestionSettings.homeworkId, row.id)),
-      db.select().from(markingHomeworkSettings).where(eq(markingHomeworkSettings.homeworkId, row.id)),
-      db
-        .select({ questionNo: markingAssignments.questionNo, userId: markingAssignments.userId })
-        .from(markingAssignments)
-        .where(eq(markingAssignments.homeworkId, row.id)),
       templateOf(row),
     ]);
     const questionMap = new Map<number, ContextQuestion>();
@@ -147,11 +155,29 @@ export function createMarkingContextLoader({
       const type = q.type as QuestionType;
       questionMap.set(q.no, { no: q.no, type, score: q.score, key: answerKeyLabels(type, q.answer), manual: isManual(type) });
     }
+    const entry = { paperId: row.paperId, at: Date.now(), questions: questionMap, template };
+    if (template) {
+      if (sheets.size >= SHEET_CACHE_ENTRIES) sheets.delete(sheets.keys().next().value!);
+      sheets.set(row.id, entry as typeof entry & { template: AnswerSheetTemplate });
+    }
+    return entry;
+  }
+
+  async function load(row: HomeworkRow): Promise<HomeworkContext> {
+    const [sheet, settingRows, homeworkSettings, assignmentRows] = await Promise.all([
+      sheetOf(row),
+      db.select().from(markingQuestionSettings).where(eq(markingQuestionSettings.homeworkId, row.id)),
+      db.select().from(markingHomeworkSettings).where(eq(markingHomeworkSettings.homeworkId, row.id)),
+      db
+        .select({ questionNo: markingAssignments.questionNo, userId: markingAssignments.userId })
+        .from(markingAssignments)
+        .where(eq(markingAssignments.homeworkId, row.id)),
+    ]);
     return {
       homework: row,
       orgId: row.orgId,
-      questions: questionMap,
-      template,
+      questions: sheet.questions,
+      template: sheet.template,
       partialCredit: homeworkSettings[0]?.partialCredit ?? defaultPartialCredit,
       settings: new Map(
         settingRows.map((s) => [s.questionNo, { doubleMarking: s.doubleMarking, tolerance: s.tolerance }] as const),
@@ -165,7 +191,8 @@ export function createMarkingContextLoader({
 
   return {
     findHomework,
-    templateOf,
+    /** The template the homework's sheets were printed with (cached like the questions). */
+    templateFor: async (row: HomeworkRow) => (await sheetOf(row)).template,
     /** The context of a homework of the school, or null when there is none. */
     async forHomework(orgId: number, homeworkId: number): Promise<HomeworkContext | null> {
       const row = await findHomework(orgId, homeworkId);

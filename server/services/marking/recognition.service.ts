@@ -6,6 +6,7 @@
  * homework it touched. Owns no loop (recognition-queue.ts) and no HTTP.
  */
 import { eq, sql } from 'drizzle-orm';
+import type { SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
 import { pageReadingSchema } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
 import { pageRecognitions, reviewItems, scanPages, type StoredRegion } from '../../db/schema';
@@ -15,6 +16,9 @@ import type { MarkingContextLoader } from './marking-context';
 import { pendingPagesOfSchool, type ProgressNotifier } from './marking-progress';
 import { countingHomeworkOf, qrHomeworkOfSchool, raiseMissingPages, settlePage, templateHomeworkOf } from './page-settlement';
 import type { QueueClaim } from './recognition-queue';
+
+/** Longest a homework's progress broadcast waits while its pages are being recognised. */
+export const NOTIFY_INTERVAL_MS = 300;
 
 export function regionKey(orgId: number, imageId: string, questionNo: number): string {
   return `regions/${orgId}/${imageId}/q${questionNo}.jpg`;
@@ -43,9 +47,26 @@ export function createRecognitionService(deps: {
     touched.set(orgId, set);
   }
 
-  async function afterChange(orgId: number, homeworkId: number | null) {
+  // Progress of a homework is broadcast (and its status moved on) at most every NOTIFY_INTERVAL_MS while
+  // pages stream in, and at once when the queue drains: a class of sheets is one burst, not 40 events.
+  const dirty = new Map<number, number>();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function flush(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    const due = [...dirty];
+    dirty.clear();
+    for (const [homeworkId, orgId] of due) {
+      await notifier.homeworkChanged(orgId, homeworkId).catch((error: unknown) => log.error({ err: error }, 'progress failed'));
+    }
+  }
+
+  function afterChange(orgId: number, homeworkId: number | null) {
     if (homeworkId === null) return;
-    await notifier.homeworkChanged(orgId, homeworkId).catch((error: unknown) => log.error({ err: error }, 'progress failed'));
+    dirty.set(homeworkId, orgId);
+    timer ??= setTimeout(() => void flush(), NOTIFY_INTERVAL_MS);
+    timer.unref();
   }
 
   return {
@@ -55,25 +76,31 @@ export function createRecognitionService(deps: {
       if (!rec) throw new Error(`page recognition ${claim.recognitionId} vanished`);
       const image = await storage.read(claim.storedPath);
 
+      const ours = new Map<number, number | null>();
+      const qrHomeworkOf = async (qr: SheetQrPayload | null) => {
+        if (!qr) return null;
+        if (!ours.has(qr.homeworkId)) ours.set(qr.homeworkId, await qrHomeworkOfSchool(db, claim.orgId, qr));
+        return ours.get(qr.homeworkId)!;
+      };
       let templateHomeworkId: number | null = null;
       const resolveTemplate: TemplateResolver = async (qr) => {
-        const qrHomework = await qrHomeworkOfSchool(db, claim.orgId, qr);
+        const qrHomework = await qrHomeworkOf(qr);
         templateHomeworkId = templateHomeworkOf(rec.forcedHomeworkId, qrHomework, claim.batchHomeworkId);
         if (templateHomeworkId === null) return null;
         const row = await contexts.findHomework(claim.orgId, templateHomeworkId);
-        return row ? contexts.templateOf(row) : null;
+        return row ? contexts.templateFor(row) : null;
       };
       const result = await engine.recognize(image, resolveTemplate);
       const reading = pageReadingSchema.parse(result.reading);
 
-      const regions: StoredRegion[] = [];
-      for (const region of result.regions) {
-        const path = regionKey(claim.orgId, claim.imageId, region.questionNo);
-        await storage.write(path, region.jpeg);
-        regions.push({ questionNo: region.questionNo, kind: region.kind, path });
-      }
+      const regions: StoredRegion[] = result.regions.map((region) => ({
+        questionNo: region.questionNo,
+        kind: region.kind,
+        path: regionKey(claim.orgId, claim.imageId, region.questionNo),
+      }));
+      await Promise.all(result.regions.map((region, i) => storage.write(regions[i]!.path, region.jpeg)));
 
-      const qrHomework = await qrHomeworkOfSchool(db, claim.orgId, reading.qr);
+      const qrHomework = await qrHomeworkOf(reading.qr);
       const homeworkId = countingHomeworkOf(rec.forcedHomeworkId, qrHomework, claim.batchHomeworkId);
       const context = homeworkId === null ? null : await contexts.forHomework(claim.orgId, homeworkId);
 
@@ -96,7 +123,7 @@ export function createRecognitionService(deps: {
       });
       if (!outcome) return;
       touch(claim.orgId, outcome.homeworkId);
-      await afterChange(claim.orgId, outcome.homeworkId);
+      afterChange(claim.orgId, outcome.homeworkId);
     },
 
     /** The engine failed on the page every time: out of the queue, and a review item says so. */
@@ -120,11 +147,12 @@ export function createRecognitionService(deps: {
         });
       });
       touch(claim.orgId, claim.batchHomeworkId);
-      await afterChange(claim.orgId, claim.batchHomeworkId);
+      afterChange(claim.orgId, claim.batchHomeworkId);
     },
 
     /** The queue ran dry here: a school with nothing left waiting gets its missing pages raised. */
     async drained(): Promise<void> {
+      await flush();
       for (const [orgId, homeworkIds] of [...touched]) {
         if ((await pendingPagesOfSchool(db, orgId)) > 0) continue;
         touched.delete(orgId);
@@ -132,11 +160,15 @@ export function createRecognitionService(deps: {
           const context = await contexts.forHomework(orgId, homeworkId);
           if (!context) continue;
           const raised = await db.transaction((tx) => raiseMissingPages(tx as unknown as Db, context));
-          if (raised > 0) await afterChange(orgId, homeworkId);
+          if (raised > 0) await notifier.homeworkChanged(orgId, homeworkId);
         }
       }
     },
 
     touch,
+    /** Something about the homework changed (a page stored): broadcast soon. */
+    changed: afterChange,
+    /** Broadcasts what is still due (the app is closing). */
+    flush,
   };
 }
