@@ -2,7 +2,8 @@
  * The recognition engine the server uses: a small pool of worker threads (recognition.worker.ts), one
  * page per worker at a time, the rest queued in arrival order. A worker asks for a page's template by
  * message and the pool answers it with the caller's resolver, which stays on the main thread. A worker
- * that dies fails only the page it was reading and is replaced.
+ * that dies fails only the page it was reading and is replaced; workers that keep dying before reading
+ * anything (a broken install) stop the engine instead of being restarted for ever.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,12 @@ export type RecognitionEngineOptions = {
   threads?: number;
   /** Resolution of the region cut-outs (default DEFAULT_REGION_DPI, at most the scan's). */
   regionDpi?: number;
+  /** The worker's module; tests point it elsewhere. Default: recognition.worker beside this file. */
+  workerEntry?: URL;
 };
+
+/** Workers dying one after another without reading a page: the engine gives up after this many. */
+const MAX_STARTUP_FAILURES = 3;
 
 type Task = {
   id: number;
@@ -26,12 +32,12 @@ type Task = {
   reject: (error: Error) => void;
 };
 
-type Slot = { worker: Worker; task: Task | null };
+type Slot = { worker: Worker; task: Task | null; served: number };
 
 /** The worker's entry: the TypeScript file itself when running from source, else its compiled sibling. */
-function startWorker(options: WorkerOptions): Worker {
+function defaultEntry(): URL {
   const extension = path.extname(new URL(import.meta.url).pathname);
-  return startModuleWorker(new URL(`./recognition.worker${extension}`, import.meta.url), options);
+  return new URL(`./recognition.worker${extension}`, import.meta.url);
 }
 
 export function createRecognitionEngine(options: RecognitionEngineOptions = {}): RecognitionEngine {
@@ -39,8 +45,11 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
   const workerOptions: WorkerOptions = options.regionDpi === undefined ? {} : { regionDpi: options.regionDpi };
   const queue: Task[] = [];
   const slots: Slot[] = [];
+  const entry = options.workerEntry ?? defaultEntry();
   let nextId = 1;
   let closed = false;
+  let broken: Error | null = null;
+  let startupFailures = 0;
 
   const post = (slot: Slot, request: WorkerRequest, transfer: ArrayBuffer[] = []) => slot.worker.postMessage(request, transfer);
 
@@ -59,21 +68,30 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
     const task = slot.task;
     if (!task || task.id !== id) return null;
     slot.task = null;
+    slot.served += 1;
+    startupFailures = 0;
     queueMicrotask(dispatch);
     return task;
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(workerOptions), task: null };
+    const slot: Slot = { worker: startModuleWorker(entry, workerOptions), task: null, served: 0 };
     slot.worker.on('message', (reply: WorkerReply) => {
       if (reply.type === 'template') {
         const task = slot.task;
         if (!task || task.id !== reply.id) return;
-        task.resolveTemplate(reply.qr).then(
-          (template) => post(slot, { type: 'template', id: reply.id, template }),
-          (error: unknown) =>
-            post(slot, { type: 'templateFailed', id: reply.id, message: error instanceof Error ? error.message : String(error) }),
-        );
+        // Through a promise, so a resolver that throws instead of rejecting fails only its page.
+        Promise.resolve(reply.qr)
+          .then(task.resolveTemplate)
+          .then(
+            (template) => post(slot, { type: 'template', id: reply.id, template }),
+            (error: unknown) =>
+              post(slot, {
+                type: 'templateFailed',
+                id: reply.id,
+                message: error instanceof Error ? error.message : String(error),
+              }),
+          );
       } else if (reply.type === 'done') {
         const task = finish(slot, reply.id);
         task?.resolve({
@@ -94,6 +112,14 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
       task?.reject(error);
       const index = slots.indexOf(slot);
       if (index < 0 || closed) return;
+      startupFailures = slot.served === 0 ? startupFailures + 1 : 0;
+      if (startupFailures >= MAX_STARTUP_FAILURES) {
+        broken = new Error(`The recognition engine cannot start its workers: ${error.message}`);
+        slots.splice(index, 1);
+        for (const other of slots.splice(0)) void other.worker.terminate();
+        for (const waiting of queue.splice(0)) waiting.reject(broken);
+        return;
+      }
       slots[index] = spawn();
       dispatch();
     };
@@ -107,6 +133,7 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
   return {
     recognize(image, resolveTemplate) {
       if (closed) return Promise.reject(new Error('The recognition engine is closed'));
+      if (broken) return Promise.reject(broken);
       return new Promise<RecognitionResult>((resolve, reject) => {
         queue.push({ id: nextId++, image, resolveTemplate, resolve, reject });
         dispatch();

@@ -96,6 +96,35 @@ describe('createRecognitionEngine (worker threads)', () => {
     );
   });
 
+  it('fails a page when the resolver throws outright', async () => {
+    const throwing = (() => {
+      throw new Error('not async at all');
+    }) as never;
+    await expect(engine.recognize(sheets[0]!.jpeg, throwing)).rejects.toThrow('not async at all');
+  });
+
+  it('gives up, instead of restarting for ever, when its workers cannot start', async () => {
+    const broken = createRecognitionEngine({ threads: 1, workerEntry: new URL('./no-such.worker.ts', import.meta.url) });
+    try {
+      const messages: string[] = [];
+      for (let attempt = 0; attempt < 10 && !messages.at(-1)?.includes('cannot start'); attempt += 1) {
+        messages.push(
+          await broken
+            .recognize(sheets[0]!.jpeg, async () => null)
+            .then(
+              () => 'read',
+              (error: Error) => error.message,
+            ),
+        );
+      }
+      expect(messages[0]).toMatch(/Recognition worker (failed|exited)/);
+      expect(messages.at(-1)).toMatch(/cannot start its workers/);
+      expect(messages).not.toContain('read');
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('rejects the pages still waiting when closed, and any page after', async () => {
     const closing = createRecognitionEngine({ threads: 1 });
     const pending = [sheets[0]!, sheets[1]!].map((sheet) =>
