@@ -121,6 +121,7 @@ function TaskCard({ homeworkId, isOwner, question, markers }: CardProps) {
       </div>
       <div>
         <Progress
+          motion={false}
           percent={percent}
           aria-label={`第${questionNo}题阅卷进度`}
           aria-valuetext={`${done}/${total}`}

@@ -40,6 +40,7 @@ export function RecognitionPanel({ recognition, onShowReview }: Props) {
           {pending > 0 ? <Spin size="small" style={{ marginLeft: 8 }} /> : null}
         </span>
         <Progress
+          motion={false}
           percent={percent}
           showInfo
           aria-label="识别进度"

@@ -112,6 +112,7 @@ function MarkingDesk({ homeworkId, questionNo, mode }: { homeworkId: number; que
         <div className={styles.progress} aria-label="我的进度">
           <span>{`我已阅 ${mine} 份 · 剩余 ${left} 份`}</span>
           <Progress
+            motion={false}
             className={styles.progressBar}
             percent={total === 0 ? 0 : Math.round((mine / total) * 100)}
             aria-label="我的阅卷进度"
