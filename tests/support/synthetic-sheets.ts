@@ -48,6 +48,10 @@ export type Degradation = {
   noise?: number;
   /** Dust specks. */
   specks?: number;
+  /** Vertical streaks of a dirty scanner glass, dark lines down the whole page. */
+  streaks?: number;
+  /** Gaussian blur of the scanner's optics, sigma in pixels (0.3 and up; none below). */
+  blur?: number;
   jpegQuality?: number;
 };
 
@@ -417,7 +421,16 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     for (let dy = 0; dy < size; dy += 1) for (let dx = 0; dx < size; dx += 1) pixels[(y + dy) * out.width + x + dx] = level;
   }
 
-  const jpeg = await sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } })
+  for (let i = 0; i < (d.streaks ?? 0); i += 1) {
+    const x = Math.floor(noise() * (out.width - 3));
+    const width = 1 + Math.floor(noise() * 2);
+    const level = 60 + noise() * 90;
+    for (let y = 0; y < out.height; y += 1) for (let dx = 0; dx < width; dx += 1) pixels[y * out.width + x + dx] = level;
+  }
+
+  let image = sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } });
+  if ((d.blur ?? 0) >= 0.3) image = image.blur(d.blur);
+  const jpeg = await image
     .toColourspace('srgb')
     .jpeg({ quality: d.jpegQuality ?? 85, chromaSubsampling: '4:2:0' })
     .toBuffer();
