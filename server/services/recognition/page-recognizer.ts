@@ -5,7 +5,12 @@
  * no database, no files. The worker pool runs this; tests and the CLI may call it directly.
  */
 import type { AnswerSheetPage, AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
-import type { AffineTransform, PageReading, RecognitionProblem } from '../../../src/shared/contract/recognition';
+import {
+  LOW_CONFIDENCE,
+  type AffineTransform,
+  type PageReading,
+  type RecognitionProblem,
+} from '../../../src/shared/contract/recognition';
 import { decodeSheetQr } from '../../../src/shared/lib/answer-sheet-qr';
 import { SHEET_GEOMETRY } from '../../../src/shared/lib/answer-sheet-layout';
 import { affineShape, applyAffine, fitAffine, fitResidual, fitSimilarity, type PointPair } from './affine-fit';
@@ -162,7 +167,7 @@ function pickPage(template: AnswerSheetTemplate | null, qr: SheetQrPayload | nul
   return template.pages.length === 1 ? (template.pages[0] ?? null) : null;
 }
 
-type Fit = { transform: AffineTransform; scale: number; skewDeg: number; confidence: number } | { failure: string };
+type Fit = { transform: AffineTransform; scale: number; skewDeg: number; confidence: number; note: string } | { failure: string };
 
 /** A first guess of the transform for locating the QR: affine on three or four fiducials, similarity on two. */
 function roughFit(frame: PageFrame, found: readonly FoundFiducial[], rotation: Orientation): AffineTransform | null {
@@ -211,7 +216,11 @@ function fitPage(
   if (residualMm > RESIDUAL_MAX_MM) return { failure: `fit residual ${residualMm.toFixed(2)} mm` };
   let confidence = Math.min(1, (RESIDUAL_MAX_MM - residualMm) / (RESIDUAL_MAX_MM - RESIDUAL_GOOD_MM));
   if (pairs.length === 3) confidence = Math.min(confidence, UNCHECKED_FIT_CONFIDENCE);
-  return { transform, scale, skewDeg: shape.skewDeg, confidence };
+  const note =
+    pairs.length === 3
+      ? 'three fiducials and no QR: nothing to check the fit against'
+      : `fiducials off the template by ${residualMm.toFixed(2)} mm`;
+  return { transform, scale, skewDeg: shape.skewDeg, confidence, note };
 }
 
 /**
@@ -292,7 +301,7 @@ export async function recognizePage(
       scale = round(fit.scale, 4);
       skewDeg = round(fit.skewDeg, 3);
       confidences.push(fit.confidence);
-      if (fit.confidence < 0.6) problems.push({ kind: 'lowConfidence', detail: 'fiducials disagree with the template' });
+      if (fit.confidence < LOW_CONFIDENCE) problems.push({ kind: 'lowConfidence', detail: fit.note });
     }
   }
 

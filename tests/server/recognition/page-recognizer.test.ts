@@ -210,6 +210,17 @@ describe('recognizePage on pages that need a person', () => {
     expectAnswersRight(sheet, reading);
   });
 
+  it('reads a page with one fiducial and the QR covered, but only for review: the fit cannot be checked', async () => {
+    const sheet = await sheetWith({ seed: 11, cover: ['tr', 'qr'], degrade: { rotationDeg: -1 } });
+    const { reading } = await recognizePage(sheet.jpeg, resolverFor(fixture.template).resolve);
+    expect(reading.problems).toEqual([
+      { kind: 'qrUnreadable' },
+      { kind: 'lowConfidence', detail: 'three fiducials and no QR: nothing to check the fit against' },
+    ]);
+    expect(reading.confidence).toBe(0);
+    expectAnswersRight(sheet, reading);
+  });
+
   it('locates a page with the top fiducials covered from the bottom ones and the QR', async () => {
     const sheet = await sheetWith({ seed: 10, cover: ['tl', 'tr'], degrade: { rotationDeg: 0.8 } });
     const { reading } = await recognizePage(sheet.jpeg, resolverFor(fixture.template).resolve);
