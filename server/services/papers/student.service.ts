@@ -136,22 +136,24 @@ export function createStudentService({ db }: { db: Db }) {
 
       // Another import of the same codes may commit between the check above and this write: the unique
       // (school, code) index then rolls this one back whole, and the teacher is asked to try again.
-      await db.transaction(async (tx) => {
-        const existing = rows.filter((r) => takenByCode.has(r.code));
-        for (const r of existing) {
-          await tx
-            .update(students)
-            .set({ name: r.name })
-            .where(and(eq(students.orgId, scope.orgId), eq(students.code, r.code)));
-        }
-        const fresh = rows.filter((r) => !takenByCode.has(r.code));
-        if (fresh.length > 0) {
-          await tx.insert(students).values(fresh.map((r) => ({ orgId: scope.orgId, classId, name: r.name, code: r.code })));
-        }
-      }).catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw new ApiError(409, ROSTER_MESSAGES.concurrent);
-        throw error;
-      });
+      await db
+        .transaction(async (tx) => {
+          const existing = rows.filter((r) => takenByCode.has(r.code));
+          for (const r of existing) {
+            await tx
+              .update(students)
+              .set({ name: r.name })
+              .where(and(eq(students.orgId, scope.orgId), eq(students.code, r.code)));
+          }
+          const fresh = rows.filter((r) => !takenByCode.has(r.code));
+          if (fresh.length > 0) {
+            await tx.insert(students).values(fresh.map((r) => ({ orgId: scope.orgId, classId, name: r.name, code: r.code })));
+          }
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new ApiError(409, ROSTER_MESSAGES.concurrent);
+          throw error;
+        });
       return { imported: rows.length, errors: [] };
     },
   };
