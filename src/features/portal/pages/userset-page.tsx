@@ -59,7 +59,9 @@ function AvatarUpload({ user }: { user: CurrentUser }) {
       <Button icon={<IconCamera />} onClick={() => input.current?.click()} disabled={progress !== null}>
         更换头像
       </Button>
-      {progress !== null ? <Progress percent={Math.round(progress * 100)} showInfo aria-label="头像上传进度" /> : null}
+      {progress !== null ? (
+        <Progress percent={Math.round(progress * 100)} showInfo motion={false} aria-label="头像上传进度" />
+      ) : null}
     </div>
   );
 }
