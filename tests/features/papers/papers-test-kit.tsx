@@ -31,8 +31,12 @@ export function fakeHttp(handler: Handler) {
     void schema;
     return { ...homework(Number(/\/api\/homework\/(\d+)/.exec(url)?.[1] ?? 1)), ...(body as object) };
   });
-  const http = { get, download, downloadGet, patchJson } as unknown as HttpClient;
-  return { http, get, download, downloadGet, patchJson };
+  const upload = vi.fn(async (url: string, body: FormData, options?: unknown, schema?: unknown): Promise<unknown> => {
+    void [body, options, schema];
+    throw new Error(`unexpected upload to ${url}`);
+  });
+  const http = { get, download, downloadGet, patchJson, upload } as unknown as HttpClient;
+  return { http, get, download, downloadGet, patchJson, upload };
 }
 
 export const TEST_USER: PapersUser = { orgId: 1, schoolYearId: 1, schoolYearName: '2026级 (初一)' };

@@ -30,6 +30,7 @@ import {
 import { formatDate } from '../../../shared/lib/format-date';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
 import { AnswerSheetDialog } from '../answer-sheet-dialog';
+import { RosterDialog } from '../roster-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
 import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
@@ -59,6 +60,7 @@ export function PaperListPage() {
   const [sheetFor, setSheetFor] = useState<Homework | null>(null);
   const [downloading, setDownloading] = useState<number | null>(null);
   const [changing, setChanging] = useState<number | null>(null);
+  const [rosterOpen, setRosterOpen] = useState(false);
   const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const subjects = useRemote('subjects', () => fetchSubjects(http));
@@ -162,9 +164,12 @@ export function PaperListPage() {
         <Typography.Title heading={3} style={{ margin: 0 }}>
           作业列表
         </Typography.Title>
-        <Button theme="solid" onClick={() => navigate('/edit')}>
-          组卷
-        </Button>
+        <Space>
+          <Button onClick={() => setRosterOpen(true)}>学生花名册</Button>
+          <Button theme="solid" onClick={() => navigate('/edit')}>
+            组卷
+          </Button>
+        </Space>
       </div>
       <div className={styles.filters} role="search" aria-label="筛选作业">
         <LabelledSelect
@@ -253,6 +258,7 @@ export function PaperListPage() {
         </>
       )}
       <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} />
+      <RosterDialog visible={rosterOpen} onClose={() => setRosterOpen(false)} />
     </main>
   );
 }
