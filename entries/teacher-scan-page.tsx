@@ -16,6 +16,7 @@ import {
 } from '../src/features/scan-station/scan-station-services';
 import type { HttpClient } from '../src/shared/adapters/http-client';
 import { createUploadQueue, type UploadQueue } from '../src/shared/adapters/upload-queue';
+import { parsePositiveId } from '../src/shared/lib/query-param';
 import { createStationStorage } from './scan-station-storage';
 import { createStationScanner } from './scanner-port';
 
@@ -32,11 +33,6 @@ function stationFor(http: HttpClient) {
 }
 
 const storage = createStationStorage('portalScanBatch');
-
-function homeworkIdParam(params: URLSearchParams): number | null {
-  const id = Number(params.get('homeworkId'));
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 export function TeacherScanPage() {
   const { http, session, socket } = usePortalServices();
@@ -56,7 +52,7 @@ export function TeacherScanPage() {
   );
   return (
     <ScanStationServicesProvider services={services}>
-      <ScanPage schoolYearChosen={schoolYear !== null} homeworkId={homeworkIdParam(searchParams)} />
+      <ScanPage schoolYearChosen={schoolYear !== null} homeworkId={parsePositiveId(searchParams.get('homeworkId'))} />
     </ScanStationServicesProvider>
   );
 }

@@ -63,23 +63,36 @@ const ALLOWED_TAGS = [
   'img',
 ];
 const ALLOWED_ATTR = ['src', 'alt', 'width', 'height', 'colspan', 'rowspan'];
-/** Images of the bank are our own files (a path on this server) or inline data; nothing is fetched elsewhere. */
-const SAFE_IMAGE_SRC = /^(\/(?!\/)|data:image\/(png|jpe?g|gif|webp);base64,)/i;
+const INLINE_IMAGE = /^data:image\/(png|jpe?g|gif|webp);base64,/i;
 
-let hooked = false;
-function purifier() {
-  if (!hooked) {
-    DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
-      if (node.nodeName === 'IMG' && data.attrName === 'src' && !SAFE_IMAGE_SRC.test(data.attrValue)) data.keepAttr = false;
-    });
-    hooked = true;
+/** Images of the bank are our own files (same origin, as the browser resolves them) or inline data. */
+export function isSafeImageSrc(src: string): boolean {
+  if (INLINE_IMAGE.test(src)) return true;
+  try {
+    return new URL(src, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
   }
-  return DOMPurify;
 }
 
-/** The formula typeset by KaTeX; a formula it cannot read is shown as written (in red, with KaTeX's note). */
+let instance: ReturnType<typeof DOMPurify> | null = null;
+/** Our own DOMPurify, so the image rule does not leak into any other use of the library. */
+function purifier() {
+  if (!instance) {
+    instance = DOMPurify(window);
+    instance.addHook('uponSanitizeAttribute', (node, data) => {
+      if (node.nodeName === 'IMG' && data.attrName === 'src' && !isSafeImageSrc(data.attrValue)) data.keepAttr = false;
+    });
+  }
+  return instance;
+}
+
+/**
+ * The formula typeset by KaTeX, with MathML beside it for screen readers; a formula it cannot read is
+ * shown as written (in red, with KaTeX's note).
+ */
 export function formulaHtml(tex: string): string {
-  return katex.renderToString(tex, { throwOnError: false, output: 'html', strict: 'ignore', trust: false });
+  return katex.renderToString(tex, { throwOnError: false, output: 'htmlAndMathml', strict: 'ignore', trust: false });
 }
 
 /** Sanitised HTML of rich text, with every $…$ outside tags typeset. */

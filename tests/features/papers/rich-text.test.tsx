@@ -32,6 +32,15 @@ describe('rich question text', () => {
     expect(html).toContain('链接');
     expect(html).toContain('文字');
     expect(html).toContain('<img>');
+    // Paths a browser resolves to another host are not ours either.
+    for (const src of ['/\\evil.example/a.png', '/\t/evil.example/a.png', '//evil.example/a.png']) {
+      expect(richTextHtml(`<img src="${src}">`)).toBe('<img>');
+    }
+  });
+
+  it('gives screen readers the formula as MathML', () => {
+    const { container } = render(<RichText text={'$x^2$'} />);
+    expect(container.querySelector('math')).not.toBeNull();
   });
 
   it('shows a formula KaTeX cannot read as written instead of failing', () => {

@@ -1,4 +1,5 @@
-import { render, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBasketStore } from '../../../src/features/papers/basket.store';
@@ -68,6 +69,21 @@ describe('opening a saved paper in the 试题篮', () => {
     await waitFor(() => expect(useBasketStore.getState().title).toBe('有理数单元测试（副本）'));
     expect(useBasketStore.getState().paperId).toBeNull();
     expect(useBasketStore.getState().sections).toHaveLength(2);
+  });
+
+  it('asks before replacing other unsaved work in the basket, and keeps it when told to', async () => {
+    useBasketStore.getState().load({ ...PAPER, title: '我的草稿', sections: PAPER.sections.slice(0, 1) }, null);
+    open('?paperId=7');
+    const dialog = await screen.findByRole('dialog', { name: /替换试题篮中的内容/ });
+    await userEvent.click(within(dialog).getByRole('button', { name: '保留当前内容' }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(useBasketStore.getState().title).toBe('我的草稿');
+
+    open('?paperId=7');
+    await waitFor(() => expect(screen.getAllByRole('button', { name: '替换' }).length).toBeGreaterThan(1));
+    await userEvent.click(screen.getAllByRole('button', { name: '替换' }).at(-1)!);
+    await waitFor(() => expect(useBasketStore.getState().paperId).toBe(7));
+    expect(useBasketStore.getState().title).toBe('有理数单元测试');
   });
 
   it('ignores an address without a usable id', async () => {

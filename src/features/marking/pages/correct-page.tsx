@@ -20,6 +20,7 @@ import { RecognitionPanel } from '../recognition-panel';
 import { ReviewTab } from '../review-tab';
 import { ScoresTab } from '../scores-tab';
 import { useMarkingOverview } from '../use-marking-overview';
+import { parsePositiveId } from '../../../shared/lib/query-param';
 
 export const CORRECT_TABS = ['tasks', 'assign', 'review', 'scores', 'arbitration'] as const;
 export type CorrectTab = (typeof CORRECT_TABS)[number];
@@ -32,14 +33,9 @@ export const HOMEWORK_STATUS_COLORS: Record<HomeworkStatus, 'grey' | 'blue' | 'c
   finished: 'green',
 };
 
-export function positiveInt(value: string | null): number | null {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : null;
-}
-
 export function CorrectPage() {
   const [params] = useSearchParams();
-  const homeworkId = positiveInt(params.get('homeworkId'));
+  const homeworkId = parsePositiveId(params.get('homeworkId'));
   return homeworkId ? <HomeworkMarking key={homeworkId} homeworkId={homeworkId} /> : <HomeworkPicker />;
 }
 

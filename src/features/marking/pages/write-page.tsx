@@ -19,7 +19,7 @@ import { ScoreKeypad } from '../score-keypad';
 import { useImageUrl } from '../use-image-url';
 import { useMarkingSession, type MarkingMode, type MarkingSession } from '../use-marking-session';
 import styles from '../write.module.css';
-import { positiveInt } from './correct-page';
+import { parsePositiveId } from '../../../shared/lib/query-param';
 
 export const ROUND_LABELS: Record<number, string> = { 1: '一评', 2: '二评', 3: '三评', 4: '仲裁' };
 export const FINISHED_TITLE = '本题已全部阅完';
@@ -37,8 +37,8 @@ function ownsKeys(target: EventTarget | null): boolean {
 
 export function WritePage() {
   const [params] = useSearchParams();
-  const homeworkId = positiveInt(params.get('homeworkId'));
-  const questionNo = positiveInt(params.get('questionNo'));
+  const homeworkId = parsePositiveId(params.get('homeworkId'));
+  const questionNo = parsePositiveId(params.get('questionNo'));
   const mode: MarkingMode = params.get('mode') === 'arbitration' ? 'arbitration' : 'marking';
   if (!homeworkId || !questionNo) return <MissingQuestion homeworkId={homeworkId} />;
   return <MarkingDesk key={`${homeworkId}:${questionNo}:${mode}`} homeworkId={homeworkId} questionNo={questionNo} mode={mode} />;
