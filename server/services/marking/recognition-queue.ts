@@ -12,6 +12,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pageRecognitions, scanPages } from '../../db/schema';
 
+/** Seconds a failed page waits before its next attempt, times the attempts so far. */
+export const RETRY_BACKOFF_SECONDS = 5;
 export type QueueClaim = {
   scanPageId: number;
   orgId: number;
@@ -57,6 +59,7 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const maxAttempts = options.maxAttempts ?? 3;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  let retryBackoffSeconds = RETRY_BACKOFF_SECONDS;
 
   let running = false;
   let stopping = false;
@@ -129,18 +132,27 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
     });
   }
 
-  /** Hands a claimed page back to the queue (it is claimed again, by anyone). */
+  /**
+   * Hands a claimed page back to the queue (it is claimed again, by anyone). After a failure the page
+   * waits a little longer with each attempt (it stays 'recognising' under a short lease that nobody
+   * holds), so a passing storage or database hiccup does not use up its attempts in a moment.
+   */
   async function release(claims: QueueClaim[], error?: unknown): Promise<void> {
     if (claims.length === 0) return;
     const message = error === undefined ? null : String((error as Error)?.message ?? error).slice(0, 500);
     await db.transaction(async (tx) => {
       for (const claim of claims) {
+        const retryAfter = message === null || retryBackoffSeconds === 0 ? null : retryBackoffSeconds * claim.attempts;
         const [owned] = await tx
           .update(pageRecognitions)
-          .set({ leaseUntil: null, claimToken: null, ...(message === null ? {} : { lastError: message }) })
+          .set({
+            leaseUntil: retryAfter === null ? null : sql`now() + make_interval(secs => ${retryAfter})`,
+            claimToken: null,
+            ...(message === null ? {} : { lastError: message }),
+          })
           .where(and(eq(pageRecognitions.id, claim.recognitionId), eq(pageRecognitions.claimToken, claim.claimToken)))
           .returning({ id: pageRecognitions.id });
-        if (!owned) continue;
+        if (!owned || retryAfter !== null) continue;
         await tx
           .update(scanPages)
           .set({ status: 'stored' })
@@ -259,6 +271,11 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
      */
     disable(): void {
       disabled = true;
+    },
+
+    /** Seconds a failed page waits per attempt before it is tried again (0: at once, as tests want). */
+    setRetryBackoff(seconds: number): void {
+      retryBackoffSeconds = Math.max(0, seconds);
     },
 
     get running(): boolean {

@@ -21,8 +21,10 @@
 import { z } from 'zod';
 import { objectiveReadingSchema, pageReadingSchema, recognitionProblemKindSchema } from './recognition';
 
-const id = z.number().int().positive();
-const formId = z.coerce.number().int().positive();
+/** Ids are PostgreSQL integers: a larger number is a bad request, never a database error. */
+const MAX_ID = 2_147_483_647;
+const id = z.number().int().positive().max(MAX_ID);
+const formId = z.coerce.number().int().positive().max(MAX_ID);
 
 export const MARKING_MESSAGES = {
   notOwner: '只有作业的布置者可以分配阅卷任务',

@@ -26,8 +26,10 @@ export const SCAN_MESSAGES = {
   noSchool: '请先加入学校后再进行扫描',
 } as const;
 
-const id = z.number().int().positive();
-const formId = z.coerce.number().int().positive();
+/** Ids are PostgreSQL integers: a larger number is a bad request, never a database error. */
+const MAX_ID = 2_147_483_647;
+const id = z.number().int().positive().max(MAX_ID);
+const formId = z.coerce.number().int().positive().max(MAX_ID);
 const formInt = z.coerce.number().int();
 
 export const scanBatchCreateSchema = z.object({

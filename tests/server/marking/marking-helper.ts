@@ -151,6 +151,8 @@ export async function createMarkingApp(
   });
   if (options.engine) app.marking.useEngine(options.engine);
   if (options.stopped) app.marking.queue.disable();
+  // A page the (fake) engine cannot read is retried at once, not after the production backoff.
+  app.marking.queue.setRetryBackoff(0);
   await app.ready();
   regionJpeg ??= await pageJpeg(9999);
   return {

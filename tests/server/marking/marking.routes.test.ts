@@ -139,6 +139,20 @@ describe('marking endpoints', () => {
         expect(failure(await other.call({ method, url, payload: method === 'POST' ? {} : undefined })).status, url).toBe(404);
       }
       expect(failure(await teacher({ method: 'GET', url: '/api/marking/homework/abc' })).status).toBe(400);
+      // Beyond a database integer: a bad request, not a server error.
+      for (const url of [
+        '/api/marking/homework/9999999999',
+        '/api/marking/homework/1/questions/9999999999/history',
+        '/api/marking/answers/9999999999/image',
+      ]) {
+        expect(failure(await teacher({ method: 'GET', url })).status, url).toBe(400);
+      }
+      const skip = await teacher({
+        method: 'POST',
+        url: `/api/marking/homework/${hw.id}/questions/5/next`,
+        payload: { skip: [9_999_999_999] },
+      });
+      expect(failure(skip).status).toBe(400);
     });
   });
 

@@ -192,6 +192,27 @@ describe('recognition queue', () => {
       expect(await openItems(hw.id)).toEqual([]);
     });
 
+    it('lets a page that failed wait before its next attempt, so a passing fault does not use them up', async () => {
+      app().marking.queue.setRetryBackoff(60);
+      try {
+        const hw = await createHomework(app(), orgId);
+        const before = engine.calls;
+        const [imageId] = await scanSheets(app(), engine, teacher.token, hw.id, [{ qr: null, fail: true }]);
+        await app().marking.queue.idle();
+        expect(engine.calls - before).toBe(1);
+        expect(await statusOf(imageId!)).toBe('recognising');
+        const [rec] = await app()
+          .database.db.select()
+          .from(pageRecognitions)
+          .innerJoin(scanPages, eq(scanPages.id, pageRecognitions.scanPageId))
+          .where(eq(scanPages.imageId, imageId!));
+        expect(rec!.page_recognitions.claimToken).toBeNull();
+        expect(rec!.page_recognitions.leaseUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+      } finally {
+        app().marking.queue.setRetryBackoff(0);
+      }
+    });
+
     it('takes a page the engine cannot read out of the queue after three attempts, into review', async () => {
       const hw = await createHomework(app(), orgId);
       const before = engine.calls;
