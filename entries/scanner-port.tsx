@@ -135,10 +135,16 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
     {
       ...dwt,
       load: () =>
-        dwt.load().catch((error: unknown) => {
-          if (error instanceof DriverError && error.kind === 'serviceNotInstalled') current.serviceMissing = true;
-          throw error;
-        }),
+        dwt.load().then(
+          (sources) => {
+            current.serviceMissing = false;
+            return sources;
+          },
+          (error: unknown) => {
+            if (error instanceof DriverError && error.kind === 'serviceNotInstalled') current.serviceMissing = true;
+            throw error;
+          },
+        ),
     },
     createOnDemandDriver(SIMULATED_SOURCE_NAME, async () => createSimulatedDriver(await nextSimulatedFeed())),
     createOnDemandDriver(FILE_IMPORT_SOURCE_NAME, async () => {
@@ -150,7 +156,9 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
   const machine = scannerMachine.provide({ actors: scannerActors(driver, pipeline) });
 
   return function useStationScanner(onPage, homeworkId) {
-    current.homeworkId = homeworkId;
+    useEffect(() => {
+      current.homeworkId = homeworkId;
+    }, [homeworkId]);
     // Pages leave the machine through an event target, so the machine never holds a stale onPage.
     const [pages] = useState(() => new EventTarget());
     const onPageRef = useRef(onPage);

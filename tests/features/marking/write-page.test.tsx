@@ -80,6 +80,24 @@ describe('/write', () => {
     expect(within(screen.getByRole('region', { name: '阅卷历史' })).getByText('8 分')).toBeInTheDocument();
   });
 
+  it('leaves Enter on other buttons to them, and does not submit on a held Enter', async () => {
+    const server = markingServer();
+    render(server);
+    await answerShown(501);
+    await userEvent.keyboard('8');
+    fireEvent.keyDown(window, { key: 'Enter', repeat: true });
+    const back = screen.getByRole('button', { name: /返回阅卷/ });
+    back.focus();
+    fireEvent.keyDown(back, { key: 'Enter' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.scores()).toEqual([]);
+    within(screen.getByRole('group', { name: '数字键盘' })).getByRole('button', { name: '8' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(server.scores()).toEqual([['/api/marking/tasks/1/score', { score: 8, annotations: [], problem: false }]]),
+    );
+  });
+
   it('scores with the keypad and a half point, and with quick scores', async () => {
     const server = markingServer();
     render(server);

@@ -27,11 +27,19 @@ export const FINISHED_TITLE = '本题已全部阅完';
 /** Input types whose keys are not text (a ticked 问题卷 box must not swallow the Enter that submits). */
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range']);
 
-/** Keys typed into a text field or a dialog are theirs, not the marking shortcuts'. */
-function ownsKeys(target: EventTarget | null): boolean {
+/**
+ * Keys typed into a text field or a dialog are theirs, not the marking shortcuts'. So are Enter on a
+ * button or link outside the score panel (history, zoom, 返回阅卷: the keyboard must reach them; a focused
+ * keypad or quick-score button still submits) and the arrows on a radio group (the annotation tools).
+ */
+function ownsKeys(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.closest('[role="dialog"]')) return true;
-  if (target instanceof HTMLInputElement) return !NON_TEXT_INPUTS.has(target.type);
+  if (key === 'Enter' && target.closest('button, a, [role="button"]') && !target.closest('[aria-label="打分"]')) return true;
+  if (target instanceof HTMLInputElement) {
+    if (target.type === 'radio' && key.startsWith('Arrow')) return true;
+    return !NON_TEXT_INPUTS.has(target.type);
+  }
   return target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
 }
 
@@ -80,7 +88,7 @@ function MarkingDesk({ homeworkId, questionNo, mode }: { homeworkId: number; que
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (ownsKeys(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (ownsKeys(event.target, event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.key === 'ArrowLeft') {
         event.preventDefault();
         back();
@@ -283,11 +291,12 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (ownsKeys(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (ownsKeys(event.target, event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.key === 'Enter') {
-        // Also keeps a focused button from being "clicked" by the same Enter.
+        // Also keeps a focused keypad button from being "clicked" by the same Enter.
         event.preventDefault();
-        submit();
+        // A held Enter must not submit answer after answer.
+        if (!event.repeat) submit();
       } else if (event.key === 'Escape') {
         press('clear');
       } else {

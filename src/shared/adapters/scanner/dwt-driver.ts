@@ -116,9 +116,17 @@ export function createDwtDriver(options: DwtDriverOptions): ScannerDriver {
       namespace.DWT.AutoLoad = false;
       namespace.DWT.ResourcesPath = options.resourcesPath ?? DWT_RESOURCES_PATH;
       namespace.DWT.ProductKey = productKey;
-      setTimeout(missingService, options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS);
-      namespace.DWT.CreateDWTObjectEx({ WebTwainId: WEB_TWAIN_ID }, resolve, (error) =>
-        reject(new DriverError('serviceNotInstalled', error.message ?? 'CreateDWTObjectEx failed', error.code ?? null)),
+      const timeout = setTimeout(missingService, options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS);
+      namespace.DWT.CreateDWTObjectEx(
+        { WebTwainId: WEB_TWAIN_ID },
+        (created) => {
+          clearTimeout(timeout);
+          resolve(created);
+        },
+        (error) => {
+          clearTimeout(timeout);
+          reject(new DriverError('serviceNotInstalled', error.message ?? 'CreateDWTObjectEx failed', error.code ?? null));
+        },
       );
     });
   };
