@@ -55,7 +55,9 @@ export function pagePixels(points: number, dpi: number = SCAN_RESOLUTION): numbe
 /**
  * The pages of a PDF, rendered one at a time as the consumer asks for the next one (a page at 300 dpi
  * is some 35 MB of pixels). Stopping the iteration releases the document. Throws when the file is not
- * a readable PDF, or a page cannot be rendered.
+ * a readable PDF. A page that cannot be rendered is handed over as the PDF file itself, which the
+ * pipeline cannot decode: it is skipped and counted as a failed page (spec §8), and the pages after it
+ * still come.
  */
 export async function* rasterizePdf(file: Blob, dpi: number = SCAN_RESOLUTION): AsyncGenerator<RawImage> {
   GlobalWorkerOptions.workerSrc = pdfWorkerUrl;
@@ -68,22 +70,28 @@ export async function* rasterizePdf(file: Blob, dpi: number = SCAN_RESOLUTION): 
   try {
     const doc = await task.promise;
     for (let number = 1; number <= doc.numPages; number += 1) {
-      const page = await doc.getPage(number);
-      const unscaled = page.getViewport({ scale: 1 });
-      const width = pagePixels(unscaled.width, dpi);
-      const height = pagePixels(unscaled.height, dpi);
-      // Scaled so that the page fills the canvas exactly (the rounding of its size included).
-      const viewport = page.getViewport({ scale: width / unscaled.width });
-      const canvas = new OffscreenCanvas(width, height);
-      const context = canvas.getContext('2d', { alpha: false })!;
-      await page.render({
-        canvas: null,
-        canvasContext: context as unknown as CanvasRenderingContext2D,
-        viewport,
-        background: '#ffffff',
-      }).promise;
-      page.cleanup();
-      yield { kind: 'bitmap', bitmap: canvas.transferToImageBitmap(), bitDepth: 24 };
+      let image: RawImage;
+      try {
+        const page = await doc.getPage(number);
+        const unscaled = page.getViewport({ scale: 1 });
+        const width = pagePixels(unscaled.width, dpi);
+        const height = pagePixels(unscaled.height, dpi);
+        // Scaled so that the page fills the canvas exactly (the rounding of its size included).
+        const viewport = page.getViewport({ scale: width / unscaled.width });
+        const canvas = new OffscreenCanvas(width, height);
+        const context = canvas.getContext('2d', { alpha: false })!;
+        await page.render({
+          canvas: null,
+          canvasContext: context as unknown as CanvasRenderingContext2D,
+          viewport,
+          background: '#ffffff',
+        }).promise;
+        page.cleanup();
+        image = { kind: 'bitmap', bitmap: canvas.transferToImageBitmap(), bitDepth: 24 };
+      } catch {
+        image = { kind: 'encoded', blob: file, bitDepth: 24 };
+      }
+      yield image;
     }
   } finally {
     await task.destroy();
