@@ -164,7 +164,7 @@ test('the portal /scan page scans 40 pages for a homework, riding out a lost net
   test.setTimeout(240_000);
   const errors = watchErrors(page);
   await loginAs(page, 'teacher');
-  await page.getByRole('button', { name: '扫描' }).click();
+  await page.getByRole('banner').getByRole('button', { name: '扫描' }).click();
   await expect(page).toHaveURL(/\/scan$/);
   await expect(page.getByRole('heading', { name: '扫描', exact: true })).toBeVisible();
 

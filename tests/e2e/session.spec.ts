@@ -77,7 +77,7 @@ test('the grade director sees 数据中心 with its three children and a teacher
 test('a user without a school year sees 暂无默认学年 and cannot open scanning', async ({ page }) => {
   await loginAs(page, 'newbie');
   await expect(page.getByText('暂无默认学年')).toBeVisible();
-  await page.getByRole('button', { name: '扫描' }).click();
+  await page.getByRole('banner').getByRole('button', { name: '扫描' }).click();
   await expect(page.getByText('请选择学年后再进行扫描')).toBeVisible();
   await expect(page).toHaveURL(/\/paperList$/i);
 });
@@ -115,7 +115,7 @@ test('the top bar collapses to a dropdown on a phone and hides the scan icon', a
   await page.setViewportSize({ width: 375, height: 800 });
   await loginAs(page, 'teacher');
   await expect(page.getByRole('button', { name: '菜单', exact: true })).toBeVisible();
-  await expect(page.getByRole('button', { name: '扫描' })).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('button', { name: '扫描' })).toHaveCount(0);
   await page.getByRole('button', { name: '菜单', exact: true }).click();
   await page.getByRole('menuitem', { name: '错题重练' }).click();
   await expect(page).toHaveURL(/\/rehearse$/);
