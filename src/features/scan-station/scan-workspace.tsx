@@ -45,9 +45,9 @@ function ServiceInstallers() {
     <Banner
       type="warning"
       closeIcon={null}
-      title="这台电脑还没有安装扫描服务"
       description={
         <div className={styles.installers}>
+          <strong>这台电脑还没有安装扫描服务</strong>
           <span>连接真实扫描仪需要先安装扫描服务程序：下载后双击安装（需要管理员权限），安装完成后刷新本页。</span>
           <span>
             {installers.map((installer, i) => (
