@@ -2,7 +2,8 @@
  * The marking overview of one homework, kept live: loaded once, then patched by the school's
  * RECOGNITION_PROGRESS_EVENT (the four recognition counts) and MARKING_PROGRESS_EVENT (a question's
  * done/total) for this homework, and replaced by the overview a saved assignment answers with. A reload
- * starts again from the server's answer.
+ * starts again from the server's answer; so does a reconnect of the socket (events sent while it was away
+ * are lost).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MARKING_PROGRESS_EVENT, markingProgressSchema, type MarkingOverview } from '../../shared/contract/marking';
@@ -18,6 +19,7 @@ export function useMarkingOverview(homeworkId: number | null) {
   const { http, subscribe } = useMarkingServices();
   const remote = useRemote(homeworkId ? `overview:${homeworkId}` : null, () => fetchOverview(http, homeworkId ?? 0));
   const [live, setLive] = useState<Live>({ source: undefined, value: undefined });
+  const { reload } = remote;
   const sourceRef = useRef(remote.data);
   useEffect(() => {
     sourceRef.current = remote.data;
@@ -48,11 +50,13 @@ export function useMarkingOverview(homeworkId: number | null) {
         questions: overview.questions.map((q) => (q.questionNo === questionNo ? { ...q, done, total } : q)),
       }));
     });
+    const stopReconnect = subscribe('connect', () => reload());
     return () => {
       stopRecognition();
       stopMarking();
+      stopReconnect();
     };
-  }, [homeworkId, subscribe, patch]);
+  }, [homeworkId, subscribe, patch, reload]);
 
   const replace = useCallback((overview: MarkingOverview) => patch(() => overview), [patch]);
 

@@ -119,6 +119,17 @@ describe('/correct', () => {
     expect(screen.getByRole('tab', { name: /异常处理/ })).toHaveTextContent('3');
   });
 
+  it('asks the server again after the live connection came back (events sent meanwhile are lost)', async () => {
+    const realtime = fakeRealtime();
+    const fake = server();
+    renderMarking('/correct?homeworkId=3', fake.http, realtime);
+    await screen.findByText('已阅 10 / 40 份');
+    const overviews = () => fake.get.mock.calls.filter(([url]) => String(url) === '/api/marking/homework/3').length;
+    const before = overviews();
+    realtime.emit('connect', undefined);
+    await waitFor(() => expect(overviews()).toBe(before + 1));
+  });
+
   it('leads 开始阅卷 to /write for that question', async () => {
     renderMarking('/correct?homeworkId=3', server().http);
     await userEvent.click(await screen.findByRole('button', { name: '开始阅卷：第14题' }));
