@@ -91,7 +91,9 @@ describe('/write', () => {
     fireEvent.keyDown(back, { key: 'Enter' });
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(server.scores()).toEqual([]);
-    within(screen.getByRole('group', { name: '数字键盘' })).getByRole('button', { name: '8' }).focus();
+    within(screen.getByRole('group', { name: '数字键盘' }))
+      .getByRole('button', { name: '8' })
+      .focus();
     await userEvent.keyboard('{Enter}');
     await waitFor(() =>
       expect(server.scores()).toEqual([['/api/marking/tasks/1/score', { score: 8, annotations: [], problem: false }]]),
