@@ -1,23 +1,22 @@
 /**
  * The fixed frame of an answer-sheet page that recognition needs before it knows the template: page
  * size, the four corner fiducials and the QR placement. Every template page of version 1 has the same
- * frame for its paper size (answer-sheet-layout's SHEET_GEOMETRY), so a scan can be located and its QR
+ * frame for its paper size (answer-sheet-layout's sheetFrame), so a scan can be located and its QR
  * read first, and the template looked up from what the QR says.
  */
 import type {
   AnswerSheetPage,
   AnswerSheetTemplate,
+  Fiducial,
   FiducialCorner,
   SheetQrPlacement,
 } from '../../../src/shared/contract/answer-sheet';
-import { PAGE_SIZE_MM, SHEET_GEOMETRY } from '../../../src/shared/lib/answer-sheet-layout';
-
-export type FrameFiducial = { corner: FiducialCorner; xMm: number; yMm: number; sizeMm: number };
+import { PAGE_SIZE_MM, sheetFrame } from '../../../src/shared/lib/answer-sheet-layout';
 
 export type PageFrame = {
   widthMm: number;
   heightMm: number;
-  fiducials: FrameFiducial[];
+  fiducials: Fiducial[];
   qr: SheetQrPlacement;
 };
 
@@ -26,27 +25,9 @@ export const FIDUCIAL_CORNERS: readonly FiducialCorner[] = ['tl', 'tr', 'bl', 'b
 /** The corner a corner becomes when the page is turned by 180 degrees. */
 export const TURNED_CORNER: Readonly<Record<FiducialCorner, FiducialCorner>> = { tl: 'br', tr: 'bl', bl: 'tr', br: 'tl' };
 
-/** The version-1 frame of a paper size. */
+/** The version-1 frame of a paper size (the layout's own `sheetFrame`). */
 export function paperFrame(widthMm: number, heightMm: number): PageFrame {
-  const g = SHEET_GEOMETRY;
-  const near = g.fiducialInsetMm + g.fiducialSizeMm / 2;
-  const at = (corner: FiducialCorner, xMm: number, yMm: number): FrameFiducial => ({
-    corner,
-    xMm,
-    yMm,
-    sizeMm: g.fiducialSizeMm,
-  });
-  return {
-    widthMm,
-    heightMm,
-    fiducials: [
-      at('tl', near, near),
-      at('tr', widthMm - near, near),
-      at('bl', near, heightMm - near),
-      at('br', widthMm - near, heightMm - near),
-    ],
-    qr: { xMm: widthMm - g.contentInsetMm - g.qrSizeMm, yMm: g.contentInsetMm + 2, sizeMm: g.qrSizeMm },
-  };
+  return { widthMm, heightMm, ...sheetFrame(widthMm, heightMm) };
 }
 
 /**

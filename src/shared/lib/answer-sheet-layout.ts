@@ -17,6 +17,7 @@ import {
   type MmRect,
   type ObjectiveQuestionLayout,
   type ObjectiveQuestionType,
+  type SheetQrPlacement,
 } from '../contract/answer-sheet';
 
 export const PAGE_SIZE_MM = { A4: { width: 210, height: 297 }, A3: { width: 420, height: 297 } } as const;
@@ -182,25 +183,37 @@ function objectiveRow(q: ObjectiveQuestion, blockX: number, y: number): Objectiv
   };
 }
 
-function pageFrame(page: number, width: number, height: number): AnswerSheetPage {
+/**
+ * The corner fiducials and the QR placement of a page of this size: the same on every version-1 page, so
+ * recognition can locate a scan and read its QR before it knows the template.
+ */
+export function sheetFrame(width: number, height: number): { fiducials: Fiducial[]; qr: SheetQrPlacement } {
   const s = G.fiducialSizeMm;
   const near = G.fiducialInsetMm + s / 2;
   const fiducial = (corner: Fiducial['corner'], xMm: number, yMm: number): Fiducial => ({ corner, xMm, yMm, sizeMm: s });
-  const left = G.contentInsetMm;
-  const qrX = width - G.contentInsetMm - G.qrSizeMm;
-  const header = rect(left, G.contentInsetMm, qrX - G.qrQuietMm - 1 - left, G.headerHeightMm);
-  const boxY = header.yMm + 15;
-  const nameBox = rect(left + 10, boxY, 42, 8);
-  const codeBox = rect(nameBox.xMm + nameBox.wMm + 16, boxY, 52, 8);
   return {
-    page,
     fiducials: [
       fiducial('tl', near, near),
       fiducial('tr', width - near, near),
       fiducial('bl', near, height - near),
       fiducial('br', width - near, height - near),
     ],
-    qr: { xMm: qrX, yMm: G.contentInsetMm + 2, sizeMm: G.qrSizeMm },
+    qr: { xMm: width - G.contentInsetMm - G.qrSizeMm, yMm: G.contentInsetMm + 2, sizeMm: G.qrSizeMm },
+  };
+}
+
+function pageFrame(page: number, width: number, height: number): AnswerSheetPage {
+  const { fiducials, qr } = sheetFrame(width, height);
+  const left = G.contentInsetMm;
+  const qrX = qr.xMm;
+  const header = rect(left, G.contentInsetMm, qrX - G.qrQuietMm - 1 - left, G.headerHeightMm);
+  const boxY = header.yMm + 15;
+  const nameBox = rect(left + 10, boxY, 42, 8);
+  const codeBox = rect(nameBox.xMm + nameBox.wMm + 16, boxY, 52, 8);
+  return {
+    page,
+    fiducials,
+    qr,
     header,
     studentBlock: { nameBox, codeBox },
     objectiveBlocks: [],
