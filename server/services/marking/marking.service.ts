@@ -111,18 +111,21 @@ export function createMarkingService(deps: {
         and (o.marker_id = ${userId} or (o.claimed_by = ${userId} and o.claim_expires_at > now())))`;
   }
 
+  /** The tasks of a question that this teacher has scored (their progress and their history). */
+  function scoredBy(homeworkId: number, questionNo: number, userId: number) {
+    return and(
+      eq(markingTasks.homeworkId, homeworkId),
+      eq(markingTasks.questionNo, questionNo),
+      eq(markingTasks.markerId, userId),
+      isNotNull(markingTasks.score),
+    );
+  }
+
   async function progressOf(homeworkId: number, questionNo: number, userId: number, rounds: number[]) {
     const [mine] = await db
       .select({ value: count() })
       .from(markingTasks)
-      .where(
-        and(
-          eq(markingTasks.homeworkId, homeworkId),
-          eq(markingTasks.questionNo, questionNo),
-          eq(markingTasks.markerId, userId),
-          isNotNull(markingTasks.score),
-        ),
-      );
+      .where(scoredBy(homeworkId, questionNo, userId));
     const [left] =
       rounds.length === 0
         ? [{ value: 0 }]
@@ -469,14 +472,7 @@ export function createMarkingService(deps: {
       const rows = await db
         .select()
         .from(markingTasks)
-        .where(
-          and(
-            eq(markingTasks.homeworkId, homeworkId),
-            eq(markingTasks.questionNo, questionNo),
-            eq(markingTasks.markerId, userId),
-            isNotNull(markingTasks.score),
-          ),
-        )
+        .where(scoredBy(homeworkId, questionNo, userId))
         .orderBy(desc(markingTasks.scoredAt), desc(markingTasks.id))
         .limit(HISTORY_LIMIT);
       const rounds = roundsOrNone(context, questionNo, userId) ?? [];
