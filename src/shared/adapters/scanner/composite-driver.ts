@@ -5,8 +5,8 @@
  * real driver is prepared only when a scan starts (the simulated scanner fetches the homework it draws,
  * file import asks for the files), so listing sources costs nothing.
  */
-import { DriverError, type ScanSourceConfig } from '../../contract/scan';
-import type { ScannerDriver } from './scanner-driver';
+import { DriverError } from '../../contract/scan';
+import { singleSource, type ScannerDriver } from './scanner-driver';
 
 export function createCompositeDriver(drivers: readonly ScannerDriver[]): ScannerDriver {
   let table: { driver: ScannerDriver; local: number }[] = [];
@@ -58,25 +58,17 @@ export function createCompositeDriver(drivers: readonly ScannerDriver[]): Scanne
  * DriverError or an Error, reported as an acquisition failure with `code` when it carries one).
  */
 export function createOnDemandDriver(name: string, prepare: () => Promise<ScannerDriver>): ScannerDriver {
-  let selected = false;
-  let config: ScanSourceConfig | null = null;
+  const source = singleSource(name);
   let current: ScannerDriver | null = null;
   return {
-    async load() {
-      return [name];
-    },
-    async select(index) {
-      if (index !== 0) throw new DriverError('sourceNotSelectable', `no source ${index}`, -1003);
-      selected = true;
-    },
-    async configure(next) {
-      if (!selected) throw new DriverError('acquisition', 'source not selected', -1031);
-      config = next;
-    },
+    load: source.load,
+    select: source.select,
+    configure: source.configure,
     acquire(onImage, onDone, onError) {
       let stop: (() => void) | null = null;
       let stopped = false;
       void (async () => {
+        const config = source.config();
         if (!config) throw new DriverError('acquisition', 'source not configured', -1031);
         const driver = await prepare();
         current = driver;
@@ -94,8 +86,7 @@ export function createOnDemandDriver(name: string, prepare: () => Promise<Scanne
     async close() {
       await current?.close();
       current = null;
-      selected = false;
-      config = null;
+      source.reset();
     },
   };
 }

@@ -29,6 +29,32 @@ export interface ScannerDriver {
 }
 
 /**
+ * The source bookkeeping of a driver with a single source named `name`: only index 0 can be selected, a
+ * source is configured after it is selected, and closing forgets both.
+ */
+export function singleSource(name: string) {
+  let selected = false;
+  let config: ScanSourceConfig | null = null;
+  return {
+    load: async (): Promise<string[]> => [name],
+    select: async (index: number): Promise<void> => {
+      if (index !== 0) throw new DriverError('sourceNotSelectable', `no source ${index}`, -1003);
+      selected = true;
+    },
+    configure: async (next: ScanSourceConfig): Promise<void> => {
+      if (!selected) throw new DriverError('acquisition', 'source not selected', -1031);
+      config = next;
+    },
+    /** The configuration of the selected source, null before configure. */
+    config: (): ScanSourceConfig | null => config,
+    reset(): void {
+      selected = false;
+      config = null;
+    },
+  };
+}
+
+/**
  * The scanner machine's IO actors over a driver and an image pipeline (pass to `scannerMachine.provide`).
  * The machine transforms one page at a time, in order; a pipeline that can `start` pages begins each as
  * it is transferred, so its workers convert several at once while the machine still emits them in order.

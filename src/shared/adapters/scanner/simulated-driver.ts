@@ -6,11 +6,11 @@
  * Deterministic for a given seed. Pages are handed over as ImageBitmaps, one every `intervalMs`.
  */
 import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../contract/answer-sheet';
-import { DriverError, SCAN_RESOLUTION, type RawImage, type ScanSourceConfig } from '../../contract/scan';
+import { SCAN_RESOLUTION, type RawImage } from '../../contract/scan';
 import { sheetPageDecorations } from '../../lib/answer-sheet-layout';
 import { encodeSheetQr, sheetQrPath } from '../../lib/answer-sheet-qr';
 import { planSimulatedBatch, seededRandom, type SimulatedPage, type SimulatedStudent } from '../../lib/simulated-scan';
-import type { ScannerDriver } from './scanner-driver';
+import { singleSource, type ScannerDriver } from './scanner-driver';
 
 export const SIMULATED_SOURCE_NAME = '模拟扫描仪（演示）';
 
@@ -143,21 +143,13 @@ function addNoise(ctx: Canvas2D, width: number, height: number, seed: number) {
 }
 
 export function createSimulatedDriver(options: SimulatedDriverOptions): ScannerDriver {
-  let selected = false;
-  let config: ScanSourceConfig | null = null;
+  const source = singleSource(SIMULATED_SOURCE_NAME);
   return {
-    async load() {
-      return [SIMULATED_SOURCE_NAME];
-    },
-    async select(index) {
-      if (index !== 0) throw new DriverError('sourceNotSelectable', `no source ${index}`, -1003);
-      selected = true;
-    },
-    async configure(next) {
-      if (!selected) throw new DriverError('acquisition', 'source not selected', -1031);
-      config = next;
-    },
+    load: source.load,
+    select: source.select,
+    configure: source.configure,
     acquire(onImage, onDone, onError) {
+      const config = source.config();
       if (!config) {
         queueMicrotask(() => onError(-1031));
         return () => undefined;
@@ -190,8 +182,7 @@ export function createSimulatedDriver(options: SimulatedDriverOptions): ScannerD
       return () => clearTimeout(timer);
     },
     async close() {
-      selected = false;
-      config = null;
+      source.reset();
     },
   };
 }
