@@ -535,7 +535,7 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     // The 1-bit scanner thresholds what it sees (optics blur first), the station stores it as grey.
     let raw = pixels;
     if ((d.blur ?? 0) >= 0.3) {
-      raw = new Uint8Array(await sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } }).blur(d.blur).raw().toBuffer());
+      raw = new Uint8Array(await sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } }).blur(d.blur).extractChannel(0).raw().toBuffer());
     }
     const cut = d.bilevel;
     for (let i = 0; i < raw.length; i += 1) pixels[i] = raw[i]! < cut ? 0 : 255;
