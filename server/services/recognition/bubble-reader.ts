@@ -66,6 +66,8 @@ const EMPTY_INK_SPAN = 0.03;
 const EMPTY_FILL_START = 0.08;
 const EMPTY_FILL_SPAN = 0.1;
 const DOUBT_FLOOR = 0.3;
+/** An empty-looking bubble with this many separate specks of ink is doubtful (dust is one or two). */
+const SPECKLE_DOUBT = 4;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -78,6 +80,8 @@ export type BubbleMeasure = {
   fill: number;
   /** Share of the inside darker than half way from paper to toner. */
   ink: number;
+  /** Separate specks of ink inside. */
+  specks: number;
   /** Ink on the paper above and below the bubble: a line runs down through it; `lineX` its image column. */
   vertical: boolean;
   lineX: number;
@@ -173,7 +177,7 @@ export function measureBubble(
       }
     }
   }
-  const none: BubbleMeasure = { fill: 0, ink: 0, vertical: false, lineX: 0, lineWidthPx: 0, horizontal: false };
+  const none: BubbleMeasure = { fill: 0, ink: 0, specks: 0, vertical: false, lineX: 0, lineWidthPx: 0, horizontal: false };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
   let white = 255;
@@ -188,6 +192,24 @@ export function measureBubble(
   const inkBelow = white - INK_LEVEL * range;
   let dark = 0;
   for (let g = 0; g < inkBelow && g < 256; g += 1) dark += inside[g] as number;
+
+  // Separate specks of ink inside (8-connected starts): a 1-bit scanner keeps faint pencil as scattered
+  // specks, where dust is one blob and a mark's strokes are a few.
+  let specks = 0;
+  if (dark > 0) {
+    const isDark = (x: number, y: number) => {
+      if (x < left || x > right || y < top) return false;
+      const u = inverse.a * x + inverse.c * y + inverse.e - cx;
+      const v = inverse.b * x + inverse.d * y + inverse.f - cy;
+      return (u / irx) ** 2 + (v / iry) ** 2 <= 1 && (img.data[y * img.width + x] as number) < inkBelow;
+    };
+    for (let y = top; y <= bottom; y += 1) {
+      for (let x = left; x <= right; x += 1) {
+        if (!isDark(x, y) || (skip && x >= skip[0] && x <= skip[1])) continue;
+        if (!isDark(x - 1, y) && !isDark(x - 1, y - 1) && !isDark(x, y - 1) && !isDark(x + 1, y - 1)) specks += 1;
+      }
+    }
+  }
 
   const pxPerMm2 = Math.abs(t.a * t.d - t.b * t.c);
   const sideMin = RING_INK_MM2 * pxPerMm2;
@@ -209,6 +231,7 @@ export function measureBubble(
   return {
     fill: Math.min(1, Math.max(0, (white - inkSum / inkCount) / range)),
     ink: dark / inkCount,
+    specks,
     vertical,
     lineX: vertical ? lineSum / (sides[0]! + sides[1]!) : 0,
     lineWidthPx: vertical ? lineMax - lineMin + 1 : 0,
@@ -301,7 +324,7 @@ const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
  * page's empty and marked levels (half way is never certain). An empty bubble: by how far its ink and
  * fill stay within the page's empty population.
  */
-export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'>, model: PageModel): number {
+export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number }, model: PageModel): number {
   const share = fillShare(m.fill, model);
   if (m.ink >= model.ink.threshold) return clamp01((m.ink - model.ink.floor) / MARK_SPAN);
   if (m.fill >= model.fill.threshold) {
@@ -312,9 +335,11 @@ export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'>, model: 
   const byInk = doubt(m.ink - model.emptyInk.level - Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread), EMPTY_INK_SPAN);
   const byFill = doubt(m.fill - model.emptyFill.level - Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread), EMPTY_FILL_SPAN);
   const byShare = doubt(share - EMPTY_SHARE, DOUBT_SHARE - EMPTY_SHARE);
+  // Scattered specks where the page's empty bubbles have none: what a 1-bit scan leaves of faint pencil.
+  const bySpecks = (m.specks ?? 0) >= SPECKLE_DOUBT ? DOUBT_FLOOR : 1;
   // Just under a threshold is never sure either.
   const byThreshold = Math.min((model.ink.threshold - m.ink) / (MARK_SPAN / 2), (model.fill.threshold - m.fill) / (MARK_SPAN / 2));
-  return clamp01(Math.min(byInk, byFill, byShare, byThreshold));
+  return clamp01(Math.min(byInk, byFill, byShare, bySpecks, byThreshold));
 }
 
 /** The page model of a page's measured bubbles (those a line runs through left out). */
@@ -407,7 +432,7 @@ export function readObjective(
       // Read beside the streak: its column and a pixel either side are left out.
       const skip: [number, number] = [streak.x - streak.width / 2 - 1.5, streak.x + streak.width / 2 + 1.5];
       const beside = measureBubble(img, p.t, p.inverse, option, black, skip);
-      Object.assign(b, { fill: beside.fill, ink: beside.ink, streak: true, line: beside.horizontal });
+      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line: beside.horizontal });
     } else {
       b.line = b.vertical || b.horizontal;
     }
