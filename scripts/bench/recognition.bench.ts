@@ -181,7 +181,7 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     blur: random() < 0.5 ? uniform(random, 0.3, 0.9) : 0,
     jpegQuality: Math.round(uniform(random, 75, 90)),
   };
-  if (kind === 'faint1bit') degrade.bilevel = uniform(random, 100, 125);
+  if (kind === 'faint1bit') degrade.bilevel = uniform(random, 135, 150);
   if (kind === 'columnStreak') degrade.columnStreaks = 1 + Math.floor(random() * 2);
   if (kind === 'photo') {
     degrade.photo = {
@@ -195,7 +195,11 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
       blur: uniform(random, 0.3, 1.5),
     };
   }
-  return { kind, spec: entry.spec, options: { student, writeIn, seed, marks: randomMarks(page, random, { blankQuestion: 0.05, ...mix[kind] }), degrade } };
+  return {
+    kind,
+    spec: entry.spec,
+    options: { student, writeIn, seed, marks: randomMarks(page, random, { blankQuestion: 0.05, ...mix[kind] }), degrade },
+  };
 }
 
 /**
@@ -242,7 +246,10 @@ async function accuracy() {
     pages: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>,
     review: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>,
     perKind: new Map(
-      KINDS.map((k) => [k, { pages: 0, questions: 0, right: 0, review: 0, single: 0, singleReview: 0, wrongUnseen: 0, located: 0 }]),
+      KINDS.map((k) => [
+        k,
+        { pages: 0, questions: 0, right: 0, review: 0, single: 0, singleReview: 0, wrongUnseen: 0, located: 0 },
+      ]),
     ),
     bubbles: 0,
     bubblesRight: 0,
@@ -270,10 +277,12 @@ async function accuracy() {
 
   const evaluate = (p: Plan, sheet: SyntheticSheet, reading: PageReading) => {
     stats.pages[p.kind] += 1;
-    const pageLayout = p.kind === 'blank' || p.kind === 'other' ? null : templates.get(p.spec.homeworkId)!.pages[p.options.pageIndex ?? 0]!;
+    const pageLayout =
+      p.kind === 'blank' || p.kind === 'other' ? null : templates.get(p.spec.homeworkId)!.pages[p.options.pageIndex ?? 0]!;
     // To review: the server blocks the page or holds back one of its questions (a page-level note it ignores does not count).
     const toReview =
-      reading.problems.some((x) => PAGE_BLOCKING.has(x.kind)) || (pageLayout?.objective.some((q) => heldBack(reading, q)) ?? false);
+      reading.problems.some((x) => PAGE_BLOCKING.has(x.kind)) ||
+      (pageLayout?.objective.some((q) => heldBack(reading, q)) ?? false);
     if (toReview) stats.review[p.kind] += 1;
     const kindStats = stats.perKind.get(p.kind)!;
     kindStats.pages += 1;
@@ -341,7 +350,7 @@ async function accuracy() {
       if (!heldBack(reading, q)) {
         stats.wrongUnreviewed += 1;
         kindStats.wrongUnseen += 1;
-        if (stats.unreviewedExamples.length < 5) {
+        if (stats.unreviewedExamples.filter((e) => e.endsWith(`(${p.kind})`)).length < 2) {
           stats.unreviewedExamples.push(
             `seed ${p.options.seed} q${q.questionNo}: truth ${[...truth].join('') || '-'} read ${[...marked].join('') || '-'} ` +
               `fills ${read.fills.map((f) => `${f.label}=${f.fill}`).join(' ')} conf ${read.confidence} (${p.kind})`,
@@ -349,6 +358,12 @@ async function accuracy() {
         }
       }
       if (!toReview) stats.wrongUnreviewedPageLevel += 1;
+    }
+    if (toReview && !doubleMarked && p.kind !== 'clean' && process.env.RECOGNITION_BENCH_WHY === '1') {
+      console.log(
+        `    ${p.kind} page to review (seed ${p.options.seed}): ` +
+          reading.problems.map((x) => `${x.kind}${x.questionNo ?? ''} ${x.detail ?? ''}`).join('; '),
+      );
     }
     if (p.kind === 'clean' && toReview && stats.cleanReviewExamples.length < 5) {
       stats.cleanReviewExamples.push(
@@ -409,8 +424,12 @@ async function accuracy() {
   for (const example of stats.unreviewedExamples) console.log(`    unreviewed: ${example}`);
   console.log(`  problems raised: ${[...stats.problems].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   for (const example of stats.cleanReviewExamples) console.log(`    clean page to review: ${example}`);
-  console.log('  per kind of sheet (questions right; pages to review, all and beyond real double marks; wrong answers scored unseen, goal 0):');
-  console.log(`    ${'kind'.padEnd(13)}${'pages'.padStart(6)}${'located'.padStart(9)}${'questions right'.padStart(24)}${'to review'.padStart(18)}${'review w/o double'.padStart(22)}${'wrong unseen'.padStart(14)}`);
+  console.log(
+    '  per kind of sheet (questions right; pages to review, all and beyond real double marks; wrong answers scored unseen, goal 0):',
+  );
+  console.log(
+    `    ${'kind'.padEnd(13)}${'pages'.padStart(6)}${'located'.padStart(9)}${'questions right'.padStart(24)}${'to review'.padStart(18)}${'review w/o double'.padStart(22)}${'wrong unseen'.padStart(14)}`,
+  );
   for (const [kind, k] of stats.perKind) {
     if (k.pages === 0) continue;
     console.log(

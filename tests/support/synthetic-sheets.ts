@@ -535,10 +535,17 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     // The 1-bit scanner thresholds what it sees (optics blur first), the station stores it as grey.
     let raw = pixels;
     if ((d.blur ?? 0) >= 0.3) {
-      raw = new Uint8Array(await sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } }).blur(d.blur).extractChannel(0).raw().toBuffer());
+      raw = new Uint8Array(
+        await sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } })
+          .blur(d.blur)
+          .extractChannel(0)
+          .raw()
+          .toBuffer(),
+      );
     }
+    // Its threshold flickers a little from pixel to pixel: grey near it comes out as speckle.
     const cut = d.bilevel;
-    for (let i = 0; i < raw.length; i += 1) pixels[i] = raw[i]! < cut ? 0 : 255;
+    for (let i = 0; i < raw.length; i += 1) pixels[i] = raw[i]! < cut + (noise() - 0.5) * 40 ? 0 : 255;
   }
 
   let image = sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } });
@@ -668,7 +675,13 @@ async function photographSheet(
   for (let j = 0; j < gh; j += 1) {
     for (let i = 0; i < gw; i += 1) {
       const target = { x: i * STEP, y: j * STEP };
-      let m = i === 0 ? { x: template.pageWidthMm / 2 + (target.x - centre.x) / 10, y: template.pageHeightMm / 2 + (target.y - centre.y) / 10 } : guess;
+      let m =
+        i === 0
+          ? {
+              x: template.pageWidthMm / 2 + (target.x - centre.x) / 10,
+              y: template.pageHeightMm / 2 + (target.y - centre.y) / 10,
+            }
+          : guess;
       for (let k = 0; k < 6; k += 1) {
         const p = project(m.x, m.y);
         const px = project(m.x + 0.5, m.y);
@@ -737,10 +750,7 @@ async function photographSheet(
   let image = sharp(pixels, { raw: { width: W, height: H, channels: 1 } });
   if (view.blur >= 0.3) image = image.blur(view.blur);
   // A phone's JPEG: colour, 4:2:0, quality around 90.
-  const jpeg = await image
-    .toColourspace('srgb')
-    .jpeg({ quality: 88, chromaSubsampling: '4:2:0' })
-    .toBuffer();
+  const jpeg = await image.toColourspace('srgb').jpeg({ quality: 88, chromaSubsampling: '4:2:0' }).toBuffer();
   // The best affine stand-in of the projection (the truth is not affine), from a grid of page points.
   const pairs: { from: Point2; to: Point2 }[] = [];
   for (let i = 0; i <= 4; i += 1)

@@ -31,8 +31,10 @@ const PAPER_MARGIN_MM = 1;
 const PAPER_PERCENTILE = 0.8;
 /** A pixel is ink when darker than this share of the way from paper to toner. */
 const INK_LEVEL = 0.5;
+/** On the paper ring, a line is what is darker than this share of the way from paper to toner (lighter than ink: a grey streak). */
+const LINE_LEVEL = 0.25;
 /** Ink on one side of the paper ring counts from this area (a pencil line of 0.3 mm crossing it is about 0.2 mm²; dust is less). */
-const RING_INK_MM2 = 0.12;
+const RING_INK_MM2 = 0.08;
 
 /** Robust spread of the page's empty bubbles is at least this (ink share, fill). */
 const EMPTY_SPREAD_FLOOR = 0.003;
@@ -53,7 +55,7 @@ const MARK_SPAN = 0.1;
  */
 const SURE_SHARE = 0.72;
 const DOUBT_SHARE = 0.45;
-const EMPTY_SHARE = 0.15;
+const EMPTY_SHARE = 0.25;
 /** The marks' fill level when a page has no marks to tell it. */
 const DEFAULT_MARK_FILL = 0.75;
 /**
@@ -63,7 +65,7 @@ const DEFAULT_MARK_FILL = 0.75;
  */
 const EMPTY_INK_START = 0.006;
 const EMPTY_INK_SPAN = 0.03;
-const EMPTY_FILL_START = 0.08;
+const EMPTY_FILL_START = 0.12;
 const EMPTY_FILL_SPAN = 0.1;
 const DOUBT_FLOOR = 0.3;
 /** An empty-looking bubble with this many separate specks of ink is doubtful (dust is one or two). */
@@ -72,12 +74,19 @@ const SPECKLE_DOUBT = 4;
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
 const SOLID_INK = 0.7;
+/** A bubble with this much ink (or a line through it) is checked for a streak down the page through it. */
+const STREAK_CHECK_INK = 0.02;
+/** A streak is dark over this share of the rows of `STREAK_SPAN_MM` around the bubble. */
+const STREAK_SPAN_MM = 40;
+const STREAK_SHARE = 0.85;
 /** Vertical crossings of different bubbles this close (mm) in image x are one streak down the page. */
 const STREAK_MATCH_MM = 1;
 
 export type BubbleMeasure = {
   /** Mean darkness, 0 (paper) to 1 (as dark as the printed fiducials). */
   fill: number;
+  /** The paper's grey around it. */
+  white: number;
   /** Share of the inside darker than half way from paper to toner. */
   ink: number;
   /** Separate specks of ink inside. */
@@ -177,7 +186,7 @@ export function measureBubble(
       }
     }
   }
-  const none: BubbleMeasure = { fill: 0, ink: 0, specks: 0, vertical: false, lineX: 0, lineWidthPx: 0, horizontal: false };
+  const none: BubbleMeasure = { fill: 0, white: 255, ink: 0, specks: 0, vertical: false, lineX: 0, lineWidthPx: 0, horizontal: false };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
   let white = 255;
@@ -190,13 +199,15 @@ export function measureBubble(
   }
   const range = Math.max(40, white - black);
   const inkBelow = white - INK_LEVEL * range;
+  const lineBelow = white - LINE_LEVEL * range;
   let dark = 0;
   for (let g = 0; g < inkBelow && g < 256; g += 1) dark += inside[g] as number;
 
   // Separate specks of ink inside (8-connected starts): a 1-bit scanner keeps faint pencil as scattered
   // specks, where dust is one blob and a mark's strokes are a few.
   let specks = 0;
-  if (dark > 0) {
+  // Only where it can matter: a bubble with this much ink is read as marked anyway.
+  if (dark > 0 && dark < 0.3 * inkCount) {
     const isDark = (x: number, y: number) => {
       if (x < left || x > right || y < top) return false;
       const u = inverse.a * x + inverse.c * y + inverse.e - cx;
@@ -218,7 +229,7 @@ export function measureBubble(
   let lineMin = Infinity;
   let lineMax = -Infinity;
   for (let i = 0; i < ringCount; i += 1) {
-    if (ringValues[i]! >= inkBelow) continue;
+    if (ringValues[i]! >= lineBelow) continue;
     const side = ringSide[i]!;
     sides[side]! += 1;
     if (side < 2) {
@@ -230,6 +241,7 @@ export function measureBubble(
   const vertical = sides[0]! >= sideMin && sides[1]! >= sideMin;
   return {
     fill: Math.min(1, Math.max(0, (white - inkSum / inkCount) / range)),
+    white,
     ink: dark / inkCount,
     specks,
     vertical,
@@ -304,6 +316,8 @@ export type PageModel = {
   emptyFill: Population;
   /** Typical fill of the page's marks. */
   markFill: number;
+  /** Separate specks of ink in the page's empty bubbles (a 1-bit scan turns printed grey to specks too). */
+  emptySpecks: Population;
 };
 
 /** Where a fill sits between the page's empty level (0) and its marks' level (1). */
@@ -331,19 +345,24 @@ export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { spec
     const byShare = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - DOUBT_SHARE)) / (SURE_SHARE - DOUBT_SHARE);
     return clamp01(Math.min(byShare, (m.fill - model.fill.floor) / MARK_SPAN));
   }
-  const doubt = (excess: number, span: number) => (excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / span));
+  const doubt = (excess: number, span: number) =>
+    excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / span);
   const byInk = doubt(m.ink - model.emptyInk.level - Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread), EMPTY_INK_SPAN);
   const byFill = doubt(m.fill - model.emptyFill.level - Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread), EMPTY_FILL_SPAN);
   const byShare = doubt(share - EMPTY_SHARE, DOUBT_SHARE - EMPTY_SHARE);
-  // Scattered specks where the page's empty bubbles have none: what a 1-bit scan leaves of faint pencil.
-  const bySpecks = (m.specks ?? 0) >= SPECKLE_DOUBT ? DOUBT_FLOOR : 1;
+  // More scattered specks than the page's empty bubbles have: what a 1-bit scan leaves of faint pencil.
+  const specksAbove = (m.specks ?? 0) - model.emptySpecks.level - 3 * model.emptySpecks.spread;
+  const bySpecks = specksAbove >= SPECKLE_DOUBT ? DOUBT_FLOOR : 1;
   // Just under a threshold is never sure either.
-  const byThreshold = Math.min((model.ink.threshold - m.ink) / (MARK_SPAN / 2), (model.fill.threshold - m.fill) / (MARK_SPAN / 2));
+  const byThreshold = Math.min(
+    (model.ink.threshold - m.ink) / (MARK_SPAN / 2),
+    (model.fill.threshold - m.fill) / (MARK_SPAN / 2),
+  );
   return clamp01(Math.min(byInk, byFill, byShare, bySpecks, byThreshold));
 }
 
 /** The page model of a page's measured bubbles (those a line runs through left out). */
-export function pageModel(bubbles: readonly Pick<BubbleMeasure, 'fill' | 'ink'>[]): PageModel {
+export function pageModel(bubbles: readonly (Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number })[]): PageModel {
   const emptyInk = emptyPopulation(bubbles.map((b) => b.ink));
   const emptyFill = emptyPopulation(bubbles.map((b) => b.fill));
   const ink = pageThreshold(
@@ -358,7 +377,8 @@ export function pageModel(bubbles: readonly Pick<BubbleMeasure, 'fill' | 'ink'>[
   );
   const marks = bubbles.filter((b) => b.ink >= ink.threshold || b.fill >= fill.threshold).map((b) => b.fill);
   const markFill = marks.length > 0 ? quantile(marks, 0.5) : Math.max(DEFAULT_MARK_FILL, emptyFill.level + 0.5);
-  return { ink, fill, emptyInk, emptyFill, markFill };
+  const specks = emptyPopulation(bubbles.map((b) => b.specks ?? 0));
+  return { ink, fill, emptyInk, emptyFill, markFill, emptySpecks: { level: specks.level, spread: Math.max(1, specks.spread) } };
 }
 
 /** A placement of the template on the image: the affine transform that holds near a template point. */
@@ -391,6 +411,41 @@ export function findStreaks(crossings: readonly { x: number; width: number }[], 
   return streaks.filter((s) => s.n >= 2).map((s) => ({ x: s.x / s.n, width: s.width }));
 }
 
+/**
+ * Image columns between x0 and x1 that are dark (below `below`) over nearly all of `spanPx` rows
+ * centred on y: a streak of the scanner's glass. Returns them as bands [from, to].
+ */
+export function darkColumns(img: GreyImage, x0: number, x1: number, y: number, spanPx: number, below: number): [number, number][] {
+  const top = Math.max(0, Math.round(y - spanPx / 2));
+  const bottom = Math.min(img.height - 1, Math.round(y + spanPx / 2));
+  const step = Math.max(1, Math.round((bottom - top) / 120));
+  const bands: [number, number][] = [];
+  for (let x = Math.max(0, Math.floor(x0)); x <= Math.min(img.width - 1, Math.ceil(x1)); x += 1) {
+    let dark = 0;
+    let seen = 0;
+    for (let row = top; row <= bottom; row += step) {
+      seen += 1;
+      if ((img.data[row * img.width + x] as number) < below) dark += 1;
+    }
+    if (seen < 20 || dark < STREAK_SHARE * seen) continue;
+    const last = bands.at(-1);
+    if (last && last[1] === x - 1) last[1] = x;
+    else bands.push([x, x]);
+  }
+  return bands;
+}
+
+function mergeBands(bands: readonly [number, number][]): [number, number][] {
+  const sorted = [...bands].sort((p, q) => p[0] - q[0]);
+  const merged: [number, number][] = [];
+  for (const [from, to] of sorted) {
+    const last = merged.at(-1);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
 /** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
 export function readObjective(
   img: GreyImage,
@@ -419,19 +474,32 @@ export function readObjective(
   }));
   const all = measured.flatMap((m) => m.bubbles.map((b, i) => ({ b, option: m.q.options[i]! })));
   const pxPerMm = all.length > 0 ? at(all[0]!.option).pxPerMm : 1;
-  const streaks = findStreaks(
+  // Streaks down the page: image columns dark over STREAK_SPAN_MM around a bubble with some ink or a
+  // line through it (no pencil stroke runs that far straight down), and crossings of two or more
+  // bubbles at one column.
+  const whites = all.map(({ b }) => b.white).sort((p, q) => p - q);
+  const paperWhite = whites[Math.floor(whites.length / 2)] ?? 255;
+  const lineBelow = paperWhite - LINE_LEVEL * Math.max(40, paperWhite - black);
+  const bands: [number, number][] = findStreaks(
     all.filter(({ b }) => b.vertical).map(({ b }) => ({ x: b.lineX, width: b.lineWidthPx })),
     pxPerMm,
-  );
+  ).map((st) => [st.x - st.width / 2, st.x + st.width / 2]);
+  for (const { b, option } of all) {
+    if (!b.vertical && b.ink < STREAK_CHECK_INK) continue;
+    const p = at(option);
+    const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
+    const half = (option.wMm / 2) * p.pxPerMm;
+    bands.push(...darkColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, lineBelow));
+  }
+  const merged = mergeBands(bands);
   for (const { b, option } of all) {
     const p = at(option);
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
     const half = (option.wMm / 2) * p.pxPerMm;
-    const streak = streaks.find((s) => Math.abs(s.x - centre.x) <= half + s.width / 2);
-    if (streak) {
-      // Read beside the streak: its column and a pixel either side are left out.
-      const skip: [number, number] = [streak.x - streak.width / 2 - 1.5, streak.x + streak.width / 2 + 1.5];
-      const beside = measureBubble(img, p.t, p.inverse, option, black, skip);
+    const band = merged.find(([x0, x1]) => x1 >= centre.x - half && x0 <= centre.x + half);
+    if (band) {
+      // Read beside the streak: its columns and a pixel and a half either side are left out.
+      const beside = measureBubble(img, p.t, p.inverse, option, black, [band[0] - 1.5, band[1] + 1.5]);
       Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line: beside.horizontal });
     } else {
       b.line = b.vertical || b.horizontal;
@@ -463,7 +531,7 @@ export function readObjective(
       });
     }
   }
-  return { readings, problems, model, streaks: streaks.map((s) => Math.round(s.x)) };
+  return { readings, problems, model, streaks: merged.map(([x0, x1]) => Math.round((x0 + x1) / 2)) };
 }
 
 /**

@@ -205,14 +205,16 @@ export function rectifyPhoto(img: GreyImage): PhotoOutcome {
   const found = squareCandidates(reduced);
   const biggest = Math.max(0, ...found.map((c) => c.area));
   const squares = found.filter((c) => c.area >= 0.4 * biggest);
-  const pick = (score: (c: Candidate) => number) => squares.reduce<Candidate | null>((best, c) => (!best || score(c) > score(best) ? c : best), null);
+  const pick = (score: (c: Candidate) => number) =>
+    squares.reduce<Candidate | null>((best, c) => (!best || score(c) > score(best) ? c : best), null);
   const corners = [pick((c) => -c.x - c.y), pick((c) => c.x - c.y), pick((c) => c.y - c.x), pick((c) => c.x + c.y)];
   const distinct = new Set(corners).size;
   if (corners.some((c) => c === null) || distinct < 4) {
     return { kind: 'rejected', reason: 'cutOff', detail: `found ${squares.length} fiducial-like squares, need 4 corners` };
   }
   const [tl, tr, bl, br] = corners as Candidate[];
-  if ([tl, tr, bl, br].some((c) => c!.edge)) return { kind: 'rejected', reason: 'cutOff', detail: 'a fiducial touches the photo edge' };
+  if ([tl, tr, bl, br].some((c) => c!.edge))
+    return { kind: 'rejected', reason: 'cutOff', detail: 'a fiducial touches the photo edge' };
   const sides = [tl!, tr!, bl!, br!].map((c) => c.side).sort((p, q) => p - q);
   if (sides[0]! < 0.5 * sides[3]!) return { kind: 'rejected', reason: 'cutOff', detail: 'corner squares of unequal size' };
 
@@ -227,7 +229,9 @@ export function rectifyPhoto(img: GreyImage): PhotoOutcome {
   const sideMean = (sides.reduce((s, x) => s + x, 0) / 4) * f;
   const a3 = landscape && sideMean / across < 0.023;
   const paper = a3 ? { width: PAGE_SIZE_MM.A3.height, height: PAGE_SIZE_MM.A3.width } : PAGE_SIZE_MM.A4;
-  const { width: pageW, height: pageH } = a3 ? { width: Math.max(paper.width, paper.height), height: Math.min(paper.width, paper.height) } : paper;
+  const { width: pageW, height: pageH } = a3
+    ? { width: Math.max(paper.width, paper.height), height: Math.min(paper.width, paper.height) }
+    : paper;
   const frame = sheetFrame(pageW, pageH);
   const at = (corner: string) => frame.fiducials.find((x) => x.corner === corner)!;
   // Which photo point each template corner is: as photographed, or a quarter turn for an A4 on its side.
@@ -244,7 +248,11 @@ export function rectifyPhoto(img: GreyImage): PhotoOutcome {
   edges.sort((p, q) => p - q);
   const edgeMm = (edges[1]! + edges[2]!) / 2;
   if (!(edgeMm <= MAX_EDGE_MM)) {
-    return { kind: 'rejected', reason: 'blurred', detail: `fiducial edges ${Number.isFinite(edgeMm) ? edgeMm.toFixed(2) : '?'} mm wide` };
+    return {
+      kind: 'rejected',
+      reason: 'blurred',
+      detail: `fiducial edges ${Number.isFinite(edgeMm) ? edgeMm.toFixed(2) : '?'} mm wide`,
+    };
   }
 
   // Resample: output pixel centre -> template mm -> photo pixel, bilinear, divided by the paper level there.

@@ -115,9 +115,7 @@ export const pageReadingSchema = z.object({
    * Set when the image was read as a phone photo (rectified from its fiducials): `rejected` says why a
    * photo could not be read (to be retaken at once, PHOTO_REJECTION_MESSAGES), `edgeMm` how sharp it was.
    */
-  photo: z
-    .object({ rejected: z.enum(['cutOff', 'blurred']).nullable(), edgeMm: z.number().nonnegative().nullable() })
-    .optional(),
+  photo: z.object({ rejected: z.enum(['cutOff', 'blurred']).nullable(), edgeMm: z.number().nonnegative().nullable() }).optional(),
 });
 export type PageReading = z.infer<typeof pageReadingSchema>;
 

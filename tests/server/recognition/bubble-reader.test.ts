@@ -53,7 +53,10 @@ describe('emptyPopulation and pageThreshold', () => {
 
 describe('bubbleConfidence against both populations of the page', () => {
   it('reads a page of consistent ticks as surely as a page of fills', () => {
-    const ticks = page(60, Array.from({ length: 20 }, (_, i) => ({ ink: 0.2 + (i % 5) * 0.02, fill: 0.22 })));
+    const ticks = page(
+      60,
+      Array.from({ length: 20 }, (_, i) => ({ ink: 0.2 + (i % 5) * 0.02, fill: 0.22 })),
+    );
     const model = pageModel(ticks);
     for (const b of ticks.slice(60)) {
       expect(isMarked(b, model)).toBe(true);
@@ -63,7 +66,10 @@ describe('bubbleConfidence against both populations of the page', () => {
   });
 
   it('reads a page of consistent light marks (fill without ink) confidently', () => {
-    const light = page(60, Array.from({ length: 20 }, (_, i) => ({ ink: 0.01, fill: 0.45 + (i % 4) * 0.03 })));
+    const light = page(
+      60,
+      Array.from({ length: 20 }, (_, i) => ({ ink: 0.01, fill: 0.45 + (i % 4) * 0.03 })),
+    );
     const model = pageModel(light);
     for (const b of light.slice(60)) {
       expect(isMarked(b, model)).toBe(true);
@@ -80,7 +86,10 @@ describe('bubbleConfidence against both populations of the page', () => {
   });
 
   it('doubts an empty-looking bubble with speckle on a page whose empty bubbles have none', () => {
-    const bubbles = page(60, Array.from({ length: 20 }, () => ({ ink: 1, fill: 1 })));
+    const bubbles = page(
+      60,
+      Array.from({ length: 20 }, () => ({ ink: 1, fill: 1 })),
+    );
     const model = pageModel(bubbles);
     expect(isMarked({ ink: 0.03, fill: 0.03 }, model)).toBe(false);
     expect(bubbleConfidence({ ink: 0.03, fill: 0.03 }, model)).toBeLessThan(LOW_CONFIDENCE);
@@ -214,7 +223,11 @@ describe('readObjective on generated pages of each hard kind', () => {
     expect(q13?.kind).toBe('lowConfidence');
     expect(q13?.detail).toMatch(/line runs through/);
 
-    const streaked = await renderSyntheticSheet(fixture, { marks: randomMarks(page, seededRandom(42)), seed: 42, degrade: { columnStreaks: 1 } });
+    const streaked = await renderSyntheticSheet(fixture, {
+      marks: randomMarks(page, seededRandom(42)),
+      seed: 42,
+      degrade: { columnStreaks: 1 },
+    });
     const read2 = readObjective(await decodeGrey(streaked.jpeg), streaked.transform, page.objective, 22);
     expect(read2.streaks.length).toBe(1);
     for (const r of read2.readings) expect(r.marked, `question ${r.questionNo}`).toEqual(streaked.expected.get(r.questionNo));

@@ -22,7 +22,14 @@ async function photo(seed: number, view: Partial<PhotoView>) {
 
 describe('recognizePage on phone photos', () => {
   it('reads a photo tilted by 18 degrees, with a shadow across it and a curled edge, like a scan', async () => {
-    const { sheet, reading } = await photo(61, { tiltDeg: 18, tiltAzimuthDeg: 40, rollDeg: 5, shadow: 0.4, gradient: 0.2, curlMm: 8 });
+    const { sheet, reading } = await photo(61, {
+      tiltDeg: 18,
+      tiltAzimuthDeg: 40,
+      rollDeg: 5,
+      shadow: 0.4,
+      gradient: 0.2,
+      curlMm: 8,
+    });
     expect(reading.photo).toMatchObject({ rejected: null });
     expect(reading.qr).toMatchObject({ homeworkId: 4101, studentCode: '2026010301' });
     expect(reading.objective).toHaveLength(page.objective.length);
