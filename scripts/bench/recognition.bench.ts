@@ -11,7 +11,10 @@
 //    cores; pages per second and sheets per minute (goal ≥ 300), the bare JPEG decode per page for
 //    comparison, and the process RSS sampled over the run (first, last, max): it must stay flat.
 // RECOGNITION_BENCH_SHEETS and RECOGNITION_BENCH_PAGES shrink the runs for a quick look;
-// RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part.
+// RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part, RECOGNITION_BENCH_THROUGHPUT_ONLY=1 the
+// accuracy part; RECOGNITION_BENCH_CASES sets the sheets per case kind (ticks, crosses, 1-bit faint,
+// column streaks, stray lines, half-erased, all-faint, all-tick, phone photos), RECOGNITION_BENCH_KINDS
+// picks kinds (comma-separated), RECOGNITION_BENCH_WHY=1 prints why each non-clean page goes to review.
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { createRecognitionEngine } from '../../server/services/recognition/recognition-worker-pool';
@@ -548,4 +551,4 @@ function median(values: number[]): number {
 
 // Throughput first, in a process that has not yet generated hundreds of sheets: its RSS is the engine's.
 if (!ACCURACY_ONLY) await throughput();
-await accuracy();
+if (process.env.RECOGNITION_BENCH_THROUGHPUT_ONLY !== '1') await accuracy();

@@ -513,17 +513,17 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
   }
 
   for (let i = 0; i < (d.columnStreaks ?? 0); i += 1) {
-    // Down the centre of one option letter's column of bubbles (the column of the page's first question).
+    // Through the centre of one bubble, straight down the image (the scanner's sensor does not turn
+    // with the page): the bubbles of that option's column, give or take the page's skew.
     const q = layout.objective[Math.floor(noise() * layout.objective.length)];
     const bubble = q?.options[Math.floor(noise() * (q?.options.length ?? 0))];
     if (!bubble) break;
     const xMm = bubble.xMm + bubble.wMm / 2 + (noise() - 0.5) * 0.8;
+    const yMm = bubble.yMm + bubble.hMm / 2;
     const width = 3 + Math.floor(noise() * 8);
     const level = 40 + noise() * 90;
+    const x = Math.round(forward.a * xMm + forward.c * yMm + forward.e - 0.5 - width / 2);
     for (let y = 0; y < out.height; y += 1) {
-      // Follows the page's own column through rotation: where the bubble's x is on this row.
-      const yMm = (y + 0.5 - forward.f - forward.b * xMm) / forward.d;
-      const x = Math.round(forward.a * xMm + forward.c * yMm + forward.e - 0.5 - width / 2);
       for (let dx = 0; dx < width; dx += 1) {
         const k = x + dx;
         if (k >= 0 && k < out.width) pixels[y * out.width + k] = Math.min(pixels[y * out.width + k]!, level);

@@ -186,7 +186,16 @@ export function measureBubble(
       }
     }
   }
-  const none: BubbleMeasure = { fill: 0, white: 255, ink: 0, specks: 0, vertical: false, lineX: 0, lineWidthPx: 0, horizontal: false };
+  const none: BubbleMeasure = {
+    fill: 0,
+    white: 255,
+    ink: 0,
+    specks: 0,
+    vertical: false,
+    lineX: 0,
+    lineWidthPx: 0,
+    horizontal: false,
+  };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
   let white = 255;
@@ -415,7 +424,14 @@ export function findStreaks(crossings: readonly { x: number; width: number }[], 
  * Image columns between x0 and x1 that are dark (below `below`) over nearly all of `spanPx` rows
  * centred on y: a streak of the scanner's glass. Returns them as bands [from, to].
  */
-export function darkColumns(img: GreyImage, x0: number, x1: number, y: number, spanPx: number, below: number): [number, number][] {
+export function darkColumns(
+  img: GreyImage,
+  x0: number,
+  x1: number,
+  y: number,
+  spanPx: number,
+  below: number,
+): [number, number][] {
   const top = Math.max(0, Math.round(y - spanPx / 2));
   const bottom = Math.min(img.height - 1, Math.round(y + spanPx / 2));
   const step = Math.max(1, Math.round((bottom - top) / 120));
