@@ -11,18 +11,27 @@
 //    cores; pages per second and sheets per minute (goal ≥ 300), the bare JPEG decode per page for
 //    comparison, and the process RSS sampled over the run (first, last, max): it must stay flat.
 // RECOGNITION_BENCH_SHEETS and RECOGNITION_BENCH_PAGES shrink the runs for a quick look;
-// RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part.
+// RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part, RECOGNITION_BENCH_THROUGHPUT_ONLY=1 the
+// accuracy part; RECOGNITION_BENCH_CASES sets the sheets per case kind (ticks, crosses, 1-bit faint,
+// column streaks, stray lines, half-erased, all-faint, all-tick, phone photos), RECOGNITION_BENCH_KINDS
+// picks kinds (comma-separated), RECOGNITION_BENCH_WHY=1 prints why each non-clean page goes to review.
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { createRecognitionEngine } from '../../server/services/recognition/recognition-worker-pool';
 import { decodeGrey } from '../../server/services/recognition/grey-image';
-import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../src/shared/contract/answer-sheet';
+import type { AnswerSheetSpec, AnswerSheetTemplate, ObjectiveQuestionLayout } from '../../src/shared/contract/answer-sheet';
 import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
-import type { PageReading, RecognitionProblemKind } from '../../src/shared/contract/recognition';
+import { LOW_CONFIDENCE, type PageReading, type RecognitionProblemKind } from '../../src/shared/contract/recognition';
 import { layoutAnswerSheet } from '../../src/shared/lib/answer-sheet-layout';
 import { seededRandom } from '../../src/shared/lib/simulated-scan';
 import { createSheetPool } from '../../tests/support/synthetic-sheet-pool';
-import { randomMarks, standardSpec, type SyntheticSheet, type SyntheticSheetOptions } from '../../tests/support/synthetic-sheets';
+import {
+  randomMarks,
+  standardSpec,
+  type Degradation,
+  type SyntheticSheet,
+  type SyntheticSheetOptions,
+} from '../../tests/support/synthetic-sheets';
 
 const SHEETS = Number(process.env.RECOGNITION_BENCH_SHEETS ?? 520);
 /** Only the accuracy part (a quick look while tuning). */
@@ -54,7 +63,24 @@ const specs: { name: string; spec: AnswerSheetSpec; share: number }[] = [
 const templates = new Map<number, AnswerSheetTemplate>(specs.map((s) => [s.spec.homeworkId, layoutAnswerSheet(s.spec)]));
 const OTHER_HOMEWORK = 4999;
 
-type Kind = 'clean' | 'degraded' | 'blank' | 'other';
+/** The sheets of the accuracy set: the scanner mix, then one group per way of marking or scanning that beat earlier engines (issue 18). */
+const CASE_KINDS = [
+  'tick',
+  'cross',
+  'faint1bit',
+  'columnStreak',
+  'strayLine',
+  'halfErased',
+  'allFaint',
+  'allTick',
+  'photo',
+] as const;
+type CaseKind = (typeof CASE_KINDS)[number];
+type Kind = 'clean' | 'degraded' | 'blank' | 'other' | CaseKind;
+const KINDS: readonly Kind[] = ['clean', 'degraded', ...CASE_KINDS, 'blank', 'other'];
+/** Sheets per case kind (RECOGNITION_BENCH_CASES). */
+const CASES = Number(process.env.RECOGNITION_BENCH_CASES ?? 40);
+const ONLY_KINDS = process.env.RECOGNITION_BENCH_KINDS?.split(',');
 type Plan = { kind: Kind; spec: AnswerSheetSpec; options: SyntheticSheetOptions };
 
 const uniform = (random: () => number, low: number, high: number) => low + random() * (high - low);
@@ -125,8 +151,75 @@ function plan(count: number): Plan[] {
     if (special === 75) options.qrHomeworkId = OTHER_HOMEWORK;
     plans.push({ kind: special === 75 ? 'other' : clean ? 'clean' : 'degraded', spec: entry.spec, options });
   }
-  return plans;
+  for (const kind of CASE_KINDS) for (let i = 0; i < CASES; i += 1) plans.push(casePlan(kind, i, random));
+  return ONLY_KINDS ? plans.filter((p) => ONLY_KINDS.includes(p.kind)) : plans;
 }
+
+/** A sheet of one case kind: a scanner's ordinary degradations plus the kind's own marks or defect. */
+function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
+  const entry = i % 5 === 4 ? specs[1]! : specs[0]!;
+  const template = templates.get(entry.spec.homeworkId)!;
+  const page = template.pages[0]!;
+  const seed = 20000 + CASE_KINDS.indexOf(kind) * 1000 + i;
+  const student = { name: `学生${(i % 6) + 1}`, code: `20260101${String((i % 6) + 1).padStart(2, '0')}` };
+  const writeIn = page.regions.map((r) => r.questionNo);
+  const mix: Record<CaseKind, Parameters<typeof randomMarks>[2]> = {
+    tick: { tick: 0.3 },
+    cross: { cross: 0.3 },
+    faint1bit: { faint: 0.4 },
+    columnStreak: {},
+    strayLine: { stray: 0.6 },
+    halfErased: { halfErased: 0.2 },
+    allFaint: { faint: 1 },
+    allTick: { tick: 1 },
+    photo: { faint: 0.05, partial: 0.05 },
+  };
+  const degrade: Degradation = {
+    rotationDeg: uniform(random, -2, 2),
+    scale: uniform(random, 0.985, 1.015),
+    shiftMm: { x: uniform(random, -1.5, 1.5), y: uniform(random, -1.5, 1.5) },
+    upsideDown: random() < 0.15,
+    noise: uniform(random, 2, 5),
+    specks: 300,
+    blur: random() < 0.5 ? uniform(random, 0.3, 0.9) : 0,
+    jpegQuality: Math.round(uniform(random, 75, 90)),
+  };
+  if (kind === 'faint1bit') degrade.bilevel = uniform(random, 135, 150);
+  if (kind === 'columnStreak') degrade.columnStreaks = 1 + Math.floor(random() * 2);
+  if (kind === 'photo') {
+    degrade.photo = {
+      tiltDeg: uniform(random, 0, 20),
+      tiltAzimuthDeg: uniform(random, 0, 360),
+      rollDeg: uniform(random, -8, 8),
+      fill: uniform(random, 0.8, 0.92),
+      shadow: random() < 0.6 ? uniform(random, 0.2, 0.45) : 0,
+      gradient: uniform(random, 0, 0.3),
+      curlMm: random() < 0.4 ? uniform(random, 3, 10) : 0,
+      blur: uniform(random, 0.3, 1.5),
+    };
+  }
+  return {
+    kind,
+    spec: entry.spec,
+    options: { student, writeIn, seed, marks: randomMarks(page, random, { blankQuestion: 0.05, ...mix[kind] }), degrade },
+  };
+}
+
+/**
+ * Whether the server would hold a question back for review instead of scoring it, by the rule of
+ * server/services/marking/page-settlement.ts (questionProblems and the page-level kinds): a page that
+ * cannot be placed holds back everything; otherwise a question with a problem of its own, a confidence
+ * under LOW_CONFIDENCE, or two marks on a single-choice or judge question.
+ */
+function heldBack(reading: PageReading, q: ObjectiveQuestionLayout): boolean {
+  if (reading.problems.some((p) => PAGE_BLOCKING.has(p.kind))) return true;
+  if (reading.problems.some((p) => p.questionNo === q.questionNo && QUESTION_KINDS.has(p.kind))) return true;
+  const read = reading.objective.find((o) => o.questionNo === q.questionNo);
+  if (!read || read.confidence < LOW_CONFIDENCE) return true;
+  return (q.type === 'single' || q.type === 'judge') && read.marked.length > 1;
+}
+const PAGE_BLOCKING: ReadonlySet<RecognitionProblemKind> = new Set(['fiducialsNotFound', 'qrUnreadable', 'blankPage']);
+const QUESTION_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['multipleMarks', 'lowConfidence']);
 
 /** Whether the printed fiducials are all inside the scan (a skewed, enlarged print can lose a corner). */
 function fiducialsInside(sheet: SyntheticSheet, template: AnswerSheetTemplate, pageIndex: number): boolean {
@@ -153,8 +246,14 @@ async function accuracy() {
   const resolve = async (qr: { homeworkId: number } | null) => (qr ? (templates.get(qr.homeworkId) ?? null) : null);
 
   const stats = {
-    pages: { clean: 0, degraded: 0, blank: 0, other: 0 } as Record<Kind, number>,
-    review: { clean: 0, degraded: 0, blank: 0, other: 0 } as Record<Kind, number>,
+    pages: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>,
+    review: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>,
+    perKind: new Map(
+      KINDS.map((k) => [
+        k,
+        { pages: 0, questions: 0, right: 0, review: 0, single: 0, singleReview: 0, wrongUnseen: 0, located: 0 },
+      ]),
+    ),
     bubbles: 0,
     bubblesRight: 0,
     bubblesOnLocated: 0,
@@ -181,7 +280,16 @@ async function accuracy() {
 
   const evaluate = (p: Plan, sheet: SyntheticSheet, reading: PageReading) => {
     stats.pages[p.kind] += 1;
-    if (reading.problems.length > 0) stats.review[p.kind] += 1;
+    const pageLayout =
+      p.kind === 'blank' || p.kind === 'other' ? null : templates.get(p.spec.homeworkId)!.pages[p.options.pageIndex ?? 0]!;
+    // To review: the server blocks the page or holds back one of its questions (a page-level note it ignores does not count).
+    const toReview =
+      reading.problems.some((x) => PAGE_BLOCKING.has(x.kind)) ||
+      (pageLayout?.objective.some((q) => heldBack(reading, q)) ?? false);
+    if (toReview) stats.review[p.kind] += 1;
+    const kindStats = stats.perKind.get(p.kind)!;
+    kindStats.pages += 1;
+    if (toReview) kindStats.review += 1;
     for (const problem of reading.problems) stats.problems.set(problem.kind, (stats.problems.get(problem.kind) ?? 0) + 1);
     if (p.kind === 'blank') {
       if (reading.problems.some((x) => x.kind === 'blankPage')) stats.blankFlagged += 1;
@@ -193,7 +301,7 @@ async function accuracy() {
     }
     const template = templates.get(p.spec.homeworkId)!;
     const pageIndex = p.options.pageIndex ?? 0;
-    const inside = fiducialsInside(sheet, template, pageIndex);
+    const inside = sheet.photo ? sheet.photo.fiducialsInside : fiducialsInside(sheet, template, pageIndex);
     if (!inside) stats.clipped += 1;
     const located = reading.transform !== null && reading.objective.length > 0;
     if (located) {
@@ -214,14 +322,21 @@ async function accuracy() {
     );
     if (p.kind === 'degraded' && !doubleMarked) {
       stats.degradedSingle += 1;
-      if (reading.problems.length > 0) stats.degradedSingleReview += 1;
+      if (toReview) stats.degradedSingleReview += 1;
     }
+    if (!doubleMarked) {
+      kindStats.single += 1;
+      if (toReview) kindStats.singleReview += 1;
+    }
+    if (located) kindStats.located += 1;
     const byNo = new Map(reading.objective.map((o) => [o.questionNo, o]));
     for (const q of template.pages[pageIndex]!.objective) {
       const truth = new Set(sheet.expected.get(q.questionNo) ?? []);
       const read = byNo.get(q.questionNo);
       const marked = new Set(read?.marked ?? []);
       stats.questions += 1;
+      kindStats.questions += 1;
+      if (read && [...truth].sort().join('') === [...marked].sort().join('')) kindStats.right += 1;
       for (const o of q.options) {
         const right = read !== undefined && truth.has(o.label) === marked.has(o.label);
         stats.bubbles += 1;
@@ -235,19 +350,25 @@ async function accuracy() {
       const wrong = [...truth].sort().join('') !== [...marked].sort().join('');
       if (!wrong) continue;
       stats.wrongQuestions += 1;
-      const reviewed = reading.problems.some((x) => x.questionNo === q.questionNo || x.questionNo === undefined);
-      if (!reviewed) {
+      if (!heldBack(reading, q)) {
         stats.wrongUnreviewed += 1;
-        if (stats.unreviewedExamples.length < 5) {
+        kindStats.wrongUnseen += 1;
+        if (stats.unreviewedExamples.filter((e) => e.endsWith(`(${p.kind})`)).length < 2) {
           stats.unreviewedExamples.push(
             `seed ${p.options.seed} q${q.questionNo}: truth ${[...truth].join('') || '-'} read ${[...marked].join('') || '-'} ` +
-              `fills ${read.fills.map((f) => `${f.label}=${f.fill}`).join(' ')} conf ${read.confidence}`,
+              `fills ${read.fills.map((f) => `${f.label}=${f.fill}`).join(' ')} conf ${read.confidence} (${p.kind})`,
           );
         }
       }
-      if (reading.problems.length === 0) stats.wrongUnreviewedPageLevel += 1;
+      if (!toReview) stats.wrongUnreviewedPageLevel += 1;
     }
-    if (p.kind === 'clean' && reading.problems.length > 0 && stats.cleanReviewExamples.length < 5) {
+    if (toReview && !doubleMarked && p.kind !== 'clean' && process.env.RECOGNITION_BENCH_WHY === '1') {
+      console.log(
+        `    ${p.kind} page to review (seed ${p.options.seed}): ` +
+          reading.problems.map((x) => `${x.kind}${x.questionNo ?? ''} ${x.detail ?? ''}`).join('; '),
+      );
+    }
+    if (p.kind === 'clean' && toReview && stats.cleanReviewExamples.length < 5) {
       stats.cleanReviewExamples.push(
         `seed ${p.options.seed}: ${reading.problems.map((x) => `${x.kind}${x.questionNo ?? ''} ${x.detail ?? ''}`).join('; ')}`,
       );
@@ -273,7 +394,7 @@ async function accuracy() {
   await Promise.all([pool.close(), engine.close()]);
   const seconds = (performance.now() - started) / 1000;
 
-  const read = stats.pages.clean + stats.pages.degraded;
+  const read = KINDS.filter((k) => k !== 'blank' && k !== 'other').reduce((sum, k) => sum + stats.pages[k], 0);
   console.log(
     `recognition accuracy: ${plans.length} sheets (${stats.pages.clean} clean, ${stats.pages.degraded} degraded, ` +
       `${stats.pages.blank} blank, ${stats.pages.other} of another homework) in ${seconds.toFixed(0)} s (generation included)`,
@@ -295,7 +416,7 @@ async function accuracy() {
     `  pages to review: clean ${stats.review.clean} / ${stats.pages.clean} (${pct(stats.review.clean, stats.pages.clean)}; goal < 2 %: ` +
       `${stats.review.clean / Math.max(1, stats.pages.clean) < GOALS.cleanReview ? 'met' : 'NOT met'}), ` +
       `degraded ${stats.review.degraded} / ${stats.pages.degraded} (${pct(stats.review.degraded, stats.pages.degraded)}), ` +
-      `all ${stats.review.clean + stats.review.degraded + stats.review.blank + stats.review.other} / ${plans.length}; ` +
+      `all ${KINDS.reduce((sum, k) => sum + stats.review[k], 0)} / ${plans.length}; ` +
       `degraded pages without a deliberate double mark on a single-choice question: ${stats.degradedSingleReview} / ${stats.degradedSingle} ` +
       `(${pct(stats.degradedSingleReview, stats.degradedSingle)})`,
   );
@@ -306,6 +427,21 @@ async function accuracy() {
   for (const example of stats.unreviewedExamples) console.log(`    unreviewed: ${example}`);
   console.log(`  problems raised: ${[...stats.problems].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   for (const example of stats.cleanReviewExamples) console.log(`    clean page to review: ${example}`);
+  console.log(
+    '  per kind of sheet (questions right; pages to review, all and beyond real double marks; wrong answers scored unseen, goal 0):',
+  );
+  console.log(
+    `    ${'kind'.padEnd(13)}${'pages'.padStart(6)}${'located'.padStart(9)}${'questions right'.padStart(24)}${'to review'.padStart(18)}${'review w/o double'.padStart(22)}${'wrong unseen'.padStart(14)}`,
+  );
+  for (const [kind, k] of stats.perKind) {
+    if (k.pages === 0) continue;
+    console.log(
+      `    ${kind.padEnd(13)}${String(k.pages).padStart(6)}${String(k.located).padStart(9)}` +
+        `${`${k.right}/${k.questions} (${pct(k.right, k.questions)})`.padStart(24)}` +
+        `${`${k.review} (${pct(k.review, k.pages)})`.padStart(18)}` +
+        `${`${k.singleReview}/${k.single} (${pct(k.singleReview, k.single)})`.padStart(22)}${String(k.wrongUnseen).padStart(14)}`,
+    );
+  }
   console.log(
     `  blank pages flagged blankPage: ${stats.blankFlagged} / ${stats.pages.blank}; pages of another homework read as such: ` +
       `${stats.otherRead} / ${stats.pages.other}`,
@@ -415,4 +551,4 @@ function median(values: number[]): number {
 
 // Throughput first, in a process that has not yet generated hundreds of sheets: its RSS is the engine's.
 if (!ACCURACY_ONLY) await throughput();
-await accuracy();
+if (process.env.RECOGNITION_BENCH_THROUGHPUT_ONLY !== '1') await accuracy();

@@ -22,15 +22,30 @@ import type { AffineTransform } from '../../src/shared/contract/recognition';
 import { RESIZE_TARGETS } from '../../src/shared/contract/scan';
 import { layoutAnswerSheet } from '../../src/shared/lib/answer-sheet-layout';
 import { seededRandom } from '../../src/shared/lib/simulated-scan';
+import { fitAffine } from '../../server/services/recognition/affine-fit';
 
 /** Resolution the sheet is rasterised at (a scanner's). */
 export const BASE_DPI = 300;
 const BASE_PX_PER_MM = BASE_DPI / 25.4;
 
-export type MarkStyle = 'solid' | 'faint' | 'partial' | 'erased';
+/**
+ * How a bubble was marked. Beside fills: a tick or a cross drawn inside the bubble (answers); a mark
+ * rubbed out halfway (grey 150-195 all over: not an answer, but no scanner can be sure of that); a
+ * stray pencil line across the bubble and beyond it (not an answer).
+ */
+export type MarkStyle = 'solid' | 'faint' | 'partial' | 'erased' | 'tick' | 'cross' | 'halfErased' | 'stray';
 export type SheetMark = { questionNo: number; label: string; style: MarkStyle };
-/** Marks that count as answers: an erased mark does not. */
-export const COUNTS_AS_MARK: Readonly<Record<MarkStyle, boolean>> = { solid: true, faint: true, partial: true, erased: false };
+/** Marks that count as answers: erased marks and stray lines do not. */
+export const COUNTS_AS_MARK: Readonly<Record<MarkStyle, boolean>> = {
+  solid: true,
+  faint: true,
+  partial: true,
+  erased: false,
+  tick: true,
+  cross: true,
+  halfErased: false,
+  stray: false,
+};
 
 export type Degradation = {
   rotationDeg?: number;
@@ -52,7 +67,43 @@ export type Degradation = {
   streaks?: number;
   /** Gaussian blur of the scanner's optics, sigma in pixels (0.3 and up; none below). */
   blur?: number;
+  /**
+   * Streaks of a dirty scanner glass running down the centre of a bubble column (the column of one
+   * option letter of the page's objective questions), full page length.
+   */
+  columnStreaks?: number;
+  /**
+   * A 1-bit scanner: every pixel black below this grey level, white above (before the JPEG the
+   * station makes of it). Faint pencil leaves only speckle.
+   */
+  bilevel?: number;
+  /** A phone photo of the sheet instead of a scan (replaces the scanner geometry above). */
+  photo?: PhotoView;
   jpegQuality?: number;
+};
+
+/** A phone photo: the page seen in perspective, unevenly lit, maybe curled, on a darker desk. */
+export type PhotoView = {
+  /** Tilt of the camera against the page's normal, degrees (0-20), and the direction of the tilt. */
+  tiltDeg: number;
+  tiltAzimuthDeg: number;
+  /** In-plane rotation of the page in the photo, degrees. */
+  rollDeg: number;
+  /** Share of the photo's shorter side the page's longer side would take head on (0.7-0.95). */
+  fill: number;
+  /** A shadow band across the page: darkening 0-1 at its core (0.35 = 35 % darker). */
+  shadow: number;
+  /** Lighting falling off from one side to the other, 0-1. */
+  gradient: number;
+  /** A curled edge: the bottom this many millimetres lifted (bending the page's image), 0 = flat. */
+  curlMm: number;
+  /** Gaussian blur sigma in photo pixels (focus); above ~3 the photo should be rejected. */
+  blur: number;
+  /** The page shifted this share of the photo's width: a corner may leave the picture. */
+  offset?: number;
+  /** Photo size; 4000 x 3000 (12 MP) unless given. */
+  width?: number;
+  height?: number;
 };
 
 export type SyntheticSheetOptions = {
@@ -82,6 +133,8 @@ export type SyntheticSheet = {
   /** Template millimetres to the JPEG's pixel coordinates (pixel centres at integers). */
   transform: AffineTransform;
   upsideDown: boolean;
+  /** A phone photo: whether all four fiducials are inside the picture (`transform` is then only the best affine stand-in). */
+  photo?: { fiducialsInside: boolean };
 };
 
 export type SheetFixture = {
@@ -252,6 +305,36 @@ function drawMark(
     const cut = -0.5 + random() * 0.5;
     const [ux, uy] = [Math.cos(angle), Math.sin(angle)];
     paper.ellipse(cx, cy, rx, ry, grain(45 + random() * 40, 40), (u, v) => u * ux + v * uy > cut);
+  } else if (style === 'tick' || style === 'cross') {
+    // Pencil strokes inside the bubble, 0.4-0.6 mm wide: a tick's short and long arm, or two diagonals.
+    const ink = 35 + random() * 55;
+    const width = 0.4 + random() * 0.2;
+    const size = 0.75 + random() * 0.25;
+    const j = () => (random() - 0.5) * 0.25;
+    const at = (u: number, v: number) => ({ x: cx + u * rx * size, y: cy + v * ry * size });
+    if (style === 'tick') {
+      paper.stroke([at(-0.75 + j(), 0 + j()), at(-0.2 + j(), 0.75 + j()), at(0.85 + j(), -0.85 + j())], width, ink);
+    } else {
+      paper.stroke([at(-0.75 + j(), -0.75 + j()), at(0.75 + j(), 0.75 + j())], width, ink);
+      paper.stroke([at(0.75 + j(), -0.75 + j()), at(-0.75 + j(), 0.75 + j())], width, ink);
+    }
+  } else if (style === 'halfErased') {
+    // Rubbed out halfway: a grey wash over the whole bubble, grey 150-195.
+    paper.ellipse(cx, cy, rx, ry, grain(150 + random() * 45, 16));
+  } else if (style === 'stray') {
+    // A pencil line across the bubble and 1.5-4 mm beyond it on both sides, at any slant up to 30 degrees.
+    const angle = ((random() - 0.5) * Math.PI) / 3 + (random() < 0.5 ? 0 : Math.PI / 2) * (random() < 0.3 ? 1 : 0);
+    const reach = bubble.wMm / 2 + 1.5 + random() * 2.5;
+    const [ux, uy] = [Math.cos(angle) * reach, Math.sin(angle) * reach];
+    const ink = 50 + random() * 60;
+    paper.stroke(
+      [
+        { x: cx - ux, y: cy - uy },
+        { x: cx + ux, y: cy + uy },
+      ],
+      0.35 + random() * 0.25,
+      ink,
+    );
   } else {
     // Rubbed out: light graphite left in patches.
     const level = 200 + random() * 30;
@@ -334,6 +417,7 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
   }
 
   const d = options.degrade ?? {};
+  if (d.photo) return photographSheet(base, baseWidth, baseHeight, template, layout, d.photo, options, expected, qrHomeworkId);
   const out = pageSizePx(template);
   const kx = out.width / template.pageWidthMm;
   const ky = out.height / template.pageHeightMm;
@@ -428,8 +512,44 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     for (let y = 0; y < out.height; y += 1) for (let dx = 0; dx < width; dx += 1) pixels[y * out.width + x + dx] = level;
   }
 
+  for (let i = 0; i < (d.columnStreaks ?? 0); i += 1) {
+    // Through the centre of one bubble, straight down the image (the scanner's sensor does not turn
+    // with the page): the bubbles of that option's column, give or take the page's skew.
+    const q = layout.objective[Math.floor(noise() * layout.objective.length)];
+    const bubble = q?.options[Math.floor(noise() * (q?.options.length ?? 0))];
+    if (!bubble) break;
+    const xMm = bubble.xMm + bubble.wMm / 2 + (noise() - 0.5) * 0.8;
+    const yMm = bubble.yMm + bubble.hMm / 2;
+    const width = 3 + Math.floor(noise() * 8);
+    const level = 40 + noise() * 90;
+    const x = Math.round(forward.a * xMm + forward.c * yMm + forward.e - 0.5 - width / 2);
+    for (let y = 0; y < out.height; y += 1) {
+      for (let dx = 0; dx < width; dx += 1) {
+        const k = x + dx;
+        if (k >= 0 && k < out.width) pixels[y * out.width + k] = Math.min(pixels[y * out.width + k]!, level);
+      }
+    }
+  }
+
+  if (d.bilevel !== undefined) {
+    // The 1-bit scanner thresholds what it sees (optics blur first), the station stores it as grey.
+    let raw = pixels;
+    if ((d.blur ?? 0) >= 0.3) {
+      raw = new Uint8Array(
+        await sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } })
+          .blur(d.blur)
+          .extractChannel(0)
+          .raw()
+          .toBuffer(),
+      );
+    }
+    // Its threshold flickers a little from pixel to pixel: grey near it comes out as speckle.
+    const cut = d.bilevel;
+    for (let i = 0; i < raw.length; i += 1) pixels[i] = raw[i]! < cut + (noise() - 0.5) * 40 ? 0 : 255;
+  }
+
   let image = sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } });
-  if ((d.blur ?? 0) >= 0.3) image = image.blur(d.blur);
+  if ((d.blur ?? 0) >= 0.3 && d.bilevel === undefined) image = image.blur(d.blur);
   const jpeg = await image
     .toColourspace('srgb')
     .jpeg({ quality: d.jpegQuality ?? 85, chromaSubsampling: '4:2:0' })
@@ -445,15 +565,32 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
   };
 }
 
-export type MarkMix = { faint: number; partial: number; erased: number; blankQuestion: number; extraOnSingle: number };
+export type MarkMix = {
+  faint: number;
+  partial: number;
+  erased: number;
+  blankQuestion: number;
+  extraOnSingle: number;
+  /** Share of marks drawn as a tick, as a cross (instead of a fill). */
+  tick: number;
+  cross: number;
+  /** Chance per question of a half-erased mark on an unmarked option. */
+  halfErased: number;
+  /** Chance per multiple-choice question of a stray pencil line across an unmarked option. */
+  stray: number;
+};
 
 /** Marks for every objective question of a page, chosen at random: one for single/judge, one to three for multiple. */
 export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Partial<MarkMix> = {}): SheetMark[] {
-  const { faint = 0, partial = 0, erased = 0, blankQuestion = 0.05, extraOnSingle = 0 } = mix;
+  const { faint = 0, partial = 0, erased = 0, blankQuestion = 0.05, extraOnSingle = 0, tick = 0, cross = 0 } = mix;
+  const { halfErased = 0, stray = 0 } = mix;
   const marks: SheetMark[] = [];
   const style = (): MarkStyle => {
     const r = random();
-    return r < faint ? 'faint' : r < faint + partial ? 'partial' : 'solid';
+    if (r < faint) return 'faint';
+    if (r < faint + partial) return 'partial';
+    if (r < faint + partial + tick) return 'tick';
+    return r < faint + partial + tick + cross ? 'cross' : 'solid';
   };
   for (const q of page.objective) {
     const labels = q.options.map((o) => o.label);
@@ -464,6 +601,180 @@ export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Pa
     for (const label of chosen) marks.push({ questionNo: q.questionNo, label, style: style() });
     const left = shuffled.slice(count);
     if (left.length > 0 && random() < erased) marks.push({ questionNo: q.questionNo, label: left[0]!, style: 'erased' });
+    if (left.length > 0 && halfErased > 0 && random() < halfErased) {
+      marks.push({ questionNo: q.questionNo, label: left.at(-1)!, style: 'halfErased' });
+    } else if (q.type === 'multiple' && left.length > 0 && stray > 0 && random() < stray) {
+      marks.push({ questionNo: q.questionNo, label: left.at(-1)!, style: 'stray' });
+    }
   }
   return marks;
+}
+
+/** Template millimetres to photo pixels for a phone photo: pinhole camera, tilted page, curled bottom edge. */
+export function photoProjection(template: { pageWidthMm: number; pageHeightMm: number }, view: PhotoView) {
+  const W = view.width ?? 3000;
+  const H = view.height ?? 4000;
+  const D = 450;
+  const f = (view.fill * H * D) / template.pageHeightMm;
+  const roll = (view.rollDeg * Math.PI) / 180;
+  const tilt = (view.tiltDeg * Math.PI) / 180;
+  const az = (view.tiltAzimuthDeg * Math.PI) / 180;
+  const [ux, uy] = [Math.cos(az), Math.sin(az)];
+  const [ct, st] = [Math.cos(tilt), Math.sin(tilt)];
+  // Rodrigues' rotation about (ux, uy, 0) by `tilt`, after the roll about z.
+  const R = [
+    [ct + ux * ux * (1 - ct), ux * uy * (1 - ct), uy * st],
+    [ux * uy * (1 - ct), ct + uy * uy * (1 - ct), -ux * st],
+    [-uy * st, ux * st, ct],
+  ];
+  const [cr, sr] = [Math.cos(roll), Math.sin(roll)];
+  const curlZone = 40;
+  const lift = (yMm: number) => {
+    const s = Math.max(0, (yMm - (template.pageHeightMm - curlZone)) / curlZone);
+    return view.curlMm * s * s;
+  };
+  const cx = W / 2 + (view.offset ?? 0) * W;
+  const cy = H / 2;
+  const project = (xMm: number, yMm: number): Point2 => {
+    const x0 = xMm - template.pageWidthMm / 2;
+    const y0 = yMm - template.pageHeightMm / 2;
+    const p = [cr * x0 - sr * y0, sr * x0 + cr * y0, -lift(yMm)];
+    const X = R[0]![0]! * p[0]! + R[0]![1]! * p[1]! + R[0]![2]! * p[2]!;
+    const Y = R[1]![0]! * p[0]! + R[1]![1]! * p[1]! + R[1]![2]! * p[2]!;
+    const Z = R[2]![0]! * p[0]! + R[2]![1]! * p[1]! + R[2]![2]! * p[2]! + D;
+    return { x: (f * X) / Z + cx - 0.5, y: (f * Y) / Z + cy - 0.5 };
+  };
+  return { width: W, height: H, project };
+}
+
+type Point2 = { x: number; y: number };
+
+/** Renders a phone photo of the marked page (base pixels at BASE_DPI). */
+async function photographSheet(
+  base: Uint8Array,
+  baseWidth: number,
+  baseHeight: number,
+  template: AnswerSheetTemplate,
+  layout: AnswerSheetPage,
+  view: PhotoView,
+  options: SyntheticSheetOptions,
+  expected: Map<number, string[]>,
+  qrHomeworkId: number,
+): Promise<SyntheticSheet> {
+  const { width: W, height: H, project } = photoProjection(template, view);
+  const random = seededRandom((options.seed ?? 1) ^ 0x2545f491);
+  // The inverse map (photo pixel -> template mm) on a coarse grid, by Newton steps on `project`;
+  // pixels between grid nodes interpolate it (a perspective map is all but linear over 16 pixels).
+  const STEP = 16;
+  const gw = Math.ceil(W / STEP) + 1;
+  const gh = Math.ceil(H / STEP) + 1;
+  const gridX = new Float64Array(gw * gh);
+  const gridY = new Float64Array(gw * gh);
+  const centre = project(template.pageWidthMm / 2, template.pageHeightMm / 2);
+  let guess = { x: template.pageWidthMm / 2, y: template.pageHeightMm / 2 };
+  for (let j = 0; j < gh; j += 1) {
+    for (let i = 0; i < gw; i += 1) {
+      const target = { x: i * STEP, y: j * STEP };
+      let m =
+        i === 0
+          ? {
+              x: template.pageWidthMm / 2 + (target.x - centre.x) / 10,
+              y: template.pageHeightMm / 2 + (target.y - centre.y) / 10,
+            }
+          : guess;
+      for (let k = 0; k < 6; k += 1) {
+        const p = project(m.x, m.y);
+        const px = project(m.x + 0.5, m.y);
+        const py = project(m.x, m.y + 0.5);
+        const [a, b, c, d] = [(px.x - p.x) / 0.5, (px.y - p.y) / 0.5, (py.x - p.x) / 0.5, (py.y - p.y) / 0.5];
+        const det = a * d - b * c;
+        const [ex, ey] = [target.x - p.x, target.y - p.y];
+        m = { x: m.x + (d * ex - c * ey) / det, y: m.y + (-b * ex + a * ey) / det };
+      }
+      guess = m;
+      gridX[j * gw + i] = m.x;
+      gridY[j * gw + i] = m.y;
+    }
+  }
+  // Lighting: a gradient across the photo and a soft shadow band at a random slant.
+  const gradAngle = random() * 2 * Math.PI;
+  const [gx, gy] = [Math.cos(gradAngle), Math.sin(gradAngle)];
+  const shadowAngle = random() * Math.PI;
+  const [sx, sy] = [Math.cos(shadowAngle), Math.sin(shadowAngle)];
+  const shadowAt = (0.25 + random() * 0.5) * Math.hypot(W, H) - Math.hypot(W, H) / 2;
+  const shadowWidth = (0.06 + random() * 0.08) * W;
+  const paperTone = 225 + random() * 25;
+  const inkTone = 20 + random() * 30;
+  const desk = 70 + random() * 60;
+  const pixels = new Uint8Array(W * H);
+  const k = BASE_PX_PER_MM;
+  let state = (options.seed ?? 1) * 2246822519 || 1;
+  const half = Math.hypot(W, H) / 2;
+  for (let y = 0; y < H; y += 1) {
+    const gj = Math.min(gh - 2, Math.floor(y / STEP));
+    const fy = y / STEP - gj;
+    for (let x = 0; x < W; x += 1) {
+      const gi = Math.min(gw - 2, Math.floor(x / STEP));
+      const fx = x / STEP - gi;
+      const n = gj * gw + gi;
+      const mx =
+        (1 - fy) * ((1 - fx) * gridX[n]! + fx * gridX[n + 1]!) + fy * ((1 - fx) * gridX[n + gw]! + fx * gridX[n + gw + 1]!);
+      const my =
+        (1 - fy) * ((1 - fx) * gridY[n]! + fx * gridY[n + 1]!) + fy * ((1 - fx) * gridY[n + gw]! + fx * gridY[n + gw + 1]!);
+      const bx = mx * k - 0.5;
+      const by = my * k - 0.5;
+      let v: number;
+      if (bx >= 0 && by >= 0 && bx < baseWidth - 1 && by < baseHeight - 1) {
+        const x0 = bx | 0;
+        const y0 = by | 0;
+        const ax = bx - x0;
+        const ay = by - y0;
+        const i0 = y0 * baseWidth + x0;
+        const top = base[i0]! + ax * (base[i0 + 1]! - base[i0]!);
+        const bottom = base[i0 + baseWidth]! + ax * (base[i0 + baseWidth + 1]! - base[i0 + baseWidth]!);
+        v = inkTone + ((top + ay * (bottom - top)) * (paperTone - inkTone)) / 255;
+      } else {
+        v = desk;
+      }
+      const t = ((x - W / 2) * gx + (y - H / 2) * gy) / half;
+      let light = 1 - view.gradient * (0.5 + 0.5 * t);
+      const ds = (x - W / 2) * sx + (y - H / 2) * sy - shadowAt;
+      light *= 1 - view.shadow * Math.exp(-((ds / shadowWidth) ** 2));
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      v = v * light + ((state & 1023) / 1023 - 0.5) * 10;
+      pixels[y * W + x] = v < 0 ? 0 : v > 255 ? 255 : v;
+    }
+  }
+  let image = sharp(pixels, { raw: { width: W, height: H, channels: 1 } });
+  if (view.blur >= 0.3) image = image.blur(view.blur);
+  // A phone's JPEG: colour, 4:2:0, quality around 90.
+  const jpeg = await image.toColourspace('srgb').jpeg({ quality: 88, chromaSubsampling: '4:2:0' }).toBuffer();
+  // The best affine stand-in of the projection (the truth is not affine), from a grid of page points.
+  const pairs: { from: Point2; to: Point2 }[] = [];
+  for (let i = 0; i <= 4; i += 1)
+    for (let j = 0; j <= 4; j += 1) {
+      const from = { x: (template.pageWidthMm * i) / 4, y: (template.pageHeightMm * j) / 4 };
+      pairs.push({ from, to: project(from.x, from.y) });
+    }
+  const transform = fitAffine(pairs)!;
+  const fiducialsInside = layout.fiducials.every((fd) =>
+    [-1, 1].every((dx) =>
+      [-1, 1].every((dy) => {
+        const p = project(fd.xMm + (dx * fd.sizeMm) / 2, fd.yMm + (dy * fd.sizeMm) / 2);
+        return p.x >= 0 && p.y >= 0 && p.x < W && p.y < H;
+      }),
+    ),
+  );
+  return {
+    jpeg,
+    width: W,
+    height: H,
+    qr: { homeworkId: qrHomeworkId, page: layout.page, ...(options.student ? { studentCode: options.student.code } : {}) },
+    expected,
+    transform,
+    upsideDown: false,
+    photo: { fiducialsInside },
+  };
 }

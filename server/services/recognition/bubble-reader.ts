@@ -1,12 +1,20 @@
 /**
- * Reads the bubbles of a page: each bubble's fill (mean darkness inside an inset ellipse, against the
- * paper white just around that bubble and the printer black of the fiducials, so the grey letters
- * printed inside an empty bubble and uneven scanner lighting count for little), then one threshold for
- * the whole page by the largest-gap rule that open-source OMR readers use (OMRChecker's global
- * threshold), searched only where a threshold is plausible, with a fixed ratio when the page shows no
- * clear gap. Like OMRChecker, a question may lower its own threshold when its bubbles show a clear jump
- * of their own above its empty ones (a light but deliberate mark on a page of dark ones). Each
- * question's confidence is its least certain bubble's.
+ * Reads the bubbles of a page. Each bubble is measured twice over inside an inset ellipse, against the
+ * paper white just around it and the printer black of the fiducials: its fill (mean darkness, 0 paper
+ * to 1 toner) and its ink (the share of its pixels darker than half way from paper to toner). Ink is
+ * what a pencil leaves, whatever its shape: a fill, a tick, a cross, the speckle a 1-bit scanner keeps
+ * of faint pencil; a half-erased mark or a grey smudge darkens the fill but leaves little ink. The
+ * paper ring just outside the bubble's outline is looked at too: ink on two opposite sides of it is a
+ * line crossing the bubble (a scanner streak, a stray pencil stroke), not a mark.
+ *
+ * Marks are decided per page, against the page's own population of empty bubbles (most of a page's
+ * bubbles are empty): a bubble is marked when its ink stands clearly above the page's empty level,
+ * at the first clear gap above it, so a page of consistent ticks or light marks reads as surely as a
+ * page of fills. A bubble's confidence says how far it sits from the population it was put in: a mark
+ * barely above the empty level, an empty bubble with more ink or fill than the page's empty ones (a
+ * half-erased mark, a smudge, a trace of speckle), a bubble a line runs through: none is certain, and
+ * its question goes to review. A streak running down the page (two or more bubbles crossed at the same
+ * column) is measured around: the bubbles it crosses are read on the pixels beside it.
  */
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '../../../src/shared/contract/recognition';
@@ -21,36 +29,93 @@ const OUTLINE_CLEAR_MM = 0.4;
 const PAPER_MARGIN_MM = 1;
 /** The paper level is this percentile of the surrounding pixels: robust to a mark spilling over the outline. */
 const PAPER_PERCENTILE = 0.8;
+/** A pixel is ink when darker than this share of the way from paper to toner. */
+const INK_LEVEL = 0.5;
+/** On the paper ring, a line is what is darker than this share of the way from paper to toner (lighter than ink: a grey streak). */
+const LINE_LEVEL = 0.25;
+/** Ink on one side of the paper ring counts from this area (a pencil line of 0.3 mm crossing it is about 0.2 mm²; dust is less). */
+const RING_INK_MM2 = 0.08;
 
+/** Robust spread of the page's empty bubbles is at least this (ink share, fill). */
+const EMPTY_SPREAD_FLOOR = 0.003;
+/** A mark must stand this far above the page's empty level (or four spreads, if more): ink share, fill. */
+export const MIN_MARK_RISE = 0.05;
+export const MIN_FILL_RISE = 0.12;
+/** The gap that separates marks from empty bubbles must be at least this wide. */
+export const MIN_GAP = 0.05;
+/** Without such a gap (every bubble empty, or ink all over), a bubble is marked from this ink share (fill). */
+export const FALLBACK_INK = 0.3;
+export const FALLBACK_FILL = 0.45;
+/** A mark is certain this far above the page's lowest mark level; nearer, its confidence falls. */
+const MARK_SPAN = 0.1;
 /**
- * Thresholds are only looked for in this range of fills: below it even an empty bubble's letters and an
- * erasure can reach, above it a mark is unmistakable.
+ * Where a bubble's fill sits between the page's empty level (0) and its marks' level (1): a mark read
+ * from its fill alone (no ink: light pencil) is certain from `SURE_SHARE`, doubtful down to
+ * `DOUBT_SHARE`; an empty bubble is doubtful from `EMPTY_SHARE` (a half-erased mark, a smudge).
  */
-export const THRESHOLD_RANGE = [0.2, 0.6] as const;
-/** The widest empty band inside the range must be at least this wide to trust the gap. */
-export const MIN_GAP = 0.08;
-/** The fixed-ratio fallback: marked when darker than this share of the way from paper to ink. */
-export const FALLBACK_THRESHOLD = 0.4;
-/** A bubble this far from the threshold is certain; nearer, its confidence falls linearly. */
-const CONFIDENCE_SPAN = 0.15;
+const SURE_SHARE = 0.72;
+const DOUBT_SHARE = 0.45;
+const EMPTY_SHARE = 0.25;
+/** The marks' fill level when a page has no marks to tell it. */
+const DEFAULT_MARK_FILL = 0.75;
 /**
- * An unmarked bubble darker than the page's typical empty bubble by more than this is a smudge, an
- * erasure or a very light mark: its confidence falls to `DOUBT_FLOOR` at `DOUBT_SPAN` beyond.
+ * An empty bubble with more ink than the page's empty ones (beyond `EMPTY_INK_START` or three
+ * spreads) loses confidence over `EMPTY_INK_SPAN`; with more fill than them (beyond
+ * `EMPTY_FILL_START`, or three spreads) over `EMPTY_FILL_SPAN`; both down to `DOUBT_FLOOR`.
  */
-const DOUBT_START = 0.1;
-const DOUBT_SPAN = 0.1;
+const EMPTY_INK_START = 0.006;
+const EMPTY_INK_SPAN = 0.03;
+const EMPTY_FILL_START = 0.12;
+const EMPTY_FILL_SPAN = 0.1;
 const DOUBT_FLOOR = 0.3;
+/** An empty-looking bubble with this many separate specks of ink is doubtful (dust is one or two). */
+const SPECKLE_DOUBT = 4;
+/** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
+const LINE_CONFIDENCE = 0.3;
+/** Ink share from which a bubble is a fill that no line could have made. */
+const SOLID_INK = 0.7;
+/** A bubble with this much ink (or a line through it) is checked for a streak down the page through it. */
+const STREAK_CHECK_INK = 0.02;
+/** A streak is dark over this share of the rows of `STREAK_SPAN_MM` around the bubble. */
+const STREAK_SPAN_MM = 40;
+const STREAK_SHARE = 0.85;
+/** Vertical crossings of different bubbles this close (mm) in image x are one streak down the page. */
+const STREAK_MATCH_MM = 1;
+
+export type BubbleMeasure = {
+  /** Mean darkness, 0 (paper) to 1 (as dark as the printed fiducials). */
+  fill: number;
+  /** The paper's grey around it. */
+  white: number;
+  /** Share of the inside darker than half way from paper to toner. */
+  ink: number;
+  /** Separate specks of ink inside. */
+  specks: number;
+  /** Ink on the paper above and below the bubble: a line runs down through it; `lineX` its image column. */
+  vertical: boolean;
+  lineX: number;
+  lineWidthPx: number;
+  /** Ink on the paper left and right of the bubble: a line runs across it. */
+  horizontal: boolean;
+};
+
+/** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
+let ringValues = new Uint8Array(4096);
+let ringX = new Int32Array(4096);
+let ringSide = new Uint8Array(4096);
 
 /**
- * A question's own jump: from bubbles at the page's empty level to a darker one by at least this much
- * marks the darker one, even below the page threshold.
+ * Measures one bubble under a transform (template mm to image pixels) and its inverse; pixels whose
+ * image x lies in `skip` (a streak) are left out of the inside.
  */
-export const LOCAL_MIN_JUMP = 0.2;
-
-export type BubbleFill = { questionNo: number; label: string; fill: number };
-
-/** The fill of one bubble, 0 (paper) to 1 (as dark as the printed fiducials). */
-export function bubbleFill(img: GreyImage, t: AffineTransform, inverse: AffineTransform, bubble: Bubble, black: number): number {
+export function measureBubble(
+  img: GreyImage,
+  t: AffineTransform,
+  inverse: AffineTransform,
+  bubble: Bubble,
+  black: number,
+  skip: readonly [number, number] | null = null,
+): BubbleMeasure {
   const cx = bubble.xMm + bubble.wMm / 2;
   const cy = bubble.yMm + bubble.hMm / 2;
   const rx = bubble.wMm / 2;
@@ -82,28 +147,56 @@ export function bubbleFill(img: GreyImage, t: AffineTransform, inverse: AffineTr
   const top = Math.max(0, Math.floor(y0));
   const right = Math.min(img.width - 1, Math.ceil(x1));
   const bottom = Math.min(img.height - 1, Math.ceil(y1));
+  const area = (right - left + 1) * (bottom - top + 1);
+  if (area > ringValues.length) {
+    ringValues = new Uint8Array(area);
+    ringX = new Int32Array(area);
+    ringSide = new Uint8Array(area);
+  }
 
   const paper = new Uint32Array(256);
+  const inside = new Uint32Array(256);
   let paperCount = 0;
   let inkSum = 0;
   let inkCount = 0;
+  let ringCount = 0;
   for (let y = top; y <= bottom; y += 1) {
     const row = y * img.width;
     // Template millimetres of the row's first pixel, relative to the bubble centre; step per pixel.
     let u = inverse.a * left + inverse.c * y + inverse.e - cx;
     let v = inverse.b * left + inverse.d * y + inverse.f - cy;
     for (let x = left; x <= right; x += 1, u += inverse.a, v += inverse.b) {
+      const value = img.data[row + x] as number;
       const inner = (u / irx) ** 2 + (v / iry) ** 2;
       if (inner <= 1) {
-        inkSum += img.data[row + x] as number;
+        if (skip && x >= skip[0] && x <= skip[1]) continue;
+        inkSum += value;
         inkCount += 1;
+        inside[value]! += 1;
       } else if (Math.abs(u) <= mx && Math.abs(v) <= my && (u / orx) ** 2 + (v / ory) ** 2 > 1) {
-        paper[img.data[row + x]!]! += 1;
+        paper[value]! += 1;
         paperCount += 1;
+        // Side of the ring: 0 top, 1 bottom, 2 left, 3 right (by the direction from the centre, axes normalised).
+        const nu = u / mx;
+        const nv = v / my;
+        ringValues[ringCount] = value;
+        ringX[ringCount] = x;
+        ringSide[ringCount] = Math.abs(nv) >= Math.abs(nu) ? (nv < 0 ? 0 : 1) : nu < 0 ? 2 : 3;
+        ringCount += 1;
       }
     }
   }
-  if (inkCount === 0 || paperCount === 0) return 0;
+  const none: BubbleMeasure = {
+    fill: 0,
+    white: 255,
+    ink: 0,
+    specks: 0,
+    vertical: false,
+    lineX: 0,
+    lineWidthPx: 0,
+    horizontal: false,
+  };
+  if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
   let white = 255;
   for (let g = 0; g < 256; g += 1) {
@@ -114,104 +207,347 @@ export function bubbleFill(img: GreyImage, t: AffineTransform, inverse: AffineTr
     }
   }
   const range = Math.max(40, white - black);
-  return Math.min(1, Math.max(0, (white - inkSum / inkCount) / range));
-}
+  const inkBelow = white - INK_LEVEL * range;
+  const lineBelow = white - LINE_LEVEL * range;
+  let dark = 0;
+  for (let g = 0; g < inkBelow && g < 256; g += 1) dark += inside[g] as number;
 
-export type PageThreshold = { threshold: number; gap: number; fallback: boolean };
-
-/**
- * The page's threshold: the middle of the widest band without any fill inside THRESHOLD_RANGE (the
- * largest-gap rule, clipped to where a threshold makes sense), or FALLBACK_THRESHOLD when that band
- * is narrower than MIN_GAP (fills spread all over: no natural split).
- */
-export function pageThreshold(fills: readonly number[]): PageThreshold {
-  const [low, high] = THRESHOLD_RANGE;
-  const sorted = [0, ...fills, 1].sort((p, q) => p - q);
-  let best: { from: number; to: number } = { from: low, to: low };
-  for (let i = 0; i + 1 < sorted.length; i += 1) {
-    const from = Math.max(sorted[i] as number, low);
-    const to = Math.min(sorted[i + 1] as number, high);
-    if (to - from > best.to - best.from) best = { from, to };
+  // Separate specks of ink inside (8-connected starts): a 1-bit scanner keeps faint pencil as scattered
+  // specks, where dust is one blob and a mark's strokes are a few.
+  let specks = 0;
+  // Only where it can matter: a bubble with this much ink is read as marked anyway.
+  if (dark > 0 && dark < 0.3 * inkCount) {
+    const isDark = (x: number, y: number) => {
+      if (x < left || x > right || y < top) return false;
+      const u = inverse.a * x + inverse.c * y + inverse.e - cx;
+      const v = inverse.b * x + inverse.d * y + inverse.f - cy;
+      return (u / irx) ** 2 + (v / iry) ** 2 <= 1 && (img.data[y * img.width + x] as number) < inkBelow;
+    };
+    for (let y = top; y <= bottom; y += 1) {
+      for (let x = left; x <= right; x += 1) {
+        if (!isDark(x, y) || (skip && x >= skip[0] && x <= skip[1])) continue;
+        if (!isDark(x - 1, y) && !isDark(x - 1, y - 1) && !isDark(x, y - 1) && !isDark(x + 1, y - 1)) specks += 1;
+      }
+    }
   }
-  const gap = best.to - best.from;
-  if (gap < MIN_GAP) return { threshold: FALLBACK_THRESHOLD, gap, fallback: true };
-  return { threshold: (best.from + best.to) / 2, gap, fallback: false };
-}
 
-/** How sure a bubble's reading is, given the threshold and the fill of the page's typical empty bubble. */
-export function bubbleConfidence(fill: number, threshold: number, emptyLevel: number): number {
-  const byDistance = Math.min(1, Math.abs(fill - threshold) / CONFIDENCE_SPAN);
-  if (fill >= threshold) return byDistance;
-  const excess = fill - emptyLevel - DOUBT_START;
-  const byExcess = excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / DOUBT_SPAN);
-  return Math.min(byDistance, byExcess);
-}
-
-/**
- * A question's threshold: the page's, or lower where the question's own fills jump by LOCAL_MIN_JUMP
- * from empty-looking bubbles (at most DOUBT_START above the page's empty level) to a darker one.
- */
-export function questionThreshold(fills: readonly number[], page: number, emptyLevel: number): number {
-  const sorted = [...fills].sort((p, q) => p - q);
-  for (let i = 0; i + 1 < sorted.length; i += 1) {
-    const low = sorted[i] as number;
-    const high = sorted[i + 1] as number;
-    if (low > emptyLevel + DOUBT_START || low >= page) break;
-    if (high - low >= LOCAL_MIN_JUMP) return Math.min(page, Math.max(THRESHOLD_RANGE[0], (low + high) / 2));
+  const pxPerMm2 = Math.abs(t.a * t.d - t.b * t.c);
+  const sideMin = RING_INK_MM2 * pxPerMm2;
+  const sides = [0, 0, 0, 0];
+  let lineSum = 0;
+  let lineMin = Infinity;
+  let lineMax = -Infinity;
+  for (let i = 0; i < ringCount; i += 1) {
+    if (ringValues[i]! >= lineBelow) continue;
+    const side = ringSide[i]!;
+    sides[side]! += 1;
+    if (side < 2) {
+      lineSum += ringX[i]!;
+      lineMin = Math.min(lineMin, ringX[i]!);
+      lineMax = Math.max(lineMax, ringX[i]!);
+    }
   }
-  return page;
+  const vertical = sides[0]! >= sideMin && sides[1]! >= sideMin;
+  return {
+    fill: Math.min(1, Math.max(0, (white - inkSum / inkCount) / range)),
+    white,
+    ink: dark / inkCount,
+    specks,
+    vertical,
+    lineX: vertical ? lineSum / (sides[0]! + sides[1]!) : 0,
+    lineWidthPx: vertical ? lineMax - lineMin + 1 : 0,
+    horizontal: sides[2]! >= sideMin && sides[3]! >= sideMin,
+  };
 }
 
-function median(values: readonly number[]): number {
+/** The fill of one bubble, 0 (paper) to 1 (as dark as the printed fiducials). */
+export function bubbleFill(img: GreyImage, t: AffineTransform, inverse: AffineTransform, bubble: Bubble, black: number): number {
+  return measureBubble(img, t, inverse, bubble, black).fill;
+}
+
+function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((p, q) => p - q);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  const sorted = [...values].sort((p, r) => p - r);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 }
+
+/** The page's empty bubbles as a population: level (first quartile) and robust spread. */
+export type Population = { level: number; spread: number };
+
+/**
+ * The empty population of a page's values. Most bubbles of a page are empty (one of four options of a
+ * single-choice question, one to three of five of a multiple-choice one), so the lower part of the
+ * distribution is theirs: the first quartile is its level, the tenth to fortieth percentiles its spread.
+ */
+export function emptyPopulation(values: readonly number[]): Population {
+  const level = quantile(values, 0.25);
+  const spread = Math.max(EMPTY_SPREAD_FLOOR, (quantile(values, 0.4) - quantile(values, 0.1)) / 1.03);
+  return { level, spread };
+}
+
+export type PageThreshold = {
+  /** Value (ink share or fill) from which a bubble is marked. */
+  threshold: number;
+  /** The lowest value a mark may have: the page's empty level plus a rise or four spreads. */
+  floor: number;
+  /** Width of the gap the threshold sits in (0 on the fallback). */
+  gap: number;
+  fallback: boolean;
+};
+
+/**
+ * The page's threshold on one measure: the middle of the first gap of at least MIN_GAP above the floor
+ * (the empty level plus `rise` or four spreads), so a page of light marks or ticks is split where its
+ * own marks begin; `fallback` (or the floor, if higher) when no such gap exists.
+ */
+export function pageThreshold(
+  values: readonly number[],
+  empty: Population,
+  rise = MIN_MARK_RISE,
+  fallback = FALLBACK_INK,
+): PageThreshold {
+  const floor = empty.level + Math.max(rise, 4 * empty.spread);
+  const sorted = [...values].sort((p, q) => p - q);
+  for (let i = 0; i + 1 < sorted.length; i += 1) {
+    const high = sorted[i + 1] as number;
+    if (high <= floor) continue;
+    const low = Math.max(sorted[i] as number, floor);
+    if (high - low >= MIN_GAP) return { threshold: (low + high) / 2, floor, gap: high - low, fallback: false };
+  }
+  return { threshold: Math.max(floor, fallback), floor, gap: 0, fallback: true };
+}
+
+/** What a page says about its bubbles: thresholds on ink and fill, the empty populations, the marks' fill level. */
+export type PageModel = {
+  ink: PageThreshold;
+  fill: PageThreshold;
+  emptyInk: Population;
+  emptyFill: Population;
+  /** Typical fill of the page's marks. */
+  markFill: number;
+  /** Separate specks of ink in the page's empty bubbles (a 1-bit scan turns printed grey to specks too). */
+  emptySpecks: Population;
+};
+
+/** Where a fill sits between the page's empty level (0) and its marks' level (1). */
+export function fillShare(fill: number, model: PageModel): number {
+  return (fill - model.emptyFill.level) / Math.max(0.15, model.markFill - model.emptyFill.level);
+}
+
+/** Whether a bubble is marked: ink above the ink threshold, or (light pencil, no ink) fill above the fill threshold. */
+export function isMarked(m: Pick<BubbleMeasure, 'fill' | 'ink'>, model: PageModel): boolean {
+  return m.ink >= model.ink.threshold || m.fill >= model.fill.threshold;
+}
+
+const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
+
+/**
+ * How sure a bubble's reading is, from its distance to both populations of its page. A mark with ink:
+ * by how far its ink rises above the floor. A mark by fill alone: by where its fill sits between the
+ * page's empty and marked levels (half way is never certain). An empty bubble: by how far its ink and
+ * fill stay within the page's empty population.
+ */
+export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number }, model: PageModel): number {
+  const share = fillShare(m.fill, model);
+  if (m.ink >= model.ink.threshold) return clamp01((m.ink - model.ink.floor) / MARK_SPAN);
+  if (m.fill >= model.fill.threshold) {
+    const byShare = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - DOUBT_SHARE)) / (SURE_SHARE - DOUBT_SHARE);
+    return clamp01(Math.min(byShare, (m.fill - model.fill.floor) / MARK_SPAN));
+  }
+  const doubt = (excess: number, span: number) =>
+    excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / span);
+  const byInk = doubt(m.ink - model.emptyInk.level - Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread), EMPTY_INK_SPAN);
+  const byFill = doubt(m.fill - model.emptyFill.level - Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread), EMPTY_FILL_SPAN);
+  const byShare = doubt(share - EMPTY_SHARE, DOUBT_SHARE - EMPTY_SHARE);
+  // More scattered specks than the page's empty bubbles have: what a 1-bit scan leaves of faint pencil.
+  const specksAbove = (m.specks ?? 0) - model.emptySpecks.level - 3 * model.emptySpecks.spread;
+  const bySpecks = specksAbove >= SPECKLE_DOUBT ? DOUBT_FLOOR : 1;
+  // Just under a threshold is never sure either.
+  const byThreshold = Math.min(
+    (model.ink.threshold - m.ink) / (MARK_SPAN / 2),
+    (model.fill.threshold - m.fill) / (MARK_SPAN / 2),
+  );
+  return clamp01(Math.min(byInk, byFill, byShare, bySpecks, byThreshold));
+}
+
+/** The page model of a page's measured bubbles (those a line runs through left out). */
+export function pageModel(bubbles: readonly (Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number })[]): PageModel {
+  const emptyInk = emptyPopulation(bubbles.map((b) => b.ink));
+  const emptyFill = emptyPopulation(bubbles.map((b) => b.fill));
+  const ink = pageThreshold(
+    bubbles.map((b) => b.ink),
+    emptyInk,
+  );
+  const fill = pageThreshold(
+    bubbles.map((b) => b.fill),
+    emptyFill,
+    MIN_FILL_RISE,
+    FALLBACK_FILL,
+  );
+  const marks = bubbles.filter((b) => b.ink >= ink.threshold || b.fill >= fill.threshold).map((b) => b.fill);
+  const markFill = marks.length > 0 ? quantile(marks, 0.5) : Math.max(DEFAULT_MARK_FILL, emptyFill.level + 0.5);
+  const specks = emptyPopulation(bubbles.map((b) => b.specks ?? 0));
+  return { ink, fill, emptyInk, emptyFill, markFill, emptySpecks: { level: specks.level, spread: Math.max(1, specks.spread) } };
+}
+
+/** A placement of the template on the image: the affine transform that holds near a template point. */
+export type LocalTransform = (xMm: number, yMm: number) => AffineTransform;
 
 export type ObjectiveResult = {
   readings: ObjectiveReading[];
   problems: RecognitionProblem[];
-  threshold: PageThreshold;
+  model: PageModel;
+  /** Image columns of streaks found running down the page. */
+  streaks: number[];
 };
 
-/** Reads every objective question of a page: fills, marks, confidences and the problems they raise. */
+type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean };
+
+/**
+ * Streaks down the page: vertical crossings of two or more bubbles at the same image column. Returns
+ * each streak's column and width in pixels.
+ */
+export function findStreaks(crossings: readonly { x: number; width: number }[], pxPerMm: number): { x: number; width: number }[] {
+  const streaks: { x: number; width: number; n: number }[] = [];
+  for (const c of [...crossings].sort((p, q) => p.x - q.x)) {
+    const last = streaks.at(-1);
+    if (last && Math.abs(c.x - last.x / last.n) <= STREAK_MATCH_MM * pxPerMm) {
+      last.x += c.x;
+      last.width = Math.max(last.width, c.width);
+      last.n += 1;
+    } else streaks.push({ x: c.x, width: c.width, n: 1 });
+  }
+  return streaks.filter((s) => s.n >= 2).map((s) => ({ x: s.x / s.n, width: s.width }));
+}
+
+/**
+ * Image columns between x0 and x1 that are dark (below `below`) over nearly all of `spanPx` rows
+ * centred on y: a streak of the scanner's glass. Returns them as bands [from, to].
+ */
+export function darkColumns(
+  img: GreyImage,
+  x0: number,
+  x1: number,
+  y: number,
+  spanPx: number,
+  below: number,
+): [number, number][] {
+  const top = Math.max(0, Math.round(y - spanPx / 2));
+  const bottom = Math.min(img.height - 1, Math.round(y + spanPx / 2));
+  const step = Math.max(1, Math.round((bottom - top) / 120));
+  const bands: [number, number][] = [];
+  for (let x = Math.max(0, Math.floor(x0)); x <= Math.min(img.width - 1, Math.ceil(x1)); x += 1) {
+    let dark = 0;
+    let seen = 0;
+    for (let row = top; row <= bottom; row += step) {
+      seen += 1;
+      if ((img.data[row * img.width + x] as number) < below) dark += 1;
+    }
+    if (seen < 20 || dark < STREAK_SHARE * seen) continue;
+    const last = bands.at(-1);
+    if (last && last[1] === x - 1) last[1] = x;
+    else bands.push([x, x]);
+  }
+  return bands;
+}
+
+function mergeBands(bands: readonly [number, number][]): [number, number][] {
+  const sorted = [...bands].sort((p, q) => p[0] - q[0]);
+  const merged: [number, number][] = [];
+  for (const [from, to] of sorted) {
+    const last = merged.at(-1);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
+/** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
 export function readObjective(
   img: GreyImage,
-  t: AffineTransform,
+  place: AffineTransform | LocalTransform,
   questions: readonly ObjectiveQuestionLayout[],
   black: number,
 ): ObjectiveResult {
-  const inverse = invertAffine(t);
+  const local: LocalTransform = typeof place === 'function' ? place : () => place;
+  type Placed = { bubble: Bubble; t: AffineTransform; inverse: AffineTransform; pxPerMm: number };
+  const placed = new Map<Bubble, Placed>();
+  const at = (bubble: Bubble): Placed => {
+    let p = placed.get(bubble);
+    if (!p) {
+      const t = local(bubble.xMm + bubble.wMm / 2, bubble.yMm + bubble.hMm / 2);
+      p = { bubble, t, inverse: invertAffine(t), pxPerMm: Math.sqrt(Math.abs(t.a * t.d - t.b * t.c)) };
+      placed.set(bubble, p);
+    }
+    return p;
+  };
   const measured = questions.map((q) => ({
     q,
-    fills: q.options.map((o) => ({ label: o.label, fill: round3(bubbleFill(img, t, inverse, o, black)) })),
+    bubbles: q.options.map((o): Measured => {
+      const p = at(o);
+      return { label: o.label, ...measureBubble(img, p.t, p.inverse, o, black), line: false, streak: false };
+    }),
   }));
-  const all = measured.flatMap((m) => m.fills.map((f) => f.fill));
-  const threshold = pageThreshold(all);
-  const emptyLevel = median(all.filter((f) => f < threshold.threshold));
+  const all = measured.flatMap((m) => m.bubbles.map((b, i) => ({ b, option: m.q.options[i]! })));
+  const pxPerMm = all.length > 0 ? at(all[0]!.option).pxPerMm : 1;
+  // Streaks down the page: image columns dark over STREAK_SPAN_MM around a bubble with some ink or a
+  // line through it (no pencil stroke runs that far straight down), and crossings of two or more
+  // bubbles at one column.
+  const whites = all.map(({ b }) => b.white).sort((p, q) => p - q);
+  const paperWhite = whites[Math.floor(whites.length / 2)] ?? 255;
+  const lineBelow = paperWhite - LINE_LEVEL * Math.max(40, paperWhite - black);
+  const bands: [number, number][] = findStreaks(
+    all.filter(({ b }) => b.vertical).map(({ b }) => ({ x: b.lineX, width: b.lineWidthPx })),
+    pxPerMm,
+  ).map((st) => [st.x - st.width / 2, st.x + st.width / 2]);
+  for (const { b, option } of all) {
+    if (!b.vertical && b.ink < STREAK_CHECK_INK) continue;
+    const p = at(option);
+    const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
+    const half = (option.wMm / 2) * p.pxPerMm;
+    bands.push(...darkColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, lineBelow));
+  }
+  const merged = mergeBands(bands);
+  for (const { b, option } of all) {
+    const p = at(option);
+    const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
+    const half = (option.wMm / 2) * p.pxPerMm;
+    const band = merged.find(([x0, x1]) => x1 >= centre.x - half && x0 <= centre.x + half);
+    if (band) {
+      // Read beside the streak: its columns and a pixel and a half either side are left out.
+      const beside = measureBubble(img, p.t, p.inverse, option, black, [band[0] - 1.5, band[1] + 1.5]);
+      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line: beside.horizontal });
+    } else {
+      b.line = b.vertical || b.horizontal;
+    }
+  }
+  const model = pageModel(all.filter(({ b }) => !b.line).map(({ b }) => b));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
-  for (const { q, fills } of measured) {
-    const own = questionThreshold(
-      fills.map((f) => f.fill),
-      threshold.threshold,
-      emptyLevel,
-    );
-    const marked = fills.filter((f) => f.fill >= own).map((f) => f.label);
-    const confidence = round3(Math.min(...fills.map((f) => bubbleConfidence(f.fill, own, emptyLevel))));
+  for (const { q, bubbles } of measured) {
+    const marked = bubbles.filter((b) => isMarked(b, model)).map((b) => b.label);
+    const confidences = bubbles.map((b) => {
+      const c = bubbleConfidence(b, model);
+      return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
+    });
+    const confidence = round3(Math.min(...confidences));
+    const fills = bubbles.map((b) => ({ label: b.label, fill: round3(b.fill) }));
     readings.push({ questionNo: q.questionNo, fills, marked, confidence });
     if ((q.type === 'single' || q.type === 'judge') && marked.length > 1) {
       problems.push({ kind: 'multipleMarks', questionNo: q.questionNo, detail: `marked ${marked.join('')}` });
     }
     if (confidence < LOW_CONFIDENCE) {
+      const lines = bubbles.filter((b) => b.line && b.ink < SOLID_INK).map((b) => b.label);
       problems.push({
         kind: 'lowConfidence',
         questionNo: q.questionNo,
-        detail: `fills ${fills.map((f) => `${f.label}=${f.fill}`).join(' ')}, threshold ${round3(own)}`,
+        detail:
+          `ink ${bubbles.map((b) => `${b.label}=${round3(b.ink)}`).join(' ')}, fill ${fills.map((f) => `${f.label}=${f.fill}`).join(' ')}, ` +
+          `thresholds ink ${round3(model.ink.threshold)} fill ${round3(model.fill.threshold)}${lines.length > 0 ? `, a line runs through ${lines.join('')}` : ''}`,
       });
     }
   }
-  return { readings, problems, threshold };
+  return { readings, problems, model, streaks: merged.map(([x0, x1]) => Math.round((x0 + x1) / 2)) };
 }
 
 /**

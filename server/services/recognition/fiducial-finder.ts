@@ -36,7 +36,7 @@ const MIN_VISIBLE = 0.1;
 /** Where the scan's edge cuts a square, per axis: its low or high edge, or nowhere. */
 type Cut = { x: 'low' | 'high' | null; y: 'low' | 'high' | null };
 
-type Component = {
+export type Component = {
   area: number;
   sumX: number;
   sumY: number;
@@ -48,7 +48,7 @@ type Component = {
 };
 
 /** Dark connected components (4-connected) of a binary mask. */
-function components(mask: Uint8Array, width: number, height: number): Component[] {
+export function components(mask: Uint8Array, width: number, height: number): Component[] {
   const seen = new Uint8Array(mask.length);
   const stack = new Int32Array(mask.length);
   const found: Component[] = [];

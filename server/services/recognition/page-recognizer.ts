@@ -17,6 +17,7 @@ import { affineShape, applyAffine, fitAffine, fitResidual, fitSimilarity, type P
 import { outlineContrast, readObjective } from './bubble-reader';
 import { findFiducials, type FoundFiducial } from './fiducial-finder';
 import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey } from './grey-image';
+import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
 import { cutRegion, encodeRegion } from './region-cutter';
 import type { RecognitionResult, RegionImage, TemplateResolver } from './recognition-engine';
@@ -247,7 +248,30 @@ function isBlank(img: GreyImage): boolean {
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** Reads a page. Rejects only when the image cannot be decoded at all. */
+/** Grey level under which the border of a large image is a desk around a photographed page, not a scan's paper. */
+const PHOTO_BORDER_GREY = 200;
+
+/** The median grey of the image's outermost strips (1 % of each side), sampled. */
+function borderGrey(img: GreyImage): number {
+  const values: number[] = [];
+  const bandX = Math.max(1, Math.floor(img.width / 100));
+  const bandY = Math.max(1, Math.floor(img.height / 100));
+  for (let x = 0; x < img.width; x += 16) {
+    for (let y = 0; y < bandY; y += 4) values.push(img.data[y * img.width + x]!, img.data[(img.height - 1 - y) * img.width + x]!);
+  }
+  for (let y = 0; y < img.height; y += 16) {
+    for (let x = 0; x < bandX; x += 4) values.push(img.data[y * img.width + x]!, img.data[y * img.width + img.width - 1 - x]!);
+  }
+  values.sort((p, q) => p - q);
+  return values[Math.floor(values.length / 2)] ?? 255;
+}
+
+/**
+ * Reads a page. Rejects only when the image cannot be decoded at all. A large image the scan path
+ * cannot place with full confidence, with a desk showing around the page, is taken as a phone photo:
+ * rectified to a scan (photo-rectifier.ts) and read again; a photo too blurred or cut off is
+ * rejected at once, with the reason in `reading.photo`.
+ */
 export async function recognizePage(
   image: Buffer,
   resolveTemplate: TemplateResolver,
@@ -255,6 +279,40 @@ export async function recognizePage(
 ): Promise<RecognitionResult> {
   const started = performance.now();
   const img = await decodeGrey(image);
+  const first = await recognizeGrey(img, resolveTemplate, options);
+  const placed = first.result.reading.transform !== null && first.fitConfidence >= 1;
+  if (placed || first.blank || !mayBePhoto(img) || borderGrey(img) >= PHOTO_BORDER_GREY) {
+    first.result.reading.elapsedMs = round(performance.now() - started, 1);
+    return first.result;
+  }
+  const photo = rectifyPhoto(img);
+  let result: RecognitionResult;
+  if (photo.kind === 'rectified') {
+    result = (await recognizeGrey(photo.img, resolveTemplate, options)).result;
+    result.reading.photo = { rejected: null, edgeMm: round(photo.edgeMm, 3) };
+  } else {
+    result = first.result;
+    const { reading } = result;
+    // Nothing of a rejected photo counts: the page is not placed, whatever the scan path made of it.
+    reading.transform = null;
+    reading.objective = [];
+    reading.regions = [];
+    result.regions = [];
+    reading.confidence = 0;
+    reading.problems = [
+      ...reading.problems.filter((p) => p.kind !== 'fiducialsNotFound' && p.questionNo === undefined),
+      { kind: 'fiducialsNotFound', detail: `photo ${photo.reason}: ${photo.detail}` },
+    ];
+    reading.photo = { rejected: photo.reason, edgeMm: null };
+  }
+  result.reading.elapsedMs = round(performance.now() - started, 1);
+  return result;
+}
+
+type GreyOutcome = { result: RecognitionResult; blank: boolean; fitConfidence: number };
+
+/** Reads a decoded page. */
+async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, options: RecognizeOptions): Promise<GreyOutcome> {
   const guessed = guessFrame(img.width, img.height);
   const found = findFiducials(img, guessed);
   const problems: RecognitionProblem[] = [];
@@ -282,6 +340,7 @@ export async function recognizePage(
 
   let scale: number | null = null;
   let skewDeg: number | null = null;
+  let fitConfidence = 0;
   if (blank) {
     problems.push({ kind: 'blankPage' });
   } else {
@@ -301,6 +360,7 @@ export async function recognizePage(
       scale = round(fit.scale, 4);
       skewDeg = round(fit.skewDeg, 3);
       confidences.push(fit.confidence);
+      fitConfidence = fit.confidence;
       if (fit.confidence < LOW_CONFIDENCE) problems.push({ kind: 'lowConfidence', detail: fit.note });
     }
   }
@@ -326,6 +386,16 @@ export async function recognizePage(
     const objective = readObjective(img, located.transform, page.objective, black);
     reading.objective = objective.readings;
     problems.push(...objective.problems);
+    if (fitConfidence < LOW_CONFIDENCE) {
+      // A doubt about where the page is could change every bubble's reading: every question is held
+      // back (the server holds back questions by their own problems and confidences).
+      for (const r of reading.objective) {
+        r.confidence = Math.min(r.confidence, round(fitConfidence, 3));
+        if (!problems.some((p) => p.kind === 'lowConfidence' && p.questionNo === r.questionNo)) {
+          problems.push({ kind: 'lowConfidence', questionNo: r.questionNo, detail: 'page placement uncertain' });
+        }
+      }
+    }
     confidences.push(...objective.readings.map((r) => r.confidence));
     const scanPxPerMm = (img.width / template.pageWidthMm + img.height / template.pageHeightMm) / 2;
     const pxPerMm = Math.min(scanPxPerMm, (options.regionDpi ?? DEFAULT_REGION_DPI) / 25.4);
@@ -335,8 +405,7 @@ export async function recognizePage(
     cuts.forEach((c, i) => regions.push({ questionNo: c.reading.questionNo, kind: c.reading.kind, jpeg: jpegs[i] as Buffer }));
   }
   reading.confidence = blank ? 1 : round(Math.min(1, ...confidences), 3);
-  reading.elapsedMs = round(performance.now() - started, 1);
-  return { reading, regions };
+  return { result: { reading, regions }, blank, fitConfidence };
 }
 
 function median(values: readonly number[]): number {

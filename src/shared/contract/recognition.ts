@@ -111,8 +111,19 @@ export const pageReadingSchema = z.object({
   problems: z.array(recognitionProblemSchema),
   /** Milliseconds the engine spent on the page. */
   elapsedMs: z.number().nonnegative(),
+  /**
+   * Set when the image was read as a phone photo (rectified from its fiducials): `rejected` says why a
+   * photo could not be read (to be retaken at once, PHOTO_REJECTION_MESSAGES), `edgeMm` how sharp it was.
+   */
+  photo: z.object({ rejected: z.enum(['cutOff', 'blurred']).nullable(), edgeMm: z.number().nonnegative().nullable() }).optional(),
 });
 export type PageReading = z.infer<typeof pageReadingSchema>;
+
+/** What the portal says when a phone photo of an answer sheet cannot be read, so it is retaken at once. */
+export const PHOTO_REJECTION_MESSAGES: Record<'cutOff' | 'blurred', string> = {
+  cutOff: '照片没有拍全答题卡：请把答题卡四角的黑色定位方块都拍进画面后重新拍摄',
+  blurred: '照片模糊，无法识别：请拿稳手机、对准答题卡对焦后重新拍摄',
+};
 
 /** Per-page recognition states of a scanned page (scan_pages.status). */
 export const SCAN_PAGE_STATUSES = ['stored', 'recognising', 'recognised', 'review', 'discarded', 'failed'] as const;

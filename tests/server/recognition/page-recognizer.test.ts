@@ -216,8 +216,11 @@ describe('recognizePage on pages that need a person', () => {
     expect(reading.problems).toEqual([
       { kind: 'qrUnreadable' },
       { kind: 'lowConfidence', detail: 'three fiducials and no QR: nothing to check the fit against' },
+      // The doubt about the whole page holds back every question (the server scores by question).
+      ...page.objective.map((q) => ({ kind: 'lowConfidence', questionNo: q.questionNo, detail: 'page placement uncertain' })),
     ]);
     expect(reading.confidence).toBe(0);
+    for (const o of reading.objective) expect(o.confidence).toBeLessThan(0.6);
     expectAnswersRight(sheet, reading);
   });
 
