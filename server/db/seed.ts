@@ -8,6 +8,7 @@ import { hashPassword } from '../services/auth/password-hasher';
 import type { Db } from './client';
 import { classes, memberships, orgs, subjects, users } from './schema';
 import { seedPapersDemo } from './seed-papers';
+import { seedSemesterDemo } from './seed-semester';
 
 export const DEMO_SCHOOL_NAME = '示范中学';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -78,6 +79,11 @@ export async function seedDemo(db: Db): Promise<boolean> {
     }
     await tx.update(orgs).set({ createdBy: creator!.id }).where(eq(orgs.id, school.id));
     await seedPapersDemo(tx as unknown as Db, {
+      orgId: school.id,
+      schoolYearId: firstYear.id,
+      authors: { 数学: teacher!.id, 语文: director!.id, 英语: creator!.id },
+    });
+    await seedSemesterDemo(tx as unknown as Db, {
       orgId: school.id,
       schoolYearId: firstYear.id,
       authors: { 数学: teacher!.id, 语文: director!.id, 英语: creator!.id },
