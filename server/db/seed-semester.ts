@@ -178,16 +178,6 @@ export async function seedSemesterDemo(
     .from(subjects)
     .where(eq(subjects.orgId, school.orgId));
 
-  type AnswerRow = {
-    hw: number;
-    sid: number;
-    qno: number;
-    labels: string[] | null;
-    auto: number | null;
-    score: number;
-    manual: boolean;
-    at: string;
-  };
   const answerRows: AnswerRow[] = [];
 
   for (const [subjectName, plan] of Object.entries(PLANS)) {
