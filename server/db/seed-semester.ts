@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_PARTIAL_CREDIT } from '../../src/shared/contract/marking';
 import { CLASS_TYPE } from '../../src/shared/contract/system';
 import type { Db } from './client';
-import { classes, subjects } from './schema';
+import { classes, subjects, users } from './schema';
 import { questionScores } from './schema-marking';
 import { homework, homeworkClasses, paperQuestions, papers, paperSections, questions, students } from './schema-papers';
 
@@ -150,6 +150,36 @@ type AnswerRow = {
 };
 
 type Bank = { id: number; type: QType; answer: string[]; difficulty: number; score: number }[];
+
+/** Who made the demo papers of each subject (usernames of the demo accounts). */
+const DEMO_AUTHORS: Record<string, string> = { 数学: 'teacher', 语文: 'director', 英语: 'creator' };
+
+/**
+ * The demo semester for a school: its first school year, with the demo accounts as the subjects'
+ * teachers. Unit tests call it on the demo school when they need the semester (the demo seed skips it
+ * under NODE_ENV=test to keep every other test fast).
+ */
+export async function seedSemesterForSchool(db: Db, orgId: number, now = new Date()): Promise<boolean> {
+  const [year] = await db
+    .select({ id: classes.id })
+    .from(classes)
+    .where(and(eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.schoolYear)))
+    .orderBy(asc(classes.sort), asc(classes.id))
+    .limit(1);
+  if (!year) return false;
+  const accounts = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(inArray(users.username, Object.values(DEMO_AUTHORS)));
+  const authors = Object.fromEntries(
+    Object.entries(DEMO_AUTHORS).map(([subject, username]) => [
+      subject,
+      accounts.find((u) => u.username === username)?.id ?? null,
+    ]),
+  );
+  // In one transaction (a savepoint inside the demo seed's), so the foreign-key shortcut applies.
+  return db.transaction((tx) => seedSemesterDemo(tx as unknown as Db, { orgId, schoolYearId: year.id, authors }, now));
+}
 
 export async function seedSemesterDemo(
   db: Db,

@@ -16,6 +16,7 @@ import {
   subjectStatsSchema,
   type AnalysisOptions,
 } from '../../../src/shared/contract/analysis';
+import { seedSemesterForSchool } from '../../../server/db/seed-semester';
 import { failure } from '../accounts-helper';
 import { createOtherSchool } from '../papers/papers-helper';
 import { addTeacher, type Caller, callerFor, createMarkingApp, data, type MarkingApp } from '../marking/marking-helper';
@@ -32,6 +33,7 @@ describe('analysis endpoints', () => {
 
   beforeAll(async () => {
     handle = await createMarkingApp();
+    await seedSemesterForSchool(app().database.db, (await callerFor(app(), 'creator')).orgId);
     teacher = await callerFor(app(), 'teacher');
     director = await callerFor(app(), 'director');
     other = await createOtherSchool(app());
@@ -42,10 +44,10 @@ describe('analysis endpoints', () => {
     ids.chinese = options.subjects.find((s) => s.name === '语文')!.id;
     // The first semester math homework with scores.
     const [row] = (
-      await app().database.db.execute<{ id: number }>(
+      (await app().database.db.execute(
         sql`select h.id from homework h join papers p on p.id = h.paper_id join subjects s on s.id = p.subject_id
             where s.name = '数学' and exists (select 1 from question_scores q where q.homework_id = h.id) order by h.id limit 1`,
-      )
+      )) as unknown as { rows: { id: number }[] }
     ).rows;
     ids.hw = Number(row!.id);
   }, 120_000);
@@ -65,10 +67,12 @@ describe('analysis endpoints', () => {
   it('one homework: the same figures on the grade, class, student and homework views and in the database', async () => {
     const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
     // Independent recomputation: students with any score row are the participants; absent are never 0.
-    const { rows } = await app().database.db.execute<{ n: string; mean: number; enrolled: string }>(sql`
+    const { rows } = (await app().database.db.execute(sql`
       select count(*) as n, avg(t.total) as mean,
         (select count(*) from students s join homework_classes hc on hc.class_id = s.class_id where hc.homework_id = ${ids.hw}) as enrolled
-      from (select student_id, sum(score) as total from question_scores where homework_id = ${ids.hw} group by student_id) t`);
+      from (select student_id, sum(score) as total from question_scores where homework_id = ${ids.hw} group by student_id) t`)) as unknown as {
+      rows: { n: string; mean: number; enrolled: string }[];
+    };
     expect(hw.summary.participation.participants).toBe(Number(rows[0]!.n));
     expect(hw.summary.participation.enrolled).toBe(Number(rows[0]!.enrolled));
     expect(hw.summary.participation.absent).toBeGreaterThan(0);
