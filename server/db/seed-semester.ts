@@ -367,7 +367,7 @@ async function insertScores(db: Db, orgId: number, rows: AnswerRow[]) {
     a as (
       insert into answers (id, org_id, homework_id, student_id, question_no, labels, auto_score)
       select id, ${orgId}, hw, sid, qno,
-             case when l is null then null else to_jsonb(regexp_split_to_array(l, '')) end,
+             case when l is null then null when l = '' then '[]'::jsonb else to_jsonb(regexp_split_to_array(l, '')) end,
              case when manual then null else score end
       from r
     ),

@@ -41,6 +41,8 @@ import { analysisStudents, loadHomework, loadMarks, loadRoster, type LoadedHomew
 export type AnalysisService = ReturnType<typeof createAnalysisService>;
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+/** Rows of the knowledge-point heat map. */
+const HEATMAP_POINTS = 30;
 
 /** The summary part of a homework's statistics (what the contract calls HomeworkSummary). */
 export function summaryOf(stats: HomeworkStats): HomeworkSummary {
@@ -185,9 +187,11 @@ export function createAnalysisService({ db }: { db: Db }) {
     const heatClasses = allClasses.filter((c) => viewClassIds.includes(c.id) || input.classId === null);
     const heatClassList = heatClasses.filter((c) => gradeClassIds.includes(c.id));
     const perClassMastery = heatClassList.map((c) => masteryOf(mastery.get(c.id) ?? []));
-    const allMastery = masteryOf(
-      [...mastery.entries()].filter(([id]) => viewClassIds.includes(id)).flatMap(([, items]) => items),
-    );
+    // Points with enough questions only, weakest first, at most HEATMAP_POINTS rows.
+    const allMastery = masteryOf([...mastery.entries()].filter(([id]) => viewClassIds.includes(id)).flatMap(([, items]) => items))
+      .filter((p) => p.mastery !== null)
+      .sort((a, b) => a.mastery! - b.mastery!)
+      .slice(0, HEATMAP_POINTS);
     return {
       scope: { schoolYearId: year.id, subjectId: input.subjectId, classId: input.classId, title: input.title },
       ranksAllowed: year.ranksAllowed,
@@ -424,7 +428,7 @@ export function createAnalysisService({ db }: { db: Db }) {
 
     async options(userId: number): Promise<AnalysisOptions> {
       const scope = await resolveAnalysisScope(db, userId);
-      const [years, klasses, subjectRows, list] = await Promise.all([
+      const [years, klasses, subjectRows, list, scoredRows] = await Promise.all([
         schoolYearsOf(scope.orgId),
         classesOf(scope.orgId),
         db
@@ -433,7 +437,9 @@ export function createAnalysisService({ db }: { db: Db }) {
           .where(eq(subjects.orgId, scope.orgId))
           .orderBy(asc(subjects.sort)),
         loadHomework(db, scope.orgId, {}),
+        db.selectDistinct({ id: questionScores.homeworkId }).from(questionScores).where(eq(questionScores.orgId, scope.orgId)),
       ]);
+      const scored = new Set(scoredRows.map((r) => r.id));
       const visibleClasses = klasses.filter((c) => scope.visible.has(c.id));
       const visibleHomework = list.filter((hw) => visibleClassesOf(scope, hw).length > 0);
       const yearIds = new Set(visibleClasses.map((c) => c.schoolYearId));
@@ -449,6 +455,7 @@ export function createAnalysisService({ db }: { db: Db }) {
             schoolYearId: hw.schoolYearId,
             startDate: hw.startDate,
             classIds: visibleClassesOf(scope, hw),
+            scored: scored.has(hw.id),
           }))
           .reverse(),
         gradeDirector: scope.gradeDirector,

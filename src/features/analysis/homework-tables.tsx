@@ -51,7 +51,6 @@ export function QuestionTable({ data, detailed = true }: { data: HomeworkAnalysi
       pagination={false}
       rowKey="no"
       dataSource={data.questions}
-      scroll={{ x: 760 }}
       columns={[
         { title: '题号', dataIndex: 'no', width: 60 },
         { title: '题型', render: (_: unknown, q: HomeworkQuestion) => QUESTION_TYPE_LABELS[q.type], width: 80 },

@@ -33,7 +33,7 @@ export function useAnalysisFilters(options: AnalysisOptions | undefined) {
   const homeworkOfYear = (options?.homework ?? []).filter((h) => h.schoolYearId === schoolYearId);
   const subjectId =
     asked('subjectId') ??
-    options?.subjects.find((s) => homeworkOfYear.some((h) => h.subjectId === s.id))?.id ??
+    options?.subjects.find((s) => homeworkOfYear.some((h) => h.subjectId === s.id && h.scored))?.id ??
     options?.subjects[0]?.id ??
     null;
   const classId = asked('classId') ?? options?.classes.find((c) => c.schoolYearId === schoolYearId)?.id ?? null;
@@ -42,7 +42,11 @@ export function useAnalysisFilters(options: AnalysisOptions | undefined) {
     subjectId,
     classId,
     studentId: asked('studentId'),
-    homeworkId: asked('homeworkId') ?? homeworkOfYear.find((h) => h.subjectId === subjectId)?.id ?? null,
+    homeworkId:
+      asked('homeworkId') ??
+      homeworkOfYear.find((h) => h.subjectId === subjectId && h.scored)?.id ??
+      homeworkOfYear.find((h) => h.subjectId === subjectId)?.id ??
+      null,
     from: date('from'),
     to: date('to'),
   };

@@ -132,6 +132,8 @@ export const analysisOptionsSchema = z.object({
       schoolYearId: z.number(),
       startDate: z.string(),
       classIds: z.array(z.number()),
+      /** Whether any student has a mark yet (the pages open the newest scored homework). */
+      scored: z.boolean(),
     }),
   ),
   gradeDirector: z.boolean(),

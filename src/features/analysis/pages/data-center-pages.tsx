@@ -123,7 +123,6 @@ function SubjectStatsBody({ schoolYearId }: { schoolYearId: number | null }) {
                 pagination={false}
                 rowKey="subjectId"
                 dataSource={data.subjects}
-                scroll={{ x: 720 }}
                 columns={[
                   { title: '学科', dataIndex: 'name' },
                   { title: '作业数', dataIndex: 'homeworkCount' },
@@ -219,7 +218,6 @@ function CorrectScoreBody({ schoolYearId, subjectId }: { schoolYearId: number | 
               pagination={false}
               rowKey={(r?: Row) => `${r?.teacherId}:${r?.classId}`}
               dataSource={data.rows}
-              scroll={{ x: 860 }}
               columns={[
                 { title: '教师', dataIndex: 'teacherName' },
                 { title: '班级', dataIndex: 'className' },
@@ -353,7 +351,6 @@ function AverageScoreBody({
                 pagination={false}
                 rowKey="classId"
                 dataSource={rows}
-                scroll={{ x: 120 + data.questions.length * 64 }}
                 columns={[
                   { title: '班级', dataIndex: 'name', fixed: 'left', width: 100 },
                   ...data.questions.map((q, i) => ({

@@ -215,7 +215,6 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
           pagination={false}
           rowKey="id"
           dataSource={data.homework}
-          scroll={{ x: 720 }}
           columns={[
             {
               title: '作业',
@@ -259,7 +258,6 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
           rowKey="studentId"
           dataSource={data.students}
           pagination={{ pageSize: 20 }}
-          scroll={{ x: 600 }}
           columns={[
             { title: '学号', dataIndex: 'code', width: 110 },
             {
