@@ -4,6 +4,14 @@
  */
 import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { BigDataPage } from '../src/features/analysis/pages/big-data-page';
+import { CommentaryPage } from '../src/features/analysis/pages/commentary-page';
+import { AverageScorePage, CorrectScorePage, SubjectStatsPage } from '../src/features/analysis/pages/data-center-pages';
+import { DetailsPage } from '../src/features/analysis/pages/details-page';
+import { HomeworkAnalysisPage } from '../src/features/analysis/pages/homework-analysis-page';
+import { OverviewPage } from '../src/features/analysis/pages/overview-page';
+import { PersonPage } from '../src/features/analysis/pages/person-page';
+import { ReportPage } from '../src/features/analysis/pages/report-page';
 import { CorrectPage } from '../src/features/marking/pages/correct-page';
 import { WritePage } from '../src/features/marking/pages/write-page';
 import { EditPage } from '../src/features/papers/pages/edit-page';
@@ -24,6 +32,7 @@ import { PortalLayout } from '../src/features/portal/portal-layout';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
 import { TeacherScanPage } from './teacher-scan-page';
 import { WithMarking, WithPapers } from './teacher-feature-providers';
+import { WithAnalysis } from './teacher-analysis-provider';
 
 const PAGES: Record<string, ReactNode> = {
   '/': <LandingPage />,
@@ -79,6 +88,61 @@ const PAGES: Record<string, ReactNode> = {
     <WithMarking>
       <WritePage />
     </WithMarking>
+  ),
+  '/analysis/grade': (
+    <WithAnalysis>
+      <OverviewPage kind="grade" />
+    </WithAnalysis>
+  ),
+  '/analysis/class': (
+    <WithAnalysis>
+      <OverviewPage kind="class" />
+    </WithAnalysis>
+  ),
+  '/analysis/person': (
+    <WithAnalysis>
+      <PersonPage />
+    </WithAnalysis>
+  ),
+  '/assistant/analysis': (
+    <WithAnalysis>
+      <HomeworkAnalysisPage />
+    </WithAnalysis>
+  ),
+  '/assistant/commentary': (
+    <WithAnalysis>
+      <CommentaryPage />
+    </WithAnalysis>
+  ),
+  '/assistant/details': (
+    <WithAnalysis>
+      <DetailsPage />
+    </WithAnalysis>
+  ),
+  '/assistant/papaerReport': (
+    <WithAnalysis>
+      <ReportPage />
+    </WithAnalysis>
+  ),
+  '/dataCenter/subject': (
+    <WithAnalysis>
+      <SubjectStatsPage />
+    </WithAnalysis>
+  ),
+  '/dataCenter/correctScore': (
+    <WithAnalysis>
+      <CorrectScorePage />
+    </WithAnalysis>
+  ),
+  '/dataCenter/averageScore': (
+    <WithAnalysis>
+      <AverageScorePage />
+    </WithAnalysis>
+  ),
+  '/bigData': (
+    <WithAnalysis>
+      <BigDataPage />
+    </WithAnalysis>
   ),
 };
 

@@ -20,6 +20,7 @@ import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
 import redisPlugin from './plugins/redis';
 import scanPlugin from './plugins/scan';
+import analysisRoutes from './routes/analysis/analysis.routes';
 import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
 import devOutboxRoutes from './routes/dev/dev-outbox.routes';
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(markingRoutes);
       await api.register(reviewRoutes);
       await api.register(scoresRoutes);
+      await api.register(analysisRoutes);
       if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },
     { prefix: '/api' },

@@ -8,6 +8,7 @@ import { hashPassword } from '../services/auth/password-hasher';
 import type { Db } from './client';
 import { classes, memberships, orgs, subjects, users } from './schema';
 import { seedPapersDemo } from './seed-papers';
+import { seedSemesterForSchool } from './seed-semester';
 
 export const DEMO_SCHOOL_NAME = '示范中学';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -29,7 +30,8 @@ export const DEMO_USERS = [
   { username: 'newbie', nickname: '新老师', mobile: '13800000004' },
 ] as const;
 
-export async function seedDemo(db: Db): Promise<boolean> {
+/** `semester`: also seed the demo semester of marked homework (default: everywhere but unit tests). */
+export async function seedDemo(db: Db, options: { semester?: boolean } = {}): Promise<boolean> {
   const [row] = await db.select({ value: count() }).from(orgs);
   if ((row?.value ?? 0) > 0) return false;
   // scrypt runs on the libuv pool, so the four hashes cost about as much as one.
@@ -82,6 +84,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       schoolYearId: firstYear.id,
       authors: { 数学: teacher!.id, 语文: director!.id, 英语: creator!.id },
     });
+    if (options.semester ?? process.env.NODE_ENV !== 'test') await seedSemesterForSchool(tx as unknown as Db, school.id);
   });
   return true;
 }

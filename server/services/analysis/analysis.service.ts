@@ -1,0 +1,733 @@
+/**
+ * Learning analysis: the grade, class and student views, one homework's analysis (served to 数据分析,
+ * 作业讲评, 作业详情 and 报告 alike), the data centre and the big-data screen. Every figure comes from
+ * src/shared/lib/analysis-stats.ts over the final marks in question_scores; the scope comes from the
+ * session (analysis-scope.ts), never from the filters.
+ */
+import { and, asc, count, eq, inArray, isNotNull } from 'drizzle-orm';
+import type {
+  AnalysisOptions,
+  AnalysisOverview,
+  AverageScore,
+  BigData,
+  ClassFilter,
+  CorrectScore,
+  DataCenterFilter,
+  GradeFilter,
+  HomeworkAnalysis,
+  HomeworkSummary,
+  PersonAnalysis,
+  PersonFilter,
+  SubjectStats,
+} from '../../../src/shared/contract/analysis';
+import { CLASS_TYPE } from '../../../src/shared/contract/system';
+import {
+  analyseHomework,
+  difference,
+  GRADE_BANDS,
+  gradeBand,
+  masteryOf,
+  ranksAllowedByDefault,
+  scoreBands,
+  type HomeworkStats,
+  type MasteryItem,
+} from '../../../src/shared/lib/analysis-stats';
+import type { Db } from '../../db/client';
+import { answers, classes, markingTasks, orgs, questionScores, students, subjects, users } from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { canSee, requireGradeDirector, resolveAnalysisScope, type AnalysisScope } from './analysis-scope';
+import { analysisStudents, loadHomework, loadMarks, loadRoster, type LoadedHomework, type RosterStudent } from './homework-marks';
+
+export type AnalysisService = ReturnType<typeof createAnalysisService>;
+
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+/** Rows of the knowledge-point heat map. */
+const HEATMAP_POINTS = 30;
+
+/** The summary part of a homework's statistics (what the contract calls HomeworkSummary). */
+export function summaryOf(stats: HomeworkStats): HomeworkSummary {
+  const { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability } = stats;
+  return { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability };
+}
+
+export function createAnalysisService({ db }: { db: Db }) {
+  async function schoolYearsOf(orgId: number) {
+    return db
+      .select({ id: classes.id, name: classes.name })
+      .from(classes)
+      .where(and(eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.schoolYear)))
+      .orderBy(asc(classes.sort), asc(classes.id));
+  }
+
+  async function classesOf(orgId: number) {
+    return db
+      .select({ id: classes.id, name: classes.name, schoolYearId: classes.pid })
+      .from(classes)
+      .where(and(eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.klass)))
+      .orderBy(asc(classes.sort), asc(classes.id));
+  }
+
+  async function requireSchoolYear(scope: AnalysisScope, schoolYearId: number) {
+    const year = (await schoolYearsOf(scope.orgId)).find((y) => y.id === schoolYearId);
+    if (!year) throw ApiError.notFound();
+    return { ...year, ranksAllowed: ranksAllowedByDefault(year.name) };
+  }
+
+  async function requireSubject(scope: AnalysisScope, subjectId: number) {
+    const [row] = await db
+      .select({ id: subjects.id, name: subjects.name })
+      .from(subjects)
+      .where(and(eq(subjects.id, subjectId), eq(subjects.orgId, scope.orgId)));
+    if (!row) throw ApiError.notFound();
+    return row;
+  }
+
+  /** The classes of a homework the caller may see. */
+  const visibleClassesOf = (scope: AnalysisScope, hw: LoadedHomework) =>
+    hw.classIds.filter((id) => canSee(scope, id, hw.subjectId));
+
+  /**
+   * Grade (every visible class of the school year) or class view over a subject and date range.
+   * `classId` narrows the view to one class; the grade figures stay beside it for comparison.
+   */
+  async function overview(
+    scope: AnalysisScope,
+    input: { schoolYearId: number; subjectId: number; classId: number | null; from?: string; to?: string; title: string },
+  ): Promise<AnalysisOverview> {
+    const year = await requireSchoolYear(scope, input.schoolYearId);
+    const allClasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
+    const gradeClassIds = allClasses.filter((c) => canSee(scope, c.id, input.subjectId)).map((c) => c.id);
+    const viewClassIds = input.classId === null ? gradeClassIds : [input.classId];
+    const list = (
+      await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: input.subjectId, from: input.from, to: input.to })
+    ).filter((hw) => hw.classIds.some((id) => viewClassIds.includes(id)));
+    const roster = await loadRoster(db, scope.orgId, gradeClassIds);
+    const marks = await loadMarks(db, scope.orgId, list);
+    const perStudent = new Map<number, { score: number; full: number; taken: number; absent: number }>();
+    const mastery = new Map<number, MasteryItem[]>();
+    const homeworkOut: AnalysisOverview['homework'] = [];
+    for (const hw of list) {
+      const gradeStudents = analysisStudents(hw, roster, marks.get(hw.id), gradeClassIds);
+      const viewStudents = gradeStudents.filter((s) => viewClassIds.includes(s.classId));
+      const grade = analyseHomework(hw.questions, gradeStudents);
+      const view = input.classId === null ? grade : analyseHomework(hw.questions, viewStudents);
+      const classRows = hw.classIds
+        .filter((id) => gradeClassIds.includes(id))
+        .map((classId) => {
+          const stats = analyseHomework(
+            hw.questions,
+            gradeStudents.filter((s) => s.classId === classId),
+          );
+          return {
+            classId,
+            scoreRate: stats.scoreRate,
+            mean: stats.totals.mean,
+            participants: stats.participation.participants,
+            enrolled: stats.participation.enrolled,
+          };
+        });
+      homeworkOut.push({
+        id: hw.id,
+        title: hw.title,
+        startDate: hw.startDate,
+        summary: summaryOf(view),
+        gradeScoreRate: grade.scoreRate,
+        classes: classRows,
+      });
+      for (const s of viewStudents) {
+        const entry = perStudent.get(s.studentId) ?? { score: 0, full: 0, taken: 0, absent: 0 };
+        if (s.scores.some((v) => v !== null)) {
+          entry.score += sum(s.scores.map((v) => v ?? 0));
+          entry.full += view.full;
+          entry.taken += 1;
+        } else entry.absent += 1;
+        perStudent.set(s.studentId, entry);
+      }
+      for (const s of gradeStudents) {
+        hw.questions.forEach((q, qi) => {
+          const score = s.scores[qi];
+          if (score === null || score === undefined) return;
+          for (const p of q.knowledgePoints ?? []) {
+            const items = mastery.get(s.classId) ?? [];
+            items.push({ pointId: p.id, pointName: p.name, questionKey: `${hw.id}:${q.no}`, score, full: q.full });
+            mastery.set(s.classId, items);
+          }
+        });
+      }
+    }
+    const viewRoster = roster.filter((s) => viewClassIds.includes(s.classId));
+    const studentRates = viewRoster.map((s) => {
+      const e = perStudent.get(s.id);
+      return { s, e, rate: e && e.full > 0 ? e.score / e.full : null };
+    });
+    const taken = studentRates.filter((r) => r.rate !== null);
+    const ranks = new Map<number, number>();
+    if (year.ranksAllowed) {
+      for (const r of taken) ranks.set(r.s.id, 1 + taken.filter((o) => o.rate! > r.rate! + 1e-9).length);
+    }
+    const participants = sum(homeworkOut.map((h) => h.summary.participation.participants));
+    const enrolled = sum(homeworkOut.map((h) => h.summary.participation.enrolled));
+    const marksSum = sum(taken.map((r) => r.e!.score));
+    const fullSum = sum(taken.map((r) => r.e!.full));
+    // Grade: every visible class, whatever the view.
+    const gradeRate = (() => {
+      let score = 0;
+      let full = 0;
+      for (const hw of list) {
+        const m = marks.get(hw.id);
+        const fullMark = sum(hw.questions.map((q) => q.full));
+        for (const s of analysisStudents(hw, roster, m, gradeClassIds)) {
+          if (!s.scores.some((v) => v !== null)) continue;
+          score += sum(s.scores.map((v) => v ?? 0));
+          full += fullMark;
+        }
+      }
+      return full > 0 ? score / full : null;
+    })();
+    const heatClasses = allClasses.filter((c) => viewClassIds.includes(c.id) || input.classId === null);
+    const heatClassList = heatClasses.filter((c) => gradeClassIds.includes(c.id));
+    const perClassMastery = heatClassList.map((c) => masteryOf(mastery.get(c.id) ?? []));
+    // Points with enough questions only, weakest first, at most HEATMAP_POINTS rows.
+    const allMastery = masteryOf([...mastery.entries()].filter(([id]) => viewClassIds.includes(id)).flatMap(([, items]) => items))
+      .filter((p) => p.mastery !== null)
+      .sort((a, b) => a.mastery! - b.mastery!)
+      .slice(0, HEATMAP_POINTS);
+    return {
+      scope: { schoolYearId: year.id, subjectId: input.subjectId, classId: input.classId, title: input.title },
+      ranksAllowed: year.ranksAllowed,
+      homework: homeworkOut,
+      totals: {
+        homeworkCount: list.length,
+        participants,
+        enrolled,
+        scoreRate: fullSum > 0 ? marksSum / fullSum : null,
+        gradeScoreRate: gradeRate,
+        gradeBands: GRADE_BANDS.map((band) => ({
+          band,
+          count: taken.filter((r) => gradeBand(r.e!.score, r.e!.full) === band).length,
+        })),
+        bands: scoreBands(
+          taken.map((r) => r.rate!),
+          1,
+        ),
+      },
+      classes: heatClassList.map((c) => {
+        const rows = homeworkOut.flatMap((h) => h.classes.filter((k) => k.classId === c.id));
+        const scored = list.flatMap((hw) =>
+          analysisStudents(hw, roster, marks.get(hw.id), [c.id])
+            .filter((s) => s.scores.some((v) => v !== null))
+            .map((s) => ({ score: sum(s.scores.map((v) => v ?? 0)), full: sum(hw.questions.map((q) => q.full)) })),
+        );
+        const full = sum(scored.map((r) => r.full));
+        return {
+          classId: c.id,
+          name: c.name,
+          scoreRate: full > 0 ? sum(scored.map((r) => r.score)) / full : null,
+          participants: sum(rows.map((r) => r.participants)),
+          enrolled: sum(rows.map((r) => r.enrolled)),
+        };
+      }),
+      heatmap: {
+        classes: heatClassList.map((c) => ({ id: c.id, name: c.name })),
+        points: allMastery.map((p) => ({ id: p.id, name: p.name, questionCount: p.questionCount })),
+        cells: allMastery.map((p) =>
+          perClassMastery.map((list) => {
+            const cell = list.find((x) => x.id === p.id);
+            return cell && cell.questionCount >= 3 ? cell.rawRate : null;
+          }),
+        ),
+      },
+      students: studentRates.map(({ s, e, rate }) => ({
+        studentId: s.id,
+        name: s.name,
+        code: s.code,
+        classId: s.classId,
+        className: s.className,
+        scoreRate: rate,
+        band: e && rate !== null ? gradeBand(e.score, e.full) : null,
+        taken: e?.taken ?? 0,
+        absent: e?.absent ?? 0,
+        rank: ranks.get(s.id) ?? null,
+      })),
+    };
+  }
+
+  async function homeworkAnalysis(scope: AnalysisScope, homeworkId: number, classId?: number): Promise<HomeworkAnalysis> {
+    const [hw] = await loadHomework(db, scope.orgId, { ids: [homeworkId] });
+    if (!hw) throw ApiError.notFound();
+    const visible = visibleClassesOf(scope, hw);
+    if (visible.length === 0) throw ApiError.notFound();
+    if (classId !== undefined && !visible.includes(classId)) throw ApiError.badRequest('班级不在此作业的范围内');
+    const year = await requireSchoolYear(scope, hw.schoolYearId);
+    const roster = await loadRoster(db, scope.orgId, visible);
+    const marks = (await loadMarks(db, scope.orgId, [hw], { withAnswers: true })).get(hw.id);
+    const viewIds = classId === undefined ? visible : [classId];
+    const gradeStudents = analysisStudents(hw, roster, marks, visible);
+    const grade = analyseHomework(hw.questions, gradeStudents, { ranks: year.ranksAllowed });
+    const view =
+      classId === undefined
+        ? grade
+        : analyseHomework(
+            hw.questions,
+            gradeStudents.filter((s) => viewIds.includes(s.classId)),
+          );
+    const classNames = new Map(roster.map((s) => [s.classId, s.className]));
+    const byStudent = new Map(grade.students.map((s) => [s.studentId, s]));
+    const viewStats = new Map(view.students.map((s) => [s.studentId, s]));
+    return {
+      homework: {
+        id: hw.id,
+        title: hw.title,
+        subjectId: hw.subjectId,
+        subjectName: hw.subjectName,
+        startDate: hw.startDate,
+        dueDate: hw.dueDate,
+        status: hw.status,
+      },
+      classes: visible.map((id) => ({ id, name: classNames.get(id) ?? '' })),
+      classId: classId ?? null,
+      ranksAllowed: year.ranksAllowed,
+      summary: summaryOf(view),
+      gradeSummary: summaryOf(grade),
+      classSummaries: visible.map((id) => ({
+        classId: id,
+        name: classNames.get(id) ?? '',
+        summary: summaryOf(
+          analyseHomework(
+            hw.questions,
+            gradeStudents.filter((s) => s.classId === id),
+          ),
+        ),
+      })),
+      questions: view.questions.map((q, i) => {
+        const meta = hw.questions[i]!;
+        return {
+          ...q,
+          stem: meta.stem,
+          optionTexts: meta.optionTexts,
+          key: [...(meta.key ?? meta.keyText)],
+          knowledgePoints: [...(meta.knowledgePoints ?? [])],
+        };
+      }),
+      knowledgePoints: view.knowledgePoints,
+      students: roster
+        .filter((s) => viewIds.includes(s.classId))
+        .map((s) => {
+          const m = marks?.get(s.id);
+          const stats = viewStats.get(s.id);
+          const ranked = byStudent.get(s.id);
+          const n = hw.questions.length;
+          return {
+            studentId: s.id,
+            name: s.name,
+            code: s.code,
+            classId: s.classId,
+            className: s.className,
+            absent: !stats,
+            total: stats?.total ?? null,
+            band: stats?.band ?? null,
+            right: stats?.right ?? 0,
+            wrong: stats?.wrong ?? 0,
+            blank: stats?.blank ?? 0,
+            classRank: ranked?.classRank ?? null,
+            rank: ranked?.rank ?? null,
+            scores: m?.scores ?? Array<null>(n).fill(null),
+            labels: m?.labels ?? Array<null>(n).fill(null),
+            answerIds: m?.answerIds ?? Array<null>(n).fill(null),
+            hasImage: m?.hasImage ?? Array<boolean>(n).fill(false),
+          };
+        }),
+    };
+  }
+
+  async function person(scope: AnalysisScope, filter: PersonFilter): Promise<PersonAnalysis> {
+    const [student] = await db
+      .select({
+        id: students.id,
+        name: students.name,
+        code: students.code,
+        classId: students.classId,
+        className: classes.name,
+        schoolYearId: classes.pid,
+      })
+      .from(students)
+      .innerJoin(classes, eq(classes.id, students.classId))
+      .where(and(eq(students.id, filter.studentId), eq(students.orgId, scope.orgId)));
+    if (!student) throw ApiError.notFound();
+    const subject = await requireSubject(scope, filter.subjectId);
+    if (!canSee(scope, student.classId, subject.id)) throw ApiError.notFound();
+    const year = await requireSchoolYear(scope, student.schoolYearId!);
+    const list = (
+      await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: subject.id, from: filter.from, to: filter.to })
+    ).filter((hw) => hw.classIds.includes(student.classId));
+    const roster = await loadRoster(db, scope.orgId, [student.classId]);
+    const marks = await loadMarks(db, scope.orgId, list);
+    const items: MasteryItem[] = [];
+    const wrong: PersonAnalysis['wrongQuestions'] = [];
+    const trend = list.map((hw) => {
+      const classStats = analyseHomework(hw.questions, analysisStudents(hw, roster, marks.get(hw.id), [student.classId]), {
+        ranks: year.ranksAllowed,
+      });
+      const mine = classStats.students.find((s) => s.studentId === student.id);
+      const m = marks.get(hw.id)?.get(student.id);
+      if (m) {
+        hw.questions.forEach((q, qi) => {
+          const score = m.scores[qi];
+          if (score === null || score === undefined) return;
+          for (const p of q.knowledgePoints ?? []) {
+            items.push({ pointId: p.id, pointName: p.name, questionKey: `${hw.id}:${q.no}`, score, full: q.full });
+          }
+          if (score < q.full - 1e-9)
+            wrong.push({ homeworkId: hw.id, title: hw.title, no: q.no, stem: q.stem, score, full: q.full });
+        });
+      }
+      return {
+        homeworkId: hw.id,
+        title: hw.title,
+        startDate: hw.startDate,
+        absent: !mine,
+        total: mine?.total ?? null,
+        full: classStats.full,
+        scoreRate: mine ? mine.scoreRate : null,
+        classScoreRate: classStats.scoreRate,
+        band: mine?.band ?? null,
+        right: mine?.right ?? 0,
+        wrong: mine?.wrong ?? 0,
+        blank: mine?.blank ?? 0,
+        classRank: mine?.classRank ?? null,
+      };
+    });
+    const taken = trend.filter((t) => !t.absent);
+    const score = sum(taken.map((t) => t.total ?? 0));
+    const full = sum(taken.map((t) => t.full));
+    return {
+      student: { id: student.id, name: student.name, code: student.code, className: student.className, classId: student.classId },
+      subject,
+      ranksAllowed: year.ranksAllowed,
+      trend,
+      summary: {
+        taken: taken.length,
+        absent: trend.length - taken.length,
+        scoreRate: full > 0 ? score / full : null,
+        band: full > 0 ? gradeBand(score, full) : null,
+      },
+      knowledgePoints: masteryOf(items),
+      wrongQuestions: wrong.reverse().slice(0, 30),
+    };
+  }
+
+  async function directorYear(scope: AnalysisScope, schoolYearId: number) {
+    requireGradeDirector(scope);
+    const year = await requireSchoolYear(scope, schoolYearId);
+    requireGradeDirector(scope, year.id);
+    return year;
+  }
+
+  return {
+    scope: (userId: number) => resolveAnalysisScope(db, userId),
+
+    async options(userId: number): Promise<AnalysisOptions> {
+      const scope = await resolveAnalysisScope(db, userId);
+      const [years, klasses, subjectRows, list, scoredRows] = await Promise.all([
+        schoolYearsOf(scope.orgId),
+        classesOf(scope.orgId),
+        db
+          .select({ id: subjects.id, name: subjects.name })
+          .from(subjects)
+          .where(eq(subjects.orgId, scope.orgId))
+          .orderBy(asc(subjects.sort)),
+        loadHomework(db, scope.orgId, {}),
+        db.selectDistinct({ id: questionScores.homeworkId }).from(questionScores).where(eq(questionScores.orgId, scope.orgId)),
+      ]);
+      const scored = new Set(scoredRows.map((r) => r.id));
+      const visibleClasses = klasses.filter((c) => scope.visible.has(c.id));
+      const visibleHomework = list.filter((hw) => visibleClassesOf(scope, hw).length > 0);
+      const yearIds = new Set(visibleClasses.map((c) => c.schoolYearId));
+      return {
+        schoolYears: years.filter((y) => yearIds.has(y.id)).map((y) => ({ ...y, ranksAllowed: ranksAllowedByDefault(y.name) })),
+        subjects: subjectRows,
+        classes: visibleClasses.map((c) => ({ id: c.id, name: c.name, schoolYearId: c.schoolYearId! })),
+        homework: visibleHomework
+          .map((hw) => ({
+            id: hw.id,
+            title: hw.title,
+            subjectId: hw.subjectId,
+            schoolYearId: hw.schoolYearId,
+            startDate: hw.startDate,
+            classIds: visibleClassesOf(scope, hw),
+            scored: scored.has(hw.id),
+          }))
+          .reverse(),
+        gradeDirector: scope.gradeDirector,
+      };
+    },
+
+    async grade(userId: number, filter: GradeFilter) {
+      const scope = await resolveAnalysisScope(db, userId);
+      const subject = await requireSubject(scope, filter.subjectId);
+      return overview(scope, { ...filter, classId: null, title: subject.name });
+    },
+
+    async klass(userId: number, filter: ClassFilter) {
+      const scope = await resolveAnalysisScope(db, userId);
+      const subject = await requireSubject(scope, filter.subjectId);
+      const klass = (await classesOf(scope.orgId)).find((c) => c.id === filter.classId);
+      if (!klass || !canSee(scope, klass.id, subject.id)) throw ApiError.notFound();
+      return overview(scope, {
+        schoolYearId: klass.schoolYearId!,
+        subjectId: subject.id,
+        classId: klass.id,
+        from: filter.from,
+        to: filter.to,
+        title: klass.name,
+      });
+    },
+
+    async person(userId: number, filter: PersonFilter) {
+      return person(await resolveAnalysisScope(db, userId), filter);
+    },
+
+    async homework(userId: number, homeworkId: number, classId?: number) {
+      return homeworkAnalysis(await resolveAnalysisScope(db, userId), homeworkId, classId);
+    },
+
+    async subjectStats(userId: number, filter: DataCenterFilter): Promise<SubjectStats> {
+      const scope = await resolveAnalysisScope(db, userId);
+      const year = await directorYear(scope, filter.schoolYearId);
+      const klasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
+      const classIds = klasses.map((c) => c.id);
+      const list = await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: filter.subjectId });
+      const roster = await loadRoster(db, scope.orgId, classIds);
+      const marks = await loadMarks(db, scope.orgId, list);
+      const subjectIds = [...new Set(list.map((h) => h.subjectId))];
+      return {
+        schoolYear: { id: year.id, name: year.name },
+        subjects: subjectIds.map((subjectId) => {
+          const ofSubject = list.filter((h) => h.subjectId === subjectId);
+          const stats = ofSubject.map((hw) => ({
+            hw,
+            s: analyseHomework(hw.questions, analysisStudents(hw, roster, marks.get(hw.id))),
+          }));
+          const scored = stats.filter((x) => x.s.participation.participants > 0);
+          const weighted = (pick: (x: (typeof stats)[number]) => number | null | undefined) => {
+            const n = sum(scored.map((x) => x.s.participation.participants));
+            return n > 0 ? sum(scored.map((x) => (pick(x) ?? 0) * x.s.participation.participants)) / n : null;
+          };
+          const marksFull = (ids: number[]) => {
+            let score = 0;
+            let full = 0;
+            for (const { hw } of stats) {
+              for (const s of analysisStudents(hw, roster, marks.get(hw.id), ids)) {
+                if (!s.scores.some((v) => v !== null)) continue;
+                score += sum(s.scores.map((v) => v ?? 0));
+                full += sum(hw.questions.map((q) => q.full));
+              }
+            }
+            return full > 0 ? score / full : null;
+          };
+          return {
+            subjectId,
+            name: ofSubject[0]!.subjectName,
+            homeworkCount: ofSubject.length,
+            participations: sum(stats.map((x) => x.s.participation.participants)),
+            scoreRate: marksFull(classIds),
+            passRate: weighted((x) => x.s.levels?.passRate),
+            excellentRate: weighted((x) => x.s.levels?.excellentRate),
+            classes: klasses.map((c) => ({ classId: c.id, name: c.name, scoreRate: marksFull([c.id]) })),
+          };
+        }),
+      };
+    },
+
+    async correctScore(userId: number, filter: DataCenterFilter): Promise<CorrectScore> {
+      const scope = await resolveAnalysisScope(db, userId);
+      const year = await directorYear(scope, filter.schoolYearId);
+      const klasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
+      const list = await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: filter.subjectId });
+      const ids = list.map((h) => h.id);
+      const roster = await loadRoster(
+        db,
+        scope.orgId,
+        klasses.map((c) => c.id),
+      );
+      const [scanned, tasks, teachers] = await Promise.all([
+        ids.length
+          ? db
+              .selectDistinct({ homeworkId: answers.homeworkId, studentId: answers.studentId })
+              .from(answers)
+              .where(and(eq(answers.orgId, scope.orgId), inArray(answers.homeworkId, ids)))
+          : Promise.resolve([]),
+        ids.length
+          ? db
+              .select({
+                homeworkId: markingTasks.homeworkId,
+                answerId: markingTasks.answerId,
+                scoredAt: markingTasks.scoredAt,
+                studentId: answers.studentId,
+              })
+              .from(markingTasks)
+              .innerJoin(answers, eq(answers.id, markingTasks.answerId))
+              .where(
+                and(eq(markingTasks.orgId, scope.orgId), inArray(markingTasks.homeworkId, ids), isNotNull(markingTasks.scoredAt)),
+              )
+          : Promise.resolve([]),
+        db.select({ id: users.id, name: users.nickname }).from(users),
+      ]);
+      const classOf = new Map(roster.map((s) => [s.id, s.classId]));
+      const rows: CorrectScore['rows'] = [];
+      for (const klass of klasses) {
+        const ofClass = list.filter((h) => h.classIds.includes(klass.id));
+        const byTeacher = new Map<number | null, LoadedHomework[]>();
+        for (const hw of ofClass) byTeacher.set(hw.createdBy, [...(byTeacher.get(hw.createdBy) ?? []), hw]);
+        for (const [teacherId, hws] of byTeacher) {
+          const hwIds = new Set(hws.map((h) => h.id));
+          const enrolled = roster.filter((s) => s.classId === klass.id).length;
+          const classTasks = tasks.filter((t) => hwIds.has(t.homeworkId) && classOf.get(t.studentId) === klass.id);
+          const dueEnd = new Map(hws.map((h) => [h.id, Date.parse(`${h.dueDate}T23:59:59+08:00`)]));
+          const hours = classTasks
+            .map(
+              (t) =>
+                (t.scoredAt!.getTime() - Date.parse(`${hws.find((h) => h.id === t.homeworkId)!.dueDate}T00:00:00+08:00`)) /
+                3_600_000,
+            )
+            .sort((a, b) => a - b);
+          const mid = Math.floor(hours.length / 2);
+          rows.push({
+            teacherId,
+            teacherName: teachers.find((u) => u.id === teacherId)?.name ?? '（未知）',
+            classId: klass.id,
+            className: klass.name,
+            subjectName: [...new Set(hws.map((h) => h.subjectName))].join('、'),
+            assigned: hws.length,
+            expectedSheets: enrolled * hws.length,
+            scannedSheets: scanned.filter((r) => hwIds.has(r.homeworkId) && classOf.get(r.studentId) === klass.id).length,
+            markedTasks: classTasks.length,
+            onTimeTasks: classTasks.filter((t) => t.scoredAt!.getTime() <= dueEnd.get(t.homeworkId)!).length,
+            medianHoursAfterDue: hours.length === 0 ? null : hours.length % 2 ? hours[mid]! : (hours[mid - 1]! + hours[mid]!) / 2,
+          });
+        }
+      }
+      return { schoolYear: { id: year.id, name: year.name }, rows };
+    },
+
+    async averageScore(userId: number, filter: DataCenterFilter): Promise<AverageScore> {
+      const scope = await resolveAnalysisScope(db, userId);
+      const year = await directorYear(scope, filter.schoolYearId);
+      const klasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
+      const list = await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: filter.subjectId });
+      const hw = filter.homeworkId === undefined ? list[list.length - 1] : list.find((h) => h.id === filter.homeworkId);
+      if (filter.homeworkId !== undefined && !hw) throw ApiError.notFound();
+      if (!hw) {
+        return {
+          schoolYear: { id: year.id, name: year.name },
+          homework: null,
+          classes: [],
+          grade: { participants: 0, enrolled: 0, mean: null, scoreRate: null, questionRates: [] },
+          questions: [],
+        };
+      }
+      const roster = await loadRoster(db, scope.orgId, hw.classIds);
+      const m = (await loadMarks(db, scope.orgId, [hw])).get(hw.id);
+      const grade = analyseHomework(hw.questions, analysisStudents(hw, roster, m));
+      return {
+        schoolYear: { id: year.id, name: year.name },
+        homework: { id: hw.id, title: hw.title, full: grade.full },
+        classes: klasses
+          .filter((c) => hw.classIds.includes(c.id))
+          .map((c) => {
+            const s = analyseHomework(hw.questions, analysisStudents(hw, roster, m, [c.id]));
+            return {
+              classId: c.id,
+              name: c.name,
+              participants: s.participation.participants,
+              enrolled: s.participation.enrolled,
+              mean: s.totals.mean,
+              scoreRate: s.scoreRate,
+              difference: difference(s.totals.mean, grade.totals.mean),
+              questionRates: s.questions.map((q) => q.scoreRate),
+            };
+          }),
+        grade: {
+          participants: grade.participation.participants,
+          enrolled: grade.participation.enrolled,
+          mean: grade.totals.mean,
+          scoreRate: grade.scoreRate,
+          questionRates: grade.questions.map((q) => q.scoreRate),
+        },
+        questions: hw.questions.map((q) => ({ no: q.no, full: q.full, type: q.type })),
+      };
+    },
+
+    async bigData(userId: number): Promise<BigData> {
+      const scope = await resolveAnalysisScope(db, userId);
+      const [org] = await db.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, scope.orgId));
+      const list = (await loadHomework(db, scope.orgId, {})).filter((hw) => visibleClassesOf(scope, hw).length > 0);
+      const classIds = [...new Set(list.flatMap((hw) => visibleClassesOf(scope, hw)))];
+      const roster: RosterStudent[] = await loadRoster(db, scope.orgId, classIds);
+      const marks = await loadMarks(db, scope.orgId, list);
+      const [[answerCount], [scoreCount]] = await Promise.all([
+        db.select({ value: count() }).from(answers).where(eq(answers.orgId, scope.orgId)),
+        db.select({ value: count() }).from(questionScores).where(eq(questionScores.orgId, scope.orgId)),
+      ]);
+      const perHw = list.map((hw) => ({
+        hw,
+        s: analyseHomework(hw.questions, analysisStudents(hw, roster, marks.get(hw.id), visibleClassesOf(scope, hw))),
+      }));
+      const scored = perHw.filter((x) => x.s.participation.participants > 0);
+      const rateOf = (xs: typeof perHw) => {
+        const full = sum(xs.map((x) => x.s.full * x.s.participation.participants));
+        return full > 0 ? sum(xs.map((x) => (x.s.totals.mean ?? 0) * x.s.participation.participants)) / full : null;
+      };
+      const weekOf = (date: string) => {
+        const d = new Date(`${date}T00:00:00Z`);
+        const monday = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000);
+        return monday.toISOString().slice(0, 10);
+      };
+      const weeks = [...new Set(scored.map((x) => weekOf(x.hw.startDate)))].sort();
+      const subjectNames = [...new Set(scored.map((x) => x.hw.subjectName))];
+      const items = scored.flatMap(({ hw }) =>
+        [...(marks.get(hw.id)?.values() ?? [])].flatMap((m) =>
+          hw.questions.flatMap((q, qi) =>
+            m.scores[qi] === null
+              ? []
+              : (q.knowledgePoints ?? []).map((p) => ({
+                  pointId: p.id,
+                  pointName: `${hw.subjectName}|${p.name}`,
+                  questionKey: `${hw.id}:${q.no}`,
+                  score: m.scores[qi]!,
+                  full: q.full,
+                })),
+          ),
+        ),
+      );
+      const bandCounts = new Map(GRADE_BANDS.map((b) => [b, 0]));
+      for (const { s } of scored) for (const g of s.gradeBands) bandCounts.set(g.band, bandCounts.get(g.band)! + g.count);
+      return {
+        schoolName: org?.name ?? '',
+        students: roster.length,
+        homeworkFinished: list.filter((h) => h.status === 'finished').length,
+        answersScanned: answerCount?.value ?? 0,
+        questionScores: scoreCount?.value ?? 0,
+        subjects: subjectNames.map((name) => {
+          const xs = scored.filter((x) => x.hw.subjectName === name);
+          return { name, homeworkCount: xs.length, scoreRate: rateOf(xs) };
+        }),
+        weekly: weeks.map((week) => {
+          const xs = scored.filter((x) => weekOf(x.hw.startDate) === week);
+          return { week, homeworkCount: xs.length, scoreRate: rateOf(xs) };
+        }),
+        gradeBands: GRADE_BANDS.map((band) => ({ band, count: bandCounts.get(band)! })),
+        weakPoints: masteryOf(items)
+          .filter((p) => p.mastery !== null)
+          .sort((a, b) => a.mastery! - b.mastery!)
+          .slice(0, 8)
+          .map((p) => ({
+            name: p.name.split('|')[1]!,
+            subject: p.name.split('|')[0]!,
+            mastery: p.mastery!,
+            questionCount: p.questionCount,
+          })),
+      };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * One ECharts chart. ECharts is imported tree-shaken (echarts/core plus only the charts and components
+ * used, in echarts-setup.ts) and loaded lazily, so pages without charts and a page's first paint do not
+ * carry it.
+ */
+import { useEffect, useRef } from 'react';
+import type { EChartsCoreOption } from 'echarts/core';
+
+export function EChart({ option, height = 280, label }: { option: EChartsCoreOption; height?: number; label: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let disposed = false;
+    let dispose = () => undefined as void;
+    void import('./echarts-setup').then(({ echarts }) => {
+      if (disposed || !ref.current) return;
+      try {
+        const chart = echarts.init(ref.current);
+        chart.setOption(option);
+        const resize = () => chart.resize();
+        window.addEventListener('resize', resize);
+        dispose = () => {
+          window.removeEventListener('resize', resize);
+          chart.dispose();
+        };
+      } catch {
+        // No canvas (tests, very old browsers): the table beside the chart carries the same figures.
+      }
+    });
+    return () => {
+      disposed = true;
+      dispose();
+    };
+  }, [option]);
+  return <div ref={ref} role="img" aria-label={label} style={{ width: '100%', height }} />;
+}

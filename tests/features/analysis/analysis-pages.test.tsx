@@ -1,0 +1,189 @@
+/**
+ * Component tests of the analysis pages' states (loading, empty, error, data), the data centre's
+ * refusal for non-directors, the commentary's anonymity and arrow keys, and the Excel export carrying
+ * the figures the page shows.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import ExcelJS from 'exceljs';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { AnalysisServicesProvider } from '../../../src/features/analysis/analysis-services';
+import { CommentaryPage } from '../../../src/features/analysis/pages/commentary-page';
+import { SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
+import { HomeworkAnalysisPage } from '../../../src/features/analysis/pages/homework-analysis-page';
+import type { AnalysisOptions, HomeworkAnalysis } from '../../../src/shared/contract/analysis';
+import type { HttpClient } from '../../../src/shared/adapters/http-client';
+import { analyseHomework, type AnalysisQuestion } from '../../../src/shared/lib/analysis-stats';
+
+const OPTIONS: AnalysisOptions = {
+  schoolYears: [{ id: 1, name: '2026级 (初一)', ranksAllowed: false }],
+  subjects: [{ id: 2, name: '数学' }],
+  classes: [{ id: 4, name: '初一(1)班', schoolYearId: 1 }],
+  homework: [{ id: 3, title: '有理数练习', subjectId: 2, schoolYearId: 1, startDate: '2026-09-01', classIds: [4], scored: true }],
+  gradeDirector: false,
+};
+
+const QUESTIONS: AnalysisQuestion[] = [
+  { no: 1, type: 'single', full: 2, key: ['A'], options: ['A', 'B', 'C', 'D'] },
+  { no: 2, type: 'subjective', full: 4 },
+];
+const STUDENTS = [
+  { studentId: 41, classId: 4, name: '张三', scores: [2, 4], labels: [['A'], null] },
+  { studentId: 42, classId: 4, name: '李四', scores: [0, 1], labels: [['B'], null] },
+  { studentId: 43, classId: 4, name: '王五', scores: [null, null], labels: [null, null] },
+];
+
+function homeworkAnalysis(): HomeworkAnalysis {
+  const stats = analyseHomework(QUESTIONS, STUDENTS);
+  const { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability } = stats;
+  const summary = { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability };
+  return {
+    homework: {
+      id: 3,
+      title: '有理数练习',
+      subjectId: 2,
+      subjectName: '数学',
+      startDate: '2026-09-01',
+      dueDate: '2026-09-03',
+      status: 'finished',
+    },
+    classes: [{ id: 4, name: '初一(1)班' }],
+    classId: null,
+    ranksAllowed: false,
+    summary,
+    gradeSummary: summary,
+    classSummaries: [{ classId: 4, name: '初一(1)班', summary }],
+    questions: stats.questions.map((q, i) => ({
+      ...q,
+      stem: i === 0 ? '下列数中最小的是' : '计算并说明理由',
+      optionTexts: i === 0 ? ['-3', '0', '1', '2'] : [],
+      key: i === 0 ? ['A'] : ['略'],
+      knowledgePoints: [],
+    })),
+    knowledgePoints: stats.knowledgePoints,
+    students: STUDENTS.map((s) => {
+      const st = stats.students.find((x) => x.studentId === s.studentId);
+      return {
+        studentId: s.studentId,
+        name: s.name,
+        code: `20260101${s.studentId}`,
+        classId: 4,
+        className: '初一(1)班',
+        absent: !st,
+        total: st?.total ?? null,
+        band: st?.band ?? null,
+        right: st?.right ?? 0,
+        wrong: st?.wrong ?? 0,
+        blank: st?.blank ?? 0,
+        classRank: null,
+        rank: null,
+        scores: s.scores,
+        labels: s.labels,
+        answerIds: s.scores.map(() => null),
+        hasImage: s.scores.map(() => false),
+      };
+    }),
+  };
+}
+
+type Handler = (url: string) => unknown;
+
+function renderPage(page: ReactNode, path: string, handler: Handler, saveFile = vi.fn()) {
+  const get = vi.fn(async (url: string) => handler(url));
+  const http = { get, axios: { get: vi.fn() } } as unknown as HttpClient;
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <AnalysisServicesProvider services={{ http, schoolYearId: 1, saveFile }}>
+        <MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>
+      </AnalysisServicesProvider>
+    </QueryClientProvider>,
+  );
+  return { get, saveFile };
+}
+
+const serve =
+  (overrides: Record<string, unknown> = {}) =>
+  (url: string) => {
+    const table: Record<string, unknown> = {
+      '/api/analysis/options': OPTIONS,
+      '/api/analysis/homework/3': homeworkAnalysis(),
+      ...overrides,
+    };
+    if (!(url in table)) throw new Error(`unexpected ${url}`);
+    const value = table[url];
+    if (value instanceof Error) throw value;
+    return value;
+  };
+
+describe('数据分析 (one homework)', () => {
+  it('shows a loading state while the figures are computed', () => {
+    renderPage(<HomeworkAnalysisPage />, '/assistant/analysis?homeworkId=3', () => new Promise(() => undefined));
+    expect(screen.getByText('正在计算…')).toBeInTheDocument();
+  });
+
+  it('shows an error state when the server fails', async () => {
+    renderPage(
+      <HomeworkAnalysisPage />,
+      '/assistant/analysis?homeworkId=3',
+      serve({ '/api/analysis/homework/3': new Error('boom') }),
+    );
+    expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  });
+
+  it('shows an empty state when there is no homework to analyse', async () => {
+    renderPage(<HomeworkAnalysisPage />, '/assistant/analysis', serve({ '/api/analysis/options': { ...OPTIONS, homework: [] } }));
+    expect(await screen.findByText('暂无可分析的作业')).toBeInTheDocument();
+  });
+
+  it('shows the figures, absent students apart, and exports the same figures to Excel', async () => {
+    const { saveFile } = renderPage(<HomeworkAnalysisPage />, '/assistant/analysis?homeworkId=3', serve());
+    // 2 of 3 took part; mean (6 + 1) / 2 = 3.5; 得分率 3.5 / 6 = 58.3%
+    expect(await screen.findByText('2 / 3')).toBeInTheDocument();
+    expect(screen.getByText('缺考/未扫描 1 人 · 参试率 66.7%')).toBeInTheDocument();
+    expect(screen.getAllByText('3.5').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('58.3%').length).toBeGreaterThan(0);
+    await userEvent.click(screen.getByRole('button', { name: /导出 Excel/ }));
+    await waitFor(() => expect(saveFile).toHaveBeenCalled(), { timeout: 20_000 });
+    const [blob, name] = saveFile.mock.calls[0]! as [Blob, string];
+    expect(name).toBe('有理数练习-数据分析.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await blob.arrayBuffer());
+    const rows = new Map<string, unknown>();
+    workbook.getWorksheet('概况')!.eachRow((row) => rows.set(String(row.getCell(1).value), row.getCell(2).value));
+    expect(rows.get('参考人数')).toBe(2);
+    expect(rows.get('缺考/未扫描')).toBe(1);
+    expect(rows.get('平均分')).toBe('3.5');
+    expect(rows.get('得分率')).toBe('58.3%');
+    const students = workbook.getWorksheet('学生成绩')!;
+    expect(students.getRow(4).getCell(4).value).toBe('缺考/未扫描');
+  }, 40_000);
+});
+
+describe('作业讲评 (commentary)', () => {
+  it('is anonymous unless names are turned on, and steps with the arrow keys', async () => {
+    renderPage(<CommentaryPage />, '/assistant/commentary?homeworkId=3', serve());
+    expect(await screen.findByText(/第 1 题/)).toBeInTheDocument();
+    expect(screen.getByText('下列数中最小的是')).toBeInTheDocument();
+    // 李四 answered B: a typical wrong answer, shown as 学生 A.
+    expect(screen.getByText(/学生 A/)).toBeInTheDocument();
+    expect(screen.queryByText(/李四/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('switch', { name: '显示学生姓名' }));
+    expect(screen.getByText(/李四/)).toBeInTheDocument();
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+    });
+    expect(await screen.findByText('计算并说明理由')).toBeInTheDocument();
+  });
+});
+
+describe('数据中心', () => {
+  it('tells a teacher who is not a grade director that they have no permission', async () => {
+    const { get } = renderPage(<SubjectStatsPage />, '/dataCenter/subject', serve());
+    expect(await screen.findByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
+    expect(get).not.toHaveBeenCalledWith(expect.stringContaining('data-center'), expect.anything());
+  });
+});
