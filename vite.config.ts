@@ -43,6 +43,16 @@ export default defineConfig({
         if (log.code === 'EVAL' && log.id?.includes('node_modules')) return;
         handler(level, log);
       },
+      output: {
+        // Vendor chunks that change rarely and are shared by every screen, so a deploy of our code leaves
+        // them cached. Semi UI is left to automatic splitting: each page loads the components it uses.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
+            { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/, priority: 20 },
+          ],
+        },
+      },
       input: {
         teacher: path.join(root, 'teacher.html'),
         scanstation: path.join(root, 'scanstation.html'),

@@ -12,6 +12,7 @@ import { ScanStationApp } from '../src/features/scan-station/scan-station-app';
 import { ScanStationServicesProvider, type ScanStationServices } from '../src/features/scan-station/scan-station-services';
 import { createUploadQueue } from '../src/shared/adapters/upload-queue';
 import { AppProviders } from '../src/shared/ui/app-providers';
+import { ErrorBoundary } from '../src/shared/ui/error-boundary';
 import { createPortalRuntime } from './portal-runtime';
 import { createStationStorage } from './scan-station-storage';
 import { createStationScanner } from './scanner-port';
@@ -50,7 +51,9 @@ createRoot(document.getElementById('root')!).render(
     <AppProviders>
       <PortalServicesProvider services={portalServices}>
         <ScanStationServicesProvider services={stationServices}>
-          <Station />
+          <ErrorBoundary homeHref="/scanstation.html">
+            <Station />
+          </ErrorBoundary>
         </ScanStationServicesProvider>
       </PortalServicesProvider>
     </AppProviders>

@@ -1,12 +1,15 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { guardRedirect, pathIn, PATHS_WITHOUT_FOOTER, PATHS_WITHOUT_TOP_BAR, routeName } from '../../shared/lib/portal-routes';
-import { LoginBox } from './login-box';
+import { useLoginBox } from './login-box.store';
 import styles from './portal-layout.module.css';
 import { usePortalServices } from './portal-services';
 import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 import { useSession } from './use-session';
+
+// The login box and its forms (Semi's Form with every field type) load the first time the box opens.
+const LoginBox = lazy(() => import('./login-box').then((module) => ({ default: module.LoginBox })));
 
 /**
  * The frame of every portal page: the navigation guard (spec §2), scroll to top on each navigation,
@@ -18,6 +21,9 @@ export function PortalLayout() {
   useSession();
   const location = useLocation();
   const { pathname } = location;
+  const loginOpen = useLoginBox((state) => state.open);
+  const [loginUsed, setLoginUsed] = useState(loginOpen);
+  if (loginOpen && !loginUsed) setLoginUsed(true);
 
   useEffect(() => {
     window.scrollTo({ top: 0, left: 0 });
@@ -39,7 +45,11 @@ export function PortalLayout() {
         <Outlet />
       </div>
       {pathIn(pathname, PATHS_WITHOUT_FOOTER) ? null : <SiteFooter />}
-      <LoginBox />
+      {loginUsed ? (
+        <Suspense fallback={null}>
+          <LoginBox />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
