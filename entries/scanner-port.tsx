@@ -186,6 +186,7 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
       simulated: chosen === null || chosen === SIMULATED_SOURCE_NAME,
       serviceMissing: state !== 'loading' && current.serviceMissing,
       scan: scanner.requestScan,
+      stop: scanner.cancelScan,
       renderSettings: ({ visible, onClose }) => (
         <ScanSettingsDialog
           visible={visible}
