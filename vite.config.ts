@@ -47,6 +47,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      // The bundle-size test builds only to measure.
+      if (process.env.PRECOMPRESS === 'off') return;
       const files = (await fs.readdir(outDir, { recursive: true })).map((file) => path.join(outDir, file));
       await Promise.all(
         files

@@ -26,12 +26,20 @@ export type FirstView = { js: Asset[]; css: Asset[]; jsGz: number; cssGz: number
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Builds the client with a manifest into `outDir` (a temporary folder of the caller's). */
-export function buildWithManifest(outDir: string): void {
+/**
+ * Builds the client with a manifest into `outDir` (a temporary folder of the caller's), as production
+ * (a test runner's NODE_ENV=test would give React's development build); `precompress: false` skips the
+ * .br/.gz copies when only sizes are wanted.
+ */
+export function buildWithManifest(outDir: string, { precompress = true } = {}): void {
   execFileSync(
     process.execPath,
     [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--manifest', '--outDir', outDir],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production', PRECOMPRESS: precompress ? 'on' : 'off' },
+    },
   );
 }
 

@@ -47,4 +47,3 @@ export function PageError({ error, onRetry = () => window.location.reload(), hom
     </div>
   );
 }
-
