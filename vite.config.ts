@@ -95,6 +95,15 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/, priority: 20 },
+            // Named so that the budgets (tests/lint/bundle-budget.test.ts) and the bench can name them.
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 10 },
+            { name: 'axios', test: /node_modules[\\/]axios[\\/]/, priority: 10 },
+            { name: 'xstate', test: /node_modules[\\/](xstate|@xstate[\\/]react)[\\/]/, priority: 10 },
+            {
+              name: 'socket-io',
+              test: /node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)[\\/]/,
+              priority: 10,
+            },
           ],
         },
       },
