@@ -8,8 +8,10 @@
  *   another homework; for 按二维码识别 it draws the school's newest homework that is out for scanning;
  * - file import (从文件夹导入图片): the images a scanner saved to a folder, picked when the scan starts.
  * - first, the scanners of the local scanning service (Dynamic Web TWAIN, its library loaded lazily from
- *   our own bundle and its resources from /dwt-resources/); when the service is missing the station says
- *   so and offers the installers instead of DWT's English dialog.
+ *   our own bundle and its resources from /dwt-resources/, after the station is usable: when the browser
+ *   is idle or 扫描设置 opens, at once only when the chosen scanner is a real one); when the service is
+ *   missing the station says so and offers the installers instead of DWT's English dialog.
+ * This module is itself loaded on first use (scanner-port.tsx).
  */
 import { useEffect, useRef, useState } from 'react';
 import { ScanSettingsDialog } from '../src/features/scan/scan-settings-dialog';
@@ -19,9 +21,9 @@ import { scannerMachine } from '../src/machines/scanner.machine';
 import type { HttpClient } from '../src/shared/adapters/http-client';
 import { createCompositeDriver, createOnDemandDriver } from '../src/shared/adapters/scanner/composite-driver';
 import { createFileImportDriver, FILE_IMPORT_SOURCE_NAME } from '../src/shared/adapters/scanner/file-import-driver';
-import { createDwtDriver } from '../src/shared/adapters/scanner/dwt-driver';
+import { createDwtDriver, deferLoad } from '../src/shared/adapters/scanner/dwt-driver';
 import { createImagePipeline } from '../src/shared/adapters/scanner/image-pipeline';
-import { scannerActors } from '../src/shared/adapters/scanner/scanner-driver';
+import { scannerActors, type ScannerDriver } from '../src/shared/adapters/scanner/scanner-driver';
 import { createScannerSettingsStorage } from '../src/shared/adapters/scanner/scanner-settings-storage';
 import {
   createSimulatedDriver,
@@ -131,21 +133,28 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
       (await http.get('/api/config', undefined, { schema: clientConfigSchema, silent: true })).dwtProductKey,
     loadLibrary: () => import('dwt'),
   });
+  const trackedDwt: ScannerDriver = {
+    ...dwt,
+    load: () =>
+      dwt.load().then(
+        (sources) => {
+          current.serviceMissing = false;
+          return sources;
+        },
+        (error: unknown) => {
+          if (error instanceof DriverError && error.kind === 'serviceNotInstalled') current.serviceMissing = true;
+          throw error;
+        },
+      ),
+  };
+  // The library loads at once only for a station whose chosen scanner is a real one; otherwise when the
+  // browser is idle after the workspace shows, or when 扫描设置 opens, whichever comes first.
+  const deferredDwt = deferLoad(trackedDwt, () => {
+    const chosen = settingsStore.load().scannerName ?? null;
+    return chosen !== null && chosen !== SIMULATED_SOURCE_NAME && chosen !== FILE_IMPORT_SOURCE_NAME;
+  });
   const driver = createCompositeDriver([
-    {
-      ...dwt,
-      load: () =>
-        dwt.load().then(
-          (sources) => {
-            current.serviceMissing = false;
-            return sources;
-          },
-          (error: unknown) => {
-            if (error instanceof DriverError && error.kind === 'serviceNotInstalled') current.serviceMissing = true;
-            throw error;
-          },
-        ),
-    },
+    deferredDwt.driver,
     createOnDemandDriver(SIMULATED_SOURCE_NAME, async () => createSimulatedDriver(await nextSimulatedFeed())),
     createOnDemandDriver(FILE_IMPORT_SOURCE_NAME, async () => {
       const files = await pickImageFiles();
@@ -177,6 +186,34 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
     );
     const scanner = useScanner(provided, settingsStore);
     const state = typeof scanner.snapshot.value === 'string' ? scanner.snapshot.value : Object.keys(scanner.snapshot.value)[0]!;
+
+    // Fetch the scanning library once the station is idle; when it is in, list its scanners (a reload
+    // of the source list, as soon as no scan is running).
+    const [libraryLoads, setLibraryLoads] = useState(0);
+    useEffect(() => deferredDwt.onLoaded(() => setLibraryLoads((n) => n + 1)), []);
+    useEffect(() => {
+      if (typeof window.requestIdleCallback === 'function') {
+        const id = window.requestIdleCallback(() => deferredDwt.prefetch(), { timeout: 5000 });
+        return () => window.cancelIdleCallback(id);
+      }
+      const id = window.setTimeout(() => deferredDwt.prefetch(), 2000);
+      return () => window.clearTimeout(id);
+    }, []);
+    const listedLoads = useRef(0);
+    const { reload, saveSettings, settings, scanners, busy } = scanner;
+    useEffect(() => {
+      if (libraryLoads > listedLoads.current && !busy && state !== 'loading') {
+        listedLoads.current = libraryLoads;
+        reload();
+      }
+    }, [libraryLoads, busy, state, reload]);
+    // The chosen scanner is remembered by name: when the list changes (the library's scanners come
+    // first), its index follows.
+    useEffect(() => {
+      const name = settings.scannerName ?? null;
+      const at = name === null ? -1 : scanners.findIndex((option) => option.text === name);
+      if (at >= 0 && at !== settings.scannerIndex) saveSettings({ ...settings, scannerIndex: at });
+    }, [scanners, settings, saveSettings]);
     const problemKind = PROBLEM_STATES[state];
     const chosen = scanner.settings.scannerName ?? null;
     return {
@@ -187,17 +224,21 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
       serviceMissing: state !== 'loading' && current.serviceMissing,
       scan: scanner.requestScan,
       stop: scanner.cancelScan,
-      renderSettings: ({ visible, onClose }) => (
-        <ScanSettingsDialog
-          visible={visible}
-          scanners={scanner.scanners}
-          settings={scanner.settings}
-          onSave={(settings) => {
-            scanner.saveSettings(settings);
-            onClose();
-          }}
-        />
-      ),
+      renderSettings: ({ visible, onClose }) => {
+        // Opening 扫描设置 is the moment the operator may want a real scanner.
+        if (visible) deferredDwt.prefetch();
+        return (
+          <ScanSettingsDialog
+            visible={visible}
+            scanners={scanner.scanners}
+            settings={scanner.settings}
+            onSave={(settings) => {
+              scanner.saveSettings(settings);
+              onClose();
+            }}
+          />
+        );
+      },
     };
   };
 }
