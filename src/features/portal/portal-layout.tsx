@@ -8,8 +8,10 @@ import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 import { useSession } from './use-session';
 
-// The login box and its forms (Semi's Form with every field type) load the first time the box opens.
-const LoginBox = lazy(() => import('./login-box').then((module) => ({ default: module.LoginBox })));
+// The login box and its forms (Semi's Form with every field type) are fetched when the browser is idle
+// after the first view, or when the box first opens, whichever comes first.
+const loadLoginBox = () => import('./login-box');
+const LoginBox = lazy(() => loadLoginBox().then((module) => ({ default: module.LoginBox })));
 
 /**
  * The frame of every portal page: the navigation guard (spec §2), scroll to top on each navigation,
@@ -28,6 +30,12 @@ export function PortalLayout() {
   useEffect(() => {
     window.scrollTo({ top: 0, left: 0 });
   }, [pathname]);
+
+  useEffect(() => {
+    if (typeof window.requestIdleCallback !== 'function') return;
+    const id = window.requestIdleCallback(() => void loadLoginBox(), { timeout: 3000 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
 
   useEffect(() => {
     const name = routeName(pathname);
