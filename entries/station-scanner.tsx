@@ -168,21 +168,13 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
     useEffect(() => {
       current.homeworkId = homeworkId;
     }, [homeworkId]);
-    // Pages leave the machine through an event target, so the machine never holds a stale onPage.
-    const [pages] = useState(() => new EventTarget());
+    // Each page goes from the machine's emitPage straight to the workspace's latest onPage.
     const onPageRef = useRef(onPage);
     useEffect(() => {
       onPageRef.current = onPage;
     }, [onPage]);
-    useEffect(() => {
-      const listener = (event: Event) => onPageRef.current((event as CustomEvent<ScannedPage>).detail);
-      pages.addEventListener('page', listener);
-      return () => pages.removeEventListener('page', listener);
-    }, [pages]);
     const [provided] = useState(() =>
-      machine.provide({
-        actions: { emitPage: (_, page: ScannedPage) => void pages.dispatchEvent(new CustomEvent('page', { detail: page })) },
-      }),
+      machine.provide({ actions: { emitPage: (_, page: ScannedPage) => onPageRef.current(page) } }),
     );
     const scanner = useScanner(provided, settingsStore);
     const state = typeof scanner.snapshot.value === 'string' ? scanner.snapshot.value : Object.keys(scanner.snapshot.value)[0]!;
