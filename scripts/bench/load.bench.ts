@@ -91,15 +91,20 @@ async function measure(
     if (type !== 'script' && type !== 'stylesheet') return;
     pending.push(
       (async () => {
-        const response = await request.response();
-        if (!response) return;
-        const [sizes, body] = await Promise.all([request.sizes(), response.body()]);
-        if (type === 'script') {
-          sample.jsRaw += body.length;
-          sample.jsWire += sizes.responseBodySize + sizes.responseHeadersSize;
-        } else {
-          sample.cssRaw += body.length;
-          sample.cssWire += sizes.responseBodySize + sizes.responseHeadersSize;
+        try {
+          const response = await request.response();
+          if (!response) return;
+          const [sizes, body] = await Promise.all([request.sizes(), response.body()]);
+          const wire = sizes.responseBodySize + sizes.responseHeadersSize;
+          if (type === 'script') {
+            sample.jsRaw += body.length;
+            sample.jsWire += wire;
+          } else {
+            sample.cssRaw += body.length;
+            sample.cssWire += wire;
+          }
+        } catch {
+          // A request that finished as the context closed (an idle-time prefetch): not counted.
         }
       })(),
     );
@@ -129,6 +134,8 @@ async function measure(
   );
   sample.usable = (await handle.jsonValue()) as number;
   sample.fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
+  // What the page fetches once idle (the login box, the scanning library) counts too.
+  await page.waitForLoadState('networkidle').catch(() => undefined);
   await Promise.all(pending);
   await context.close();
   return sample;
