@@ -14,12 +14,13 @@ const loadLoginBox = () => import('./login-box').then((module) => (loadedLoginBo
 
 /**
  * The login box and its forms (Semi's Form with every field type), fetched when the browser is idle after
- * the first view or when the box first opens. Semi's Modal must mount closed and then open, so a box
+ * a logged-out first view or when the box first opens. Semi's Modal must mount closed and then open, so a box
  * asked for before its code is in is closed, mounted, and opened again on the same tab.
  */
 function DeferredLoginBox() {
   const [Box, setBox] = useState<LoginBoxComponent | null>(() => loadedLoginBox);
   const open = useLoginBox((state) => state.open);
+  const { loggedIn } = useSession();
   const reopen = useRef<LoginTab | null>(null);
 
   useEffect(() => {
@@ -41,13 +42,14 @@ function DeferredLoginBox() {
         cancelled = true;
       };
     }
-    if (typeof window.requestIdleCallback !== 'function') return;
+    // A logged-in teacher needs it only after logging out.
+    if (loggedIn || typeof window.requestIdleCallback !== 'function') return;
     const id = window.requestIdleCallback(load, { timeout: 3000 });
     return () => {
       cancelled = true;
       window.cancelIdleCallback(id);
     };
-  }, [Box, open]);
+  }, [Box, open, loggedIn]);
 
   useEffect(() => {
     if (!Box || reopen.current === null) return;
