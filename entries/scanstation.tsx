@@ -4,17 +4,23 @@
  * and the scanner, handed to the scan-station feature.
  */
 import { useSelector } from '@xstate/react';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { PasswordLoginForm } from '../src/features/portal/login-forms';
 import { PortalServicesProvider } from '../src/features/portal/portal-services';
 import { ScanStationApp } from '../src/features/scan-station/scan-station-app';
 import { ScanStationServicesProvider, type ScanStationServices } from '../src/features/scan-station/scan-station-services';
 import { createUploadQueue } from '../src/shared/adapters/upload-queue';
 import { AppProviders } from '../src/shared/ui/app-providers';
+import { ErrorBoundary } from '../src/shared/ui/error-boundary';
+import { PageLoading } from '../src/shared/ui/page-loading';
 import { createPortalRuntime } from './portal-runtime';
 import { createStationStorage } from './scan-station-storage';
-import { createStationScanner } from './scanner-port';
+import { lazyStationScanner } from './scanner-port';
+
+// The login form (Semi's Form with every field type) loads only when the kiosk is logged out.
+const PasswordLoginForm = lazy(() =>
+  import('../src/features/portal/login-forms').then((module) => ({ default: module.PasswordLoginForm })),
+);
 
 // The kiosk has one screen: logged out, it shows the login form where it is.
 const { http, session, socket, portalServices: makePortalServices } = createPortalRuntime({ goHome: () => undefined });
@@ -29,7 +35,7 @@ const stationServices: ScanStationServices = {
   queue,
   socket,
   storage: createStationStorage('scanStationBatch'),
-  useScanner: createStationScanner(http),
+  useScanner: lazyStationScanner(http),
   stationName: '扫描站',
 };
 
@@ -39,7 +45,11 @@ function Station() {
     <ScanStationApp
       userName={user ? user.nickname : null}
       schoolName={user?.userGradeInfo.orgName ?? null}
-      loginForm={<PasswordLoginForm />}
+      loginForm={
+        <Suspense fallback={<PageLoading />}>
+          <PasswordLoginForm />
+        </Suspense>
+      }
       onLogout={() => session.send({ type: 'session.logout' })}
     />
   );
@@ -50,7 +60,11 @@ createRoot(document.getElementById('root')!).render(
     <AppProviders>
       <PortalServicesProvider services={portalServices}>
         <ScanStationServicesProvider services={stationServices}>
-          <Station />
+          <ErrorBoundary homeHref="/scanstation.html">
+            <Suspense fallback={<PageLoading label="扫描站加载中…" />}>
+              <Station />
+            </Suspense>
+          </ErrorBoundary>
         </ScanStationServicesProvider>
       </PortalServicesProvider>
     </AppProviders>

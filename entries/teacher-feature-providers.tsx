@@ -2,13 +2,18 @@
  * Hands the portal's services to features that have their own provider: reads the HTTP client and the
  * current user's school and school year from the portal and passes them to the feature.
  */
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { MarkingServicesProvider, type SubscribeRealtime } from '../src/features/marking/marking-services';
 import { PapersServicesProvider } from '../src/features/papers/papers-services';
-import { AnswerSheetPreviewSlot } from './answer-sheet-preview-slot';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
 import { useSession } from '../src/features/portal/use-session';
+import { PageLoading } from '../src/shared/ui/page-loading';
+
+// The answer-sheet renderer (QR codes, layout) loads when a preview is first shown.
+const AnswerSheetPreviewSlot = lazy(() =>
+  import('./answer-sheet-preview-slot').then((module) => ({ default: module.AnswerSheetPreviewSlot })),
+);
 
 export function WithPapers({ children }: { children: ReactNode }) {
   const { http } = usePortalServices();
@@ -19,7 +24,11 @@ export function WithPapers({ children }: { children: ReactNode }) {
     () => ({
       http,
       user: { orgId, schoolYearId, schoolYearName },
-      renderAnswerSheetPreview: (homeworkId: number) => <AnswerSheetPreviewSlot http={http} homeworkId={homeworkId} />,
+      renderAnswerSheetPreview: (homeworkId: number) => (
+        <Suspense fallback={<PageLoading label="答题卡加载中…" />}>
+          <AnswerSheetPreviewSlot http={http} homeworkId={homeworkId} />
+        </Suspense>
+      ),
     }),
     [http, orgId, schoolYearId, schoolYearName],
   );

@@ -1,38 +1,51 @@
 /**
  * The teacher portal's route table: the spec's paths mapped to the pages of the features that own them.
  * Routes whose feature is not built yet show a plain "not available yet" page with their display name.
+ * Every page is loaded lazily (lazyPage) and every route has a Chinese error element (RouteErrorPage).
  */
 import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
-import { BigDataPage } from '../src/features/analysis/pages/big-data-page';
-import { CommentaryPage } from '../src/features/analysis/pages/commentary-page';
-import { AverageScorePage, CorrectScorePage, SubjectStatsPage } from '../src/features/analysis/pages/data-center-pages';
-import { DetailsPage } from '../src/features/analysis/pages/details-page';
-import { HomeworkAnalysisPage } from '../src/features/analysis/pages/homework-analysis-page';
-import { OverviewPage } from '../src/features/analysis/pages/overview-page';
-import { PersonPage } from '../src/features/analysis/pages/person-page';
-import { ReportPage } from '../src/features/analysis/pages/report-page';
-import { CorrectPage } from '../src/features/marking/pages/correct-page';
-import { WritePage } from '../src/features/marking/pages/write-page';
-import { EditPage } from '../src/features/papers/pages/edit-page';
-import { PaperListPage } from '../src/features/papers/pages/paperlist-page';
-import { PrintBarcodePage } from '../src/features/papers/pages/print-barcode-page';
-import { PrintCalibrationPage } from '../src/features/papers/pages/print-calibration-page';
-import { PrintCodePage } from '../src/features/papers/pages/print-code-page';
-import { PrintGradePage } from '../src/features/papers/pages/print-grade-page';
-import { PrintPaperPage } from '../src/features/papers/pages/print-paper-page';
-import { AboutPage } from '../src/features/portal/pages/about-page';
-import { LandingPage } from '../src/features/portal/pages/landing-page';
-import { LoginPage } from '../src/features/portal/pages/login-page';
-import { NotFoundPage } from '../src/features/portal/pages/not-found-page';
-import { PendingPage } from '../src/features/portal/pages/pending-page';
-import { ProtocolPage } from '../src/features/portal/pages/protocol-page';
-import { UsersetPage } from '../src/features/portal/pages/userset-page';
 import { PortalLayout } from '../src/features/portal/portal-layout';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
-import { TeacherScanPage } from './teacher-scan-page';
+import { lazyPage } from '../src/shared/ui/lazy-page';
+import { RouteErrorPage } from '../src/shared/ui/route-error-page';
 import { WithMarking, WithPapers } from './teacher-feature-providers';
 import { WithAnalysis } from './teacher-analysis-provider';
+
+// Each page is its own chunk, loaded on first visit: lazyPage(() => import('<module>'), '<ExportName>').
+const CorrectPage = lazyPage(() => import('../src/features/marking/pages/correct-page'), 'CorrectPage');
+const WritePage = lazyPage(() => import('../src/features/marking/pages/write-page'), 'WritePage');
+const EditPage = lazyPage(() => import('../src/features/papers/pages/edit-page'), 'EditPage');
+const PaperListPage = lazyPage(() => import('../src/features/papers/pages/paperlist-page'), 'PaperListPage');
+const PrintBarcodePage = lazyPage(() => import('../src/features/papers/pages/print-barcode-page'), 'PrintBarcodePage');
+const PrintCalibrationPage = lazyPage(
+  () => import('../src/features/papers/pages/print-calibration-page'),
+  'PrintCalibrationPage',
+);
+const PrintCodePage = lazyPage(() => import('../src/features/papers/pages/print-code-page'), 'PrintCodePage');
+const PrintGradePage = lazyPage(() => import('../src/features/papers/pages/print-grade-page'), 'PrintGradePage');
+const PrintPaperPage = lazyPage(() => import('../src/features/papers/pages/print-paper-page'), 'PrintPaperPage');
+const AboutPage = lazyPage(() => import('../src/features/portal/pages/about-page'), 'AboutPage');
+const LandingPage = lazyPage(() => import('../src/features/portal/pages/landing-page'), 'LandingPage');
+const LoginPage = lazyPage(() => import('../src/features/portal/pages/login-page'), 'LoginPage');
+const NotFoundPage = lazyPage(() => import('../src/features/portal/pages/not-found-page'), 'NotFoundPage');
+const ProtocolPage = lazyPage(() => import('../src/features/portal/pages/protocol-page'), 'ProtocolPage');
+const UsersetPage = lazyPage(() => import('../src/features/portal/pages/userset-page'), 'UsersetPage');
+const TeacherScanPage = lazyPage(() => import('./teacher-scan-page'), 'TeacherScanPage');
+const PendingPage = lazyPage(() => import('../src/features/portal/pages/pending-page'), 'PendingPage');
+const OverviewPage = lazyPage(() => import('../src/features/analysis/pages/overview-page'), 'OverviewPage');
+const PersonPage = lazyPage(() => import('../src/features/analysis/pages/person-page'), 'PersonPage');
+const HomeworkAnalysisPage = lazyPage(
+  () => import('../src/features/analysis/pages/homework-analysis-page'),
+  'HomeworkAnalysisPage',
+);
+const CommentaryPage = lazyPage(() => import('../src/features/analysis/pages/commentary-page'), 'CommentaryPage');
+const DetailsPage = lazyPage(() => import('../src/features/analysis/pages/details-page'), 'DetailsPage');
+const ReportPage = lazyPage(() => import('../src/features/analysis/pages/report-page'), 'ReportPage');
+const SubjectStatsPage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'SubjectStatsPage');
+const CorrectScorePage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'CorrectScorePage');
+const AverageScorePage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'AverageScorePage');
+const BigDataPage = lazyPage(() => import('../src/features/analysis/pages/big-data-page'), 'BigDataPage');
 
 const PAGES: Record<string, ReactNode> = {
   '/': <LandingPage />,
@@ -149,10 +162,12 @@ const PAGES: Record<string, ReactNode> = {
 export const teacherRoutes: RouteObject[] = [
   {
     element: <PortalLayout />,
+    errorElement: <RouteErrorPage />,
     children: [
       ...PORTAL_ROUTES.map((route) => ({
         path: route.path,
         element: PAGES[route.path] ?? <PendingPage title={route.name} />,
+        errorElement: <RouteErrorPage />,
       })),
       ...Object.entries(PORTAL_REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
       { path: '*', element: <Navigate to="/" replace /> },

@@ -18,7 +18,7 @@ import type { HttpClient } from '../src/shared/adapters/http-client';
 import { createUploadQueue, type UploadQueue } from '../src/shared/adapters/upload-queue';
 import { parsePositiveId } from '../src/shared/lib/query-param';
 import { createStationStorage } from './scan-station-storage';
-import { createStationScanner } from './scanner-port';
+import { lazyStationScanner } from './scanner-port';
 
 let portalStation: { http: HttpClient; queue: UploadQueue; useScanner: UseScannerPort } | null = null;
 
@@ -26,7 +26,7 @@ let portalStation: { http: HttpClient; queue: UploadQueue; useScanner: UseScanne
 function stationFor(http: HttpClient) {
   if (portalStation?.http !== http) {
     portalStation?.queue.stop();
-    portalStation = { http, queue: createUploadQueue({ http }), useScanner: createStationScanner(http) };
+    portalStation = { http, queue: createUploadQueue({ http }), useScanner: lazyStationScanner(http) };
     portalStation.queue.start();
   }
   return portalStation;

@@ -1,6 +1,8 @@
 /**
  * Builds the Fastify app from its plugins. It does not listen: main.ts runs it, tests inject into it.
  */
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -87,6 +89,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(envelopePlugin);
+  // Answers over 1 KB travel compressed (Brotli at a quick level, or gzip); the built client is served
+  // from its precompressed copies (see plugins/client.ts), which this leaves alone.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(dbPlugin, { database: options.database, seedDemo: config.seedDemo });
   await app.register(formbody);
   await app.register(multipart);

@@ -1,7 +1,8 @@
 /**
  * Client plugin: serves the three built entries from CLIENT_DIR. The teacher portal uses history-mode
  * routes, so any other GET that is not under /api and not a file gets teacher.html. Unknown /api paths
- * are answered by the envelope's JSON 404, never by the page.
+ * are answered by the envelope's JSON 404, never by the page. Text assets are sent from the build's
+ * Brotli or gzip copies when the browser accepts them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,8 @@ async function clientPlugin(app: FastifyInstance, options: ClientPluginOptions) 
       root: clientDir,
       index: false,
       wildcard: true,
+      // The build writes .br and .gz copies of every text asset (vite.config.ts): sent as they are.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(reply: FastifyReply, filePath: string) {
         // Hashed assets never change; the HTML shells must always be fresh so a deploy is picked up.

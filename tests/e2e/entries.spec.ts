@@ -41,3 +41,24 @@ test('a reload of a deep portal route returns the portal, and /api/health names 
   const health = await (await request.get('/api/health')).json();
   expect(health).toMatchObject({ code: 200, data: { status: 'ok', database: 'pglite' } });
 });
+
+test('the portal’s scripts and styles, and API answers over 1 KB, arrive compressed', async ({ page }) => {
+  const assets: { path: string; encoding: string; length: number }[] = [];
+  page.on('response', async (response) => {
+    const { pathname } = new URL(response.url());
+    if (!/^\/assets\/.+\.(?:m?js|css)$/.test(pathname)) return;
+    const headers = await response.allHeaders();
+    assets.push({ path: pathname, encoding: headers['content-encoding'] ?? 'none', length: (await response.body()).length });
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(assets.length).toBeGreaterThan(3);
+  // Files under 1 KB have no compressed copy; everything else comes as Brotli.
+  for (const asset of assets) expect(asset.length < 1024 ? 'small' : asset.encoding, asset.path).toMatch(/^(br|small)$/);
+  const captcha = await page.evaluate(async () => {
+    const response = await fetch('/api/captcha');
+    return { encoding: response.headers.get('content-encoding'), length: (await response.text()).length };
+  });
+  expect(captcha.length).toBeGreaterThan(1024);
+  expect(captcha.encoding).toBe('br');
+});

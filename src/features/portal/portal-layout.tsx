@@ -1,12 +1,65 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState, type JSX } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { guardRedirect, pathIn, PATHS_WITHOUT_FOOTER, PATHS_WITHOUT_TOP_BAR, routeName } from '../../shared/lib/portal-routes';
-import { LoginBox } from './login-box';
+import { useLoginBox, type LoginTab } from './login-box.store';
 import styles from './portal-layout.module.css';
 import { usePortalServices } from './portal-services';
 import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 import { useSession } from './use-session';
+
+type LoginBoxComponent = () => JSX.Element;
+let loadedLoginBox: LoginBoxComponent | null = null;
+const loadLoginBox = () => import('./login-box').then((module) => (loadedLoginBox = module.LoginBox));
+
+/**
+ * The login box and its forms (Semi's Form with every field type), fetched when the browser is idle after
+ * a logged-out first view or when the box first opens. Semi's Modal must mount closed and then open, so a box
+ * asked for before its code is in is closed, mounted, and opened again on the same tab.
+ */
+function DeferredLoginBox() {
+  const [Box, setBox] = useState<LoginBoxComponent | null>(() => loadedLoginBox);
+  const open = useLoginBox((state) => state.open);
+  const { loggedIn } = useSession();
+  const reopen = useRef<LoginTab | null>(null);
+
+  useEffect(() => {
+    if (Box) return;
+    let cancelled = false;
+    const load = () =>
+      void loadLoginBox().then((component) => {
+        if (cancelled) return;
+        const state = useLoginBox.getState();
+        if (state.open) {
+          reopen.current = state.tab;
+          state.close();
+        }
+        setBox(() => component);
+      });
+    if (open) {
+      load();
+      return () => {
+        cancelled = true;
+      };
+    }
+    // A logged-in teacher needs it only after logging out.
+    if (loggedIn || typeof window.requestIdleCallback !== 'function') return;
+    const id = window.requestIdleCallback(load, { timeout: 3000 });
+    return () => {
+      cancelled = true;
+      window.cancelIdleCallback(id);
+    };
+  }, [Box, open, loggedIn]);
+
+  useEffect(() => {
+    if (!Box || reopen.current === null) return;
+    const tab = reopen.current;
+    reopen.current = null;
+    useLoginBox.getState().show(tab);
+  }, [Box]);
+
+  return Box ? <Box /> : null;
+}
 
 /**
  * The frame of every portal page: the navigation guard (spec §2), scroll to top on each navigation,
@@ -39,7 +92,7 @@ export function PortalLayout() {
         <Outlet />
       </div>
       {pathIn(pathname, PATHS_WITHOUT_FOOTER) ? null : <SiteFooter />}
-      <LoginBox />
+      <DeferredLoginBox />
     </div>
   );
 }

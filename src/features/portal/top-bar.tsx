@@ -1,5 +1,6 @@
 import { IconChevronDown, IconExit, IconMenu, IconScan, IconSetting, IconUser } from '@douyinfe/semi-icons';
 import { Avatar, Button, Dropdown, Nav, Toast, Tooltip } from '@douyinfe/semi-ui-19';
+import { lazy, Suspense } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../shared/contract/envelope';
 import { ERROR_MESSAGE_DURATION_MS } from '../../shared/adapters/http-client';
@@ -7,10 +8,12 @@ import { menuFor, normalizePath, type MenuItem } from '../../shared/lib/portal-r
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
 import { useLoginBox } from './login-box.store';
 import { imageUrl, usePortalServices } from './portal-services';
-import { SchoolYearPicker } from './school-year-picker';
 import styles from './top-bar.module.css';
 import { useCurrentSchoolYear } from './use-current-school-year';
 import { useSession } from './use-session';
+
+// Semi's Select is heavy and only a logged-in teacher sees the picker: it loads with the first login.
+const SchoolYearPicker = lazy(() => import('./school-year-picker').then((m) => ({ default: m.SchoolYearPicker })));
 
 function selectedKey(pathname: string, menu: readonly MenuItem[]): string[] {
   const path = normalizePath(pathname);
@@ -98,7 +101,11 @@ export function TopBar() {
       </button>
       {loggedIn ? menuNode : <div className={styles.spacer} />}
       <div className={styles.right}>
-        {loggedIn ? <SchoolYearPicker /> : null}
+        {loggedIn ? (
+          <Suspense fallback={null}>
+            <SchoolYearPicker />
+          </Suspense>
+        ) : null}
         {loggedIn && !small ? (
           <Tooltip content="扫描答题卡">
             <span className={styles.trigger}>

@@ -31,6 +31,8 @@ export type ScannerPort = {
   /** True when this computer has no scanning service (Dynamic Web TWAIN): the station offers its installers. */
   serviceMissing: boolean;
   scan(): void;
+  /** Stops the scan in progress (the feeder stops after the page it is transferring). */
+  stop(): void;
   /** The scan settings dialog (扫描设置). */
   renderSettings(props: { visible: boolean; onClose: () => void }): ReactNode;
 };

@@ -7,7 +7,7 @@
 import { IconRefresh, IconScan, IconSetting } from '@douyinfe/semi-icons';
 import { Banner, Button, Progress, Select, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { QueuedPage } from '../../shared/adapters/upload-queue';
+import type { QueuedPage, UploadItem } from '../../shared/adapters/upload-queue';
 import { SCAN_SERVICE_INSTALLERS, scanServiceOsOf, type ScannedPage } from '../../shared/contract/scan';
 import type { UploadState } from '../../shared/lib/upload-schedule';
 import styles from './scan-station.module.css';
@@ -111,18 +111,44 @@ export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?
   // a page is queued for the batch the scan was started for, in order.
   const active = useRef<{ batchId: number; nextSequence: number } | null>(null);
   const enqueueChain = useRef<Promise<void>>(Promise.resolve());
+  // Pages the browser refused to store (storage full or denied), kept in memory in scan order until
+  // 重新保存 stores them; while any is here, scanning is stopped and cannot start.
+  const unsaved = useRef<UploadItem[]>([]);
+  const [unsavedCount, setUnsavedCount] = useState(0);
+  const stopScanner = useRef<() => void>(() => undefined);
+  const holdUnsaved = useCallback((item: UploadItem) => {
+    unsaved.current.push(item);
+    setUnsavedCount(unsaved.current.length);
+    stopScanner.current();
+  }, []);
   const onPage = useCallback(
     (page: ScannedPage) => {
       const target = active.current;
       if (!target) return;
       const sequence = target.nextSequence;
       target.nextSequence += 1;
-      enqueueChain.current = enqueueChain.current.then(() =>
-        queue.enqueue({ ...page, batchId: target.batchId, sequence }).catch(() => undefined),
-      );
+      const item: UploadItem = { ...page, batchId: target.batchId, sequence };
+      enqueueChain.current = enqueueChain.current.then(() => {
+        // Once one page could not be stored, the pages after it wait with it, so their order holds.
+        if (unsaved.current.length > 0) return holdUnsaved(item);
+        return queue.enqueue(item).catch(() => holdUnsaved(item));
+      });
     },
-    [queue],
+    [queue, holdUnsaved],
   );
+  const saveUnsaved = useCallback(() => {
+    enqueueChain.current = enqueueChain.current.then(async () => {
+      while (unsaved.current.length > 0) {
+        try {
+          await queue.enqueue(unsaved.current[0]!);
+        } catch {
+          break;
+        }
+        unsaved.current.shift();
+      }
+      setUnsavedCount(unsaved.current.length);
+    });
+  }, [queue]);
   // A homework asked for in the address that is not scannable here (a draft, gone) falls back to the QR code.
   const choice =
     wanted !== QR_OPTION && homework.status === 'ready' && !homework.list.some((h) => String(h.id) === wanted)
@@ -130,10 +156,13 @@ export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?
       : wanted;
   const homeworkId = choice === QR_OPTION ? null : Number(choice);
   const scanner = useScanner(onPage, homeworkId);
+  useEffect(() => {
+    stopScanner.current = scanner.stop;
+  });
 
   const batchPages = useMemo(() => (batch ? pages.filter((page) => page.batchId === batch.batchId) : []), [pages, batch]);
   const shown = useMemo(() => batchPages.slice(-THUMBNAILS_SHOWN).reverse(), [batchPages]);
-  const canScan = scanner.status === 'ready' && !starting;
+  const canScan = scanner.status === 'ready' && !starting && unsavedCount === 0;
 
   const startScan = useCallback(async () => {
     if (!canScan) return;
@@ -200,7 +229,7 @@ export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?
           icon={<IconScan />}
           className={styles.scanButton}
           loading={starting || scanner.status === 'scanning'}
-          disabled={scanner.status === 'loading' || scanner.status === 'unavailable'}
+          disabled={scanner.status === 'loading' || scanner.status === 'unavailable' || unsavedCount > 0}
           onClick={() => void startScan()}
         >
           {scanner.status === 'scanning' ? '正在扫描…' : '开始扫描'}
@@ -221,6 +250,26 @@ export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?
         />
       ) : null}
       {scanner.serviceMissing || scanner.problem?.kind === 'noService' ? <ServiceInstallers /> : null}
+      {unsavedCount > 0 ? (
+        <Banner
+          type="danger"
+          closeIcon={null}
+          title="这台电脑无法保存扫描的页面，扫描已停止"
+          description={
+            <div className={styles.installers}>
+              <span>
+                浏览器的存储空间已满或被拒绝使用。还有 {unsavedCount} 页尚未保存，它们仍保留在本页中：请不要关闭或刷新本页。
+                请释放磁盘空间（或等已扫描的页面上传完成），然后按「重新保存」，再继续扫描。
+              </span>
+              <span>
+                <Button type="danger" theme="solid" onClick={saveUnsaved}>
+                  重新保存
+                </Button>
+              </span>
+            </div>
+          }
+        />
+      ) : null}
       {scanner.problem ? (
         <Banner
           type={scanner.problem.kind === 'noService' ? 'warning' : 'danger'}

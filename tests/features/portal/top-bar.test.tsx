@@ -18,7 +18,8 @@ describe('the top bar', () => {
 
   it('shows 暂无默认学年 and refuses to open scanning without a school year', async () => {
     renderPortal(<TopBar />, { user: makeUser({ classDefaultId: null, classDefaultName: null }) });
-    expect(screen.getByText('暂无默认学年')).toBeInTheDocument();
+    // The picker loads on demand (lazily) with the first logged-in view.
+    expect(await screen.findByText('暂无默认学年')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '扫描' }));
     expect(await screen.findByText('请选择学年后再进行扫描')).toBeInTheDocument();
     expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/paperlist');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helper';
 
@@ -10,6 +11,11 @@ fs.writeFileSync(path.join(clientDir, 'teacher.html'), '<title>智慧作业</tit
 fs.writeFileSync(path.join(clientDir, 'scanstation.html'), '<title>智慧作业 · 扫描站</title>');
 fs.writeFileSync(path.join(clientDir, 'largescreen.html'), '<title>智慧作业 · 大屏</title>');
 fs.writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+// What the build's precompress step writes next to a text asset.
+const bigScript = 'console.log("智慧作业");\n'.repeat(200);
+fs.writeFileSync(path.join(clientDir, 'assets', 'big-abc123.js'), bigScript);
+fs.writeFileSync(path.join(clientDir, 'assets', 'big-abc123.js.br'), zlib.brotliCompressSync(bigScript));
+fs.writeFileSync(path.join(clientDir, 'assets', 'big-abc123.js.gz'), zlib.gzipSync(bigScript));
 afterAll(() => fs.rmSync(clientDir, { recursive: true, force: true }));
 
 describe('serving the built client', () => {
@@ -38,6 +44,37 @@ describe('serving the built client', () => {
     const response = await app().inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain(title);
+  });
+
+  it.each([
+    ['br, gzip', 'br', (body: Buffer) => zlib.brotliDecompressSync(body)],
+    ['gzip', 'gzip', (body: Buffer) => zlib.gunzipSync(body)],
+  ])('sends the precompressed copy of an asset to a browser accepting %s', async (accept, encoding, decode) => {
+    const response = await app().inject({ method: 'GET', url: '/assets/big-abc123.js', headers: { 'accept-encoding': accept } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(encoding);
+    expect(response.headers['content-type']).toContain('javascript');
+    expect(response.headers['cache-control']).toContain('immutable');
+    expect(decode(response.rawPayload).toString()).toBe(bigScript);
+  });
+
+  it('sends the plain asset to a client that accepts no compression', async () => {
+    const response = await app().inject({
+      method: 'GET',
+      url: '/assets/big-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe(bigScript);
+  });
+
+  it('compresses API answers over 1 KB', async () => {
+    const response = await app().inject({ method: 'GET', url: '/api/captcha', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    const json = JSON.parse(zlib.brotliDecompressSync(response.rawPayload).toString()) as { code: number };
+    expect(json.code).toBe(200);
+    expect(zlib.brotliDecompressSync(response.rawPayload).length).toBeGreaterThan(1024);
   });
 
   it('caches hashed assets forever and the pages never', async () => {

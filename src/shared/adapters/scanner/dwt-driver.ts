@@ -207,3 +207,49 @@ export function createDwtDriver(options: DwtDriverOptions): ScannerDriver {
     },
   };
 }
+
+/**
+ * Keeps the scanning library off the critical path of a station's first view. `driver.load()` answers
+ * "no sources" at once unless `wantedNow()` (the station's chosen scanner is one of this driver's) or
+ * the library has been started; `prefetch()` (called when the browser is idle, or when 扫描设置 opens)
+ * loads it in the background and then tells `onLoaded` listeners, whose next `load()` gets that result
+ * without loading twice. Later loads (a reload after installing the service) go to the driver again.
+ */
+export function deferLoad(
+  driver: ScannerDriver,
+  wantedNow: () => boolean,
+): { driver: ScannerDriver; prefetch(): void; onLoaded(listener: () => void): () => void; started(): boolean } {
+  let started = false;
+  let prefetched: Promise<string[]> | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    driver: {
+      ...driver,
+      load() {
+        if (prefetched) {
+          const result = prefetched;
+          prefetched = null;
+          return result;
+        }
+        if (!started && !wantedNow()) return Promise.resolve([]);
+        started = true;
+        return driver.load();
+      },
+    },
+    prefetch() {
+      if (started) return;
+      started = true;
+      const result = driver.load();
+      const settle = () => {
+        prefetched = result;
+        listeners.forEach((listener) => listener());
+      };
+      result.then(settle, settle);
+    },
+    onLoaded(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    started: () => started,
+  };
+}

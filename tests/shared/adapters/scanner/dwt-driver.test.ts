@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { createDwtDriver, type DwtNamespace, type DwtWebTwain } from '../../../../src/shared/adapters/scanner/dwt-driver';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createDwtDriver,
+  deferLoad,
+  type DwtNamespace,
+  type DwtWebTwain,
+} from '../../../../src/shared/adapters/scanner/dwt-driver';
+import type { ScannerDriver } from '../../../../src/shared/adapters/scanner/scanner-driver';
 import { DWT_RESOURCES_PATH, scanErrorMessage, scanSourceConfig, type RawImage } from '../../../../src/shared/contract/scan';
 
 type Outcome = 'ok' | { fail: number };
@@ -140,5 +146,49 @@ describe('Dynamic Web TWAIN driver', () => {
     const silent: DwtNamespace = { DWT: { ResourcesPath: '', ProductKey: '', CreateDWTObjectEx: () => undefined } };
     const silentService = createDwtDriver({ productKey: '', loadLibrary: async () => silent, loadTimeoutMs: 20 });
     await expect(silentService.load()).rejects.toMatchObject({ kind: 'serviceNotInstalled' });
+  });
+});
+
+describe('deferLoad (the scanning library off the critical path)', () => {
+  const driverWith = (load: () => Promise<string[]>) =>
+    ({ load: vi.fn(load), select: vi.fn(), configure: vi.fn(), acquire: vi.fn(), close: vi.fn() }) as unknown as ScannerDriver & {
+      load: ReturnType<typeof vi.fn>;
+    };
+
+  it('lists no scanners and loads nothing until prefetched, then hands over that one load', async () => {
+    const inner = driverWith(async () => ['Fujitsu fi-7160']);
+    const deferred = deferLoad(inner, () => false);
+    expect(await deferred.driver.load()).toEqual([]);
+    expect(inner.load).not.toHaveBeenCalled();
+
+    const loaded = new Promise<void>((resolve) => deferred.onLoaded(resolve));
+    deferred.prefetch();
+    deferred.prefetch();
+    await loaded;
+    expect(inner.load).toHaveBeenCalledTimes(1);
+    expect(await deferred.driver.load()).toEqual(['Fujitsu fi-7160']);
+    expect(inner.load).toHaveBeenCalledTimes(1);
+    // A later reload (the service was installed meanwhile) asks the driver again.
+    expect(await deferred.driver.load()).toEqual(['Fujitsu fi-7160']);
+    expect(inner.load).toHaveBeenCalledTimes(2);
+  });
+
+  it("loads at once when the chosen scanner is one of the driver's", async () => {
+    const inner = driverWith(async () => ['Canon DR-C225']);
+    const deferred = deferLoad(inner, () => true);
+    expect(await deferred.driver.load()).toEqual(['Canon DR-C225']);
+    expect(deferred.started()).toBe(true);
+  });
+
+  it('hands a failed background load (no scanning service) to the next load without waiting again', async () => {
+    const inner = driverWith(async () => {
+      throw new Error('service not found');
+    });
+    const deferred = deferLoad(inner, () => false);
+    const loaded = new Promise<void>((resolve) => deferred.onLoaded(resolve));
+    deferred.prefetch();
+    await loaded;
+    await expect(deferred.driver.load()).rejects.toThrow('service not found');
+    expect(inner.load).toHaveBeenCalledTimes(1);
   });
 });

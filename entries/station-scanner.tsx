@@ -1,0 +1,236 @@
+/**
+ * The scanner the scanning workspace uses, composed from the scanner machine (src/machines) for both the
+ * kiosk and the portal's /scan page: the scanner feature's hook and settings dialog over the scanner
+ * machine, with the station's stored settings, the image pipeline in a Web Worker, and one source list
+ * made of every driver this computer has:
+ * - the simulated scanner (模拟扫描仪（演示）): draws the chosen homework's answer sheets for its
+ *   students at 300 dpi, filled in, rotated, noisy, some upside down, with a blank page and a page of
+ *   another homework; for 按二维码识别 it draws the school's newest homework that is out for scanning;
+ * - file import (从文件夹导入图片): the images a scanner saved to a folder, picked when the scan starts.
+ * - first, the scanners of the local scanning service (Dynamic Web TWAIN, its library loaded lazily from
+ *   our own bundle and its resources from /dwt-resources/, after the station is usable: when the browser
+ *   is idle or 扫描设置 opens, at once only when the chosen scanner is a real one); when the service is
+ *   missing the station says so and offers the installers instead of DWT's English dialog.
+ * This module is itself loaded on first use (scanner-port.tsx).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { ScanSettingsDialog } from '../src/features/scan/scan-settings-dialog';
+import { useScanner } from '../src/features/scan/use-scanner';
+import type { ScanProblem, UseScannerPort } from '../src/features/scan-station/scan-station-services';
+import { scannerMachine } from '../src/machines/scanner.machine';
+import type { HttpClient } from '../src/shared/adapters/http-client';
+import { createCompositeDriver, createOnDemandDriver } from '../src/shared/adapters/scanner/composite-driver';
+import { createFileImportDriver, FILE_IMPORT_SOURCE_NAME } from '../src/shared/adapters/scanner/file-import-driver';
+import { createDwtDriver, deferLoad } from '../src/shared/adapters/scanner/dwt-driver';
+import { createImagePipeline } from '../src/shared/adapters/scanner/image-pipeline';
+import { scannerActors, type ScannerDriver } from '../src/shared/adapters/scanner/scanner-driver';
+import { createScannerSettingsStorage } from '../src/shared/adapters/scanner/scanner-settings-storage';
+import {
+  createSimulatedDriver,
+  SIMULATED_SOURCE_NAME,
+  type SimulatedDriverOptions,
+} from '../src/shared/adapters/scanner/simulated-driver';
+import { answerSheetSpecSchema } from '../src/shared/contract/answer-sheet';
+import { homeworkPageSchema, homeworkSchema, studentListSchema } from '../src/shared/contract/papers';
+import { clientConfigSchema } from '../src/shared/contract/system';
+import { DriverError, type ScannedPage } from '../src/shared/contract/scan';
+
+/** Sheets in the simulated feeder per scan, and the time between two transfers. */
+export const SIMULATED_PAGES_PER_FEED = 10;
+const SIMULATED_PAGE_INTERVAL_MS = 150;
+/** Homework statuses a simulated 按二维码识别 scan may draw sheets of. */
+const SCANNABLE = new Set(['assigned', 'scanning', 'marking']);
+
+/**
+ * What the simulated scanner draws for a homework: its sheet and its students. Each feed continues with
+ * the next students (a feeder is refilled with the next part of the stack) and a new seed.
+ */
+function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number | null) {
+  const cache = new Map<number, Promise<Pick<SimulatedDriverOptions, 'spec' | 'students'>>>();
+  let feeds = 0;
+  let cursor = 0;
+  const material = (homeworkId: number) => {
+    let entry = cache.get(homeworkId);
+    if (!entry) {
+      entry = (async () => {
+        const [spec, detail] = await Promise.all([
+          http.get(`/api/homework/${homeworkId}/answer-sheet/spec`, undefined, answerSheetSpecSchema),
+          http.get(`/api/homework/${homeworkId}`, undefined, homeworkSchema),
+        ]);
+        const rosters = await Promise.all(
+          detail.classes.map((c) => http.get(`/api/classes/${c.id}/students`, undefined, studentListSchema)),
+        );
+        return { spec, students: rosters.flat().map((s) => ({ name: s.name, code: s.code })) };
+      })();
+      entry.catch(() => cache.delete(homeworkId));
+      cache.set(homeworkId, entry);
+    }
+    return entry;
+  };
+  // Found once per station, so the feeder keeps feeding while the server is away.
+  let newest: Promise<number> | null = null;
+  const newestScannable = (): Promise<number> => {
+    newest ??= http.get('/api/homework', { page: 1, pageSize: 50 }, homeworkPageSchema).then((page) => {
+      const found = page.list.find((h) => SCANNABLE.has(h.status));
+      // -1035: "there is no image", as a scanning service with an empty feeder says.
+      if (!found) throw new DriverError('acquisition', 'no homework to simulate', -1035);
+      return found.id;
+    });
+    newest.catch(() => (newest = null));
+    return newest;
+  };
+  return async (): Promise<SimulatedDriverOptions> => {
+    const homeworkId = getHomeworkId() ?? (await newestScannable());
+    const { spec, students } = await material(homeworkId);
+    feeds += 1;
+    const offset = students.length > 0 ? cursor % students.length : 0;
+    cursor += SIMULATED_PAGES_PER_FEED;
+    return {
+      homeworkId,
+      spec,
+      students: [...students.slice(offset), ...students.slice(0, offset)],
+      pageCount: SIMULATED_PAGES_PER_FEED,
+      seed: feeds,
+      intervalMs: SIMULATED_PAGE_INTERVAL_MS,
+    };
+  };
+}
+
+/**
+ * Asks for the scanned images or PDFs (one page per PDF page) when a file-import scan starts; rejects as
+ * "scan cancelled" when the choice is cancelled.
+ */
+function pickImageFiles(): Promise<File[]> {
+  return new Promise((resolve, reject) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.accept = 'image/*,application/pdf,.pdf';
+    input.addEventListener('change', () => resolve(Array.from(input.files ?? [])));
+    input.addEventListener('cancel', () => reject(new DriverError('acquisition', 'file choice cancelled', -1032)));
+    input.click();
+  });
+}
+
+const PROBLEM_STATES: Record<string, ScanProblem['kind']> = {
+  feederJam: 'jam',
+  doubleFeed: 'doubleFeed',
+  serviceNotInstalled: 'noService',
+  noSource: 'noScanner',
+  sourceNotSelectable: 'other',
+  acquisitionError: 'other',
+};
+
+const settingsStore = createScannerSettingsStorage();
+
+/** The scanner hook of a station whose HTTP client is `http`. */
+export function createStationScanner(http: HttpClient): UseScannerPort {
+  // The homework the workspace scans for, read when a simulated scan starts.
+  const current: { homeworkId: number | null; serviceMissing: boolean } = { homeworkId: null, serviceMissing: false };
+  const nextSimulatedFeed = createSimulatedMaterial(http, () => current.homeworkId);
+  const dwt = createDwtDriver({
+    productKey: async () =>
+      (await http.get('/api/config', undefined, { schema: clientConfigSchema, silent: true })).dwtProductKey,
+    loadLibrary: () => import('dwt'),
+  });
+  const trackedDwt: ScannerDriver = {
+    ...dwt,
+    load: () =>
+      dwt.load().then(
+        (sources) => {
+          current.serviceMissing = false;
+          return sources;
+        },
+        (error: unknown) => {
+          if (error instanceof DriverError && error.kind === 'serviceNotInstalled') current.serviceMissing = true;
+          throw error;
+        },
+      ),
+  };
+  // The library loads at once only for a station whose chosen scanner is a real one; otherwise when the
+  // browser is idle after the workspace shows, or when 扫描设置 opens, whichever comes first.
+  const deferredDwt = deferLoad(trackedDwt, () => {
+    const chosen = settingsStore.load().scannerName ?? null;
+    return chosen !== null && chosen !== SIMULATED_SOURCE_NAME && chosen !== FILE_IMPORT_SOURCE_NAME;
+  });
+  const driver = createCompositeDriver([
+    deferredDwt.driver,
+    createOnDemandDriver(SIMULATED_SOURCE_NAME, async () => createSimulatedDriver(await nextSimulatedFeed())),
+    createOnDemandDriver(FILE_IMPORT_SOURCE_NAME, async () => {
+      const files = await pickImageFiles();
+      return createFileImportDriver(() => files);
+    }),
+  ]);
+  const pipeline = createImagePipeline();
+  const machine = scannerMachine.provide({ actors: scannerActors(driver, pipeline) });
+
+  return function useStationScanner(onPage, homeworkId) {
+    useEffect(() => {
+      current.homeworkId = homeworkId;
+    }, [homeworkId]);
+    // Each page goes from the machine's emitPage straight to the workspace's latest onPage.
+    const onPageRef = useRef(onPage);
+    useEffect(() => {
+      onPageRef.current = onPage;
+    }, [onPage]);
+    const [provided] = useState(() =>
+      machine.provide({ actions: { emitPage: (_, page: ScannedPage) => onPageRef.current(page) } }),
+    );
+    const scanner = useScanner(provided, settingsStore);
+    const state = typeof scanner.snapshot.value === 'string' ? scanner.snapshot.value : Object.keys(scanner.snapshot.value)[0]!;
+
+    // Fetch the scanning library once the station is idle; when it is in, list its scanners (a reload
+    // of the source list, as soon as no scan is running).
+    const [libraryLoads, setLibraryLoads] = useState(0);
+    useEffect(() => deferredDwt.onLoaded(() => setLibraryLoads((n) => n + 1)), []);
+    useEffect(() => {
+      if (typeof window.requestIdleCallback === 'function') {
+        const id = window.requestIdleCallback(() => deferredDwt.prefetch(), { timeout: 5000 });
+        return () => window.cancelIdleCallback(id);
+      }
+      const id = window.setTimeout(() => deferredDwt.prefetch(), 2000);
+      return () => window.clearTimeout(id);
+    }, []);
+    const listedLoads = useRef(0);
+    const { reload, saveSettings, settings, scanners, busy } = scanner;
+    useEffect(() => {
+      if (libraryLoads > listedLoads.current && !busy && state !== 'loading') {
+        listedLoads.current = libraryLoads;
+        reload();
+      }
+    }, [libraryLoads, busy, state, reload]);
+    // The chosen scanner is remembered by name: when the list changes (the library's scanners come
+    // first), its index follows.
+    useEffect(() => {
+      const name = settings.scannerName ?? null;
+      const at = name === null ? -1 : scanners.findIndex((option) => option.text === name);
+      if (at >= 0 && at !== settings.scannerIndex) saveSettings({ ...settings, scannerIndex: at });
+    }, [scanners, settings, saveSettings]);
+    const problemKind = PROBLEM_STATES[state];
+    const chosen = scanner.settings.scannerName ?? null;
+    return {
+      status:
+        state === 'loading' ? 'loading' : state === 'serviceNotInstalled' ? 'unavailable' : scanner.busy ? 'scanning' : 'ready',
+      problem: problemKind && scanner.error ? { kind: problemKind, message: scanner.error } : null,
+      simulated: chosen === null || chosen === SIMULATED_SOURCE_NAME,
+      serviceMissing: state !== 'loading' && current.serviceMissing,
+      scan: scanner.requestScan,
+      stop: scanner.cancelScan,
+      renderSettings: ({ visible, onClose }) => {
+        // Opening 扫描设置 is the moment the operator may want a real scanner.
+        if (visible) deferredDwt.prefetch();
+        return (
+          <ScanSettingsDialog
+            visible={visible}
+            scanners={scanner.scanners}
+            settings={scanner.settings}
+            onSave={(settings) => {
+              scanner.saveSettings(settings);
+              onClose();
+            }}
+          />
+        );
+      },
+    };
+  };
+}

@@ -1,0 +1,107 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ScanWorkspace } from '../../../src/features/scan-station/scan-workspace';
+import {
+  ScanStationServicesProvider,
+  type ScannerPort,
+  type ScanStationServices,
+} from '../../../src/features/scan-station/scan-station-services';
+import type { HttpClient } from '../../../src/shared/adapters/http-client';
+import type { UploadItem, UploadQueue } from '../../../src/shared/adapters/upload-queue';
+import type { ScannedPage } from '../../../src/shared/contract/scan';
+
+const EMPTY_STATS = { queued: 0, uploading: 0, uploaded: 0, failed: 0, bytesTotal: 0, bytesSent: 0, lastError: null };
+
+function page(sequence: number): ScannedPage {
+  return {
+    imageId: `00000000-0000-4000-8000-00000000000${sequence}`,
+    fileName: `page-${sequence}.jpg`,
+    blob: new Blob(['jpeg'], { type: 'image/jpeg' }),
+    scanSubject: false,
+    width: 100,
+    height: 140,
+    sequence,
+  };
+}
+
+/** A workspace over fakes: a queue whose storage can refuse, and a scanner the test feeds by hand. */
+function setup() {
+  let storageFull = true;
+  const stored: UploadItem[] = [];
+  const enqueue = vi.fn(async (item: UploadItem) => {
+    if (storageFull) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    stored.push(item);
+  });
+  const queue = {
+    enqueue,
+    start: () => undefined,
+    stop: () => undefined,
+    subscribe: () => () => undefined,
+    retryFailed: () => undefined,
+    clearUploaded: async () => undefined,
+    getPages: () => [],
+    getBlob: async () => null,
+    getStats: () => EMPTY_STATS,
+  } satisfies UploadQueue;
+  const http = {
+    get: vi.fn(async () => ({ list: [], total: 0, page: 1, pageSize: 100 })),
+    postJson: vi.fn(async () => ({ id: 41 })),
+  } as unknown as HttpClient;
+  const scanner = { scan: vi.fn(), stop: vi.fn(), onPage: null as ((page: ScannedPage) => void) | null };
+  const services: ScanStationServices = {
+    http,
+    queue,
+    socket: null,
+    storage: { loadBatch: () => null, saveBatch: () => undefined },
+    stationName: '扫描站',
+    useScanner: (onPage): ScannerPort => {
+      scanner.onPage = onPage;
+      return {
+        status: 'ready',
+        problem: null,
+        simulated: false,
+        serviceMissing: false,
+        scan: scanner.scan,
+        stop: scanner.stop,
+        renderSettings: () => null,
+      };
+    },
+  };
+  render(
+    <ScanStationServicesProvider services={services}>
+      <ScanWorkspace />
+    </ScanStationServicesProvider>,
+  );
+  return { enqueue, stored, scanner, allowStorage: () => (storageFull = false) };
+}
+
+describe('ScanWorkspace when the browser cannot store a scanned page', () => {
+  it('tells the operator at once, stops scanning, and keeps every page until 重新保存 stores them in order', async () => {
+    const user = userEvent.setup();
+    const { enqueue, stored, scanner, allowStorage } = setup();
+    await user.click(screen.getByRole('button', { name: /开始扫描/ }));
+    await waitFor(() => expect(scanner.scan).toHaveBeenCalledTimes(1));
+
+    // The feeder delivers two pages; the first cannot be stored.
+    act(() => {
+      scanner.onPage!(page(1));
+      scanner.onPage!(page(2));
+    });
+    expect(await screen.findByText('这台电脑无法保存扫描的页面，扫描已停止')).toBeInTheDocument();
+    expect(screen.getByText(/还有 2 页尚未保存/)).toBeInTheDocument();
+    expect(scanner.stop).toHaveBeenCalled();
+    // The page after the refused one waits with it rather than jumping ahead.
+    expect(enqueue).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: /开始扫描/ })).toBeDisabled();
+
+    allowStorage();
+    await user.click(screen.getByRole('button', { name: '重新保存' }));
+    await waitFor(() => expect(screen.queryByText('这台电脑无法保存扫描的页面，扫描已停止')).not.toBeInTheDocument());
+    expect(stored.map((item) => [item.batchId, item.sequence, item.imageId])).toEqual([
+      [41, 1, page(1).imageId],
+      [41, 2, page(2).imageId],
+    ]);
+    expect(screen.getByRole('button', { name: /开始扫描/ })).toBeEnabled();
+  });
+});
