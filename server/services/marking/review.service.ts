@@ -271,8 +271,14 @@ export function createReviewService(deps: {
                   ne(pageRecognitions.id, rec.id),
                 ),
               );
-            for (const other of counted) await discardPage(tx, other, userId, '已被重新扫描的页替换');
-            await markResolved(tx, item.id, userId, '已用此页替换先前扫描的页');
+            // The re-scan is the same student's same page: it takes over the answers of the page it
+            // replaces (same rows, so their marking tasks and marked scores stay), and settling it
+            // rewrites what it read into them. A person's marks are never thrown away here.
+            for (const other of counted) {
+              await tx.update(answers).set({ recognitionId: rec.id }).where(eq(answers.recognitionId, other.id));
+              await discardPage(tx, other, userId, '已被重新扫描的页替换');
+            }
+            await markResolved(tx, item.id, userId, '已用此页替换先前扫描的页（已保留阅卷给分）');
             await settlePage(tx, rec.id, context);
           } else if (kind === 'missingPage') {
             if (!context || listedUnder === null || item.studentId === null || item.pageNo === null) {
