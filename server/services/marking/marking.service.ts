@@ -11,7 +11,9 @@
  */
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
+  type AbsenceUpdate,
   type AssignmentsUpdate,
+  type ClosureUpdate,
   MARKING_MESSAGES,
   type MarkingOverview,
   type MarkingTask,
@@ -21,6 +23,8 @@ import {
 import type { Db } from '../../db/client';
 import {
   answers,
+  homeworkAbsences,
+  homeworkClosures,
   markingAssignments,
   markingHomeworkSettings,
   markingQuestionSettings,
@@ -36,6 +40,7 @@ import { lockAnswers, rescoreAnswers, rescoreQuestions } from './answer-scoring'
 import { ARBITRATION_ROUND } from './double-marking';
 import { type HomeworkContext, type MarkingContextLoader, markersOf, settingsOf } from './marking-context';
 import { type ProgressNotifier, recognitionProgress } from './marking-progress';
+import { homeworkStudentStatuses, summariseStudents } from './student-status';
 
 /** How long a claimed answer stays reserved for its marker. */
 export const MARKING_CLAIM_SECONDS = 600;
@@ -213,6 +218,10 @@ export function createMarkingService(deps: {
         .orderBy(asc(users.id)),
       recognitionProgress(db, scope.orgId, homeworkId),
     ]);
+    const [statuses, [closure]] = await Promise.all([
+      homeworkStudentStatuses(db, scope.orgId, homeworkId, context.questions.size),
+      db.select({ id: homeworkClosures.homeworkId }).from(homeworkClosures).where(eq(homeworkClosures.homeworkId, homeworkId)),
+    ]);
     const nameOf = async (ids: number[]) => {
       const missing = ids.filter((id) => !teachers.some((t) => t.userId === id));
       const extra =
@@ -262,6 +271,8 @@ export function createMarkingService(deps: {
         review: recognition.review,
       },
       teachers,
+      students: summariseStudents(statuses),
+      closed: closure !== undefined,
     };
   }
 
@@ -334,6 +345,47 @@ export function createMarkingService(deps: {
           : []),
       ];
       await db.transaction((tx) => rescoreQuestions(tx as unknown as Db, updated, rescored));
+      await notifier.homeworkChanged(scope.orgId, homeworkId);
+      return overview(userId, homeworkId);
+    },
+
+    /** Marks a student of the homework absent (缺考), or undoes it; a scanned student cannot be absent. */
+    async setAbsence(userId: number, homeworkId: number, studentId: number, input: AbsenceUpdate): Promise<MarkingOverview> {
+      const scope = await requireSchool(db, userId);
+      const context = await contexts.require(scope.orgId, homeworkId);
+      const statuses = await homeworkStudentStatuses(db, scope.orgId, homeworkId, context.questions.size);
+      const student = statuses.find((s) => s.studentId === studentId);
+      if (!student) throw ApiError.badRequest(MARKING_MESSAGES.notInHomework);
+      if (input.absent) {
+        if (student.status === 'marking' || student.status === 'complete') {
+          throw ApiError.badRequest(MARKING_MESSAGES.alreadyScanned);
+        }
+        await db
+          .insert(homeworkAbsences)
+          .values({ homeworkId, studentId, orgId: scope.orgId, markedBy: userId })
+          .onConflictDoNothing();
+      } else {
+        await db
+          .delete(homeworkAbsences)
+          .where(and(eq(homeworkAbsences.homeworkId, homeworkId), eq(homeworkAbsences.studentId, studentId)));
+      }
+      await notifier.homeworkChanged(scope.orgId, homeworkId);
+      return overview(userId, homeworkId);
+    },
+
+    /** The owner ends marking (the homework is 已完成 whatever is missing), or reopens it. */
+    async setClosure(userId: number, homeworkId: number, input: ClosureUpdate): Promise<MarkingOverview> {
+      const scope = await requireSchool(db, userId);
+      const context = await contexts.require(scope.orgId, homeworkId);
+      if (context.homework.createdBy !== userId) throw new ApiError(403, MARKING_MESSAGES.notOwnerClose);
+      if (input.closed) {
+        await db
+          .insert(homeworkClosures)
+          .values({ homeworkId, orgId: scope.orgId, closedBy: userId })
+          .onConflictDoNothing();
+      } else {
+        await db.delete(homeworkClosures).where(eq(homeworkClosures.homeworkId, homeworkId));
+      }
       await notifier.homeworkChanged(scope.orgId, homeworkId);
       return overview(userId, homeworkId);
     },

@@ -23,7 +23,8 @@ import { ApiError } from '../../lib/api-error';
 import { requireSchool } from '../papers/school-scope';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
 import { type HomeworkContext, type MarkingContextLoader, pageQuestionNos } from './marking-context';
-import { type ProgressNotifier, reviewItemsOf } from './marking-progress';
+import type { ProgressNotifier } from './marking-progress';
+import { reviewItemsOf } from './review-scope';
 import { PAGE_PROBLEM_KINDS, QUESTION_PROBLEM_KINDS, settlePage, unapplyPage } from './page-settlement';
 
 export const REVIEW_LIST_LIMIT = 1000;
