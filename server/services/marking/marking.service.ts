@@ -379,10 +379,7 @@ export function createMarkingService(deps: {
       const context = await contexts.require(scope.orgId, homeworkId);
       if (context.homework.createdBy !== userId) throw new ApiError(403, MARKING_MESSAGES.notOwnerClose);
       if (input.closed) {
-        await db
-          .insert(homeworkClosures)
-          .values({ homeworkId, orgId: scope.orgId, closedBy: userId })
-          .onConflictDoNothing();
+        await db.insert(homeworkClosures).values({ homeworkId, orgId: scope.orgId, closedBy: userId }).onConflictDoNothing();
       } else {
         await db.delete(homeworkClosures).where(eq(homeworkClosures.homeworkId, homeworkId));
       }

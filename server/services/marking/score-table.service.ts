@@ -7,12 +7,7 @@
  */
 import ExcelJS from 'exceljs';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import {
-  hasScores,
-  type ScoreTable,
-  STUDENT_STATUS_LABELS,
-  type StudentScore,
-} from '../../../src/shared/contract/marking';
+import { hasScores, type ScoreTable, STUDENT_STATUS_LABELS, type StudentScore } from '../../../src/shared/contract/marking';
 import type { Db } from '../../db/client';
 import { answers, questionScores } from '../../db/schema';
 import { requireSchool } from '../papers/school-scope';

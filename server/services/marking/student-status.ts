@@ -8,15 +8,7 @@
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { HomeworkStudentsSummary, StudentStatus } from '../../../src/shared/contract/marking';
 import type { Db } from '../../db/client';
-import {
-  answers,
-  classes,
-  homeworkAbsences,
-  homeworkClasses,
-  questionScores,
-  reviewItems,
-  students,
-} from '../../db/schema';
+import { answers, classes, homeworkAbsences, homeworkClasses, questionScores, reviewItems, students } from '../../db/schema';
 import { reviewItemsOf } from './review-scope';
 
 export type HomeworkStudentStatus = {

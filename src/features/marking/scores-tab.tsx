@@ -23,7 +23,7 @@ const STATUS_COLORS: Record<StudentStatus, 'green' | 'orange' | 'grey' | 'red'> 
   absent: 'red',
 };
 
-export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number }) {
+export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number | string }) {
   const { http } = useMarkingServices();
   const table = useRemote(`scores:${homeworkId}:${version}`, () => fetchScores(http, homeworkId));
   const [className, setClassName] = useState<string | undefined>();

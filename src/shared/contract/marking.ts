@@ -67,6 +67,7 @@ export const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = {
 export const hasScores = (status: StudentStatus) => status === 'marking' || status === 'complete';
 
 export const homeworkStudentSchema = z.object({ studentId: id, name: z.string(), code: z.string() });
+export type HomeworkStudent = z.infer<typeof homeworkStudentSchema>;
 export const homeworkStudentsSummarySchema = z.object({
   /** Students of the homework's classes (and any other whose sheet was counted). */
   total: z.number().int().nonnegative(),

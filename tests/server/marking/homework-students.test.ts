@@ -119,7 +119,11 @@ describe('homework students and status', () => {
     expect(failure(await absence(teacher, hw.id, 0, true)).status).toBe(400);
     expect(
       failure(
-        await teacher({ method: 'PUT', url: `/api/marking/homework/${hw.id}/students/${hw.students[1]!.id}/absence`, payload: {} }),
+        await teacher({
+          method: 'PUT',
+          url: `/api/marking/homework/${hw.id}/students/${hw.students[1]!.id}/absence`,
+          payload: {},
+        }),
       ).status,
     ).toBe(400);
   });

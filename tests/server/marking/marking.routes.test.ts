@@ -351,7 +351,7 @@ describe('marking endpoints', () => {
       expect(failure(await director({ method: 'GET', url: '/api/marking/answers/999999/image' })).status).toBe(404);
     });
 
-    it('answers null when nothing is left, and finishes the homework once everything is scored', async () => {
+    it('answers null when nothing is left, and finishes the homework once everything is scored and the rest are absent', async () => {
       // Owner marks question 5 (no assignment); the assigned markers finish question 4.
       for (const marker of [...markers, teacher]) {
         const no = marker === teacher ? 5 : 4;
@@ -362,8 +362,22 @@ describe('marking endpoints', () => {
       expect(await nextTask(director, hw.id, 4)).toBeNull();
       const table = await scoreTable(hw.id);
       expect(table.students.filter((s) => s.complete).length).toBe(8);
-      const [row] = await app().database.db.select().from(homework).where(eq(homework.id, hw.id));
-      expect(row!.status).toBe('finished');
+      const statusOf = async () =>
+        (await app().database.db.select().from(homework).where(eq(homework.id, hw.id)))[0]!.status;
+      // Everything scanned is marked, but the class's other students were never scanned: not finished.
+      expect(await statusOf()).toBe('marking');
+      const { unscanned } = (await overviewOf(teacher, hw.id)).students!;
+      expect(unscanned.length).toBeGreaterThan(0);
+      for (const student of unscanned) {
+        data(
+          await teacher({
+            method: 'PUT',
+            url: `/api/marking/homework/${hw.id}/students/${student.studentId}/absence`,
+            payload: { absent: true },
+          }),
+        );
+      }
+      expect(await statusOf()).toBe('finished');
     });
   });
 

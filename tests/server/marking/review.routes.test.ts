@@ -276,11 +276,16 @@ describe('review endpoints', () => {
         await teacher({
           method: 'PUT',
           url: `/api/marking/homework/${hw.id}/assignments`,
-          payload: { questions: [4, 5].map((no) => ({ questionNo: no, userIds: [teacher.userId], doubleMarking: false, tolerance: 0 })) },
+          payload: {
+            questions: [4, 5].map((no) => ({ questionNo: no, userIds: [teacher.userId], doubleMarking: false, tolerance: 0 })),
+          },
         }),
       );
       await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
-      for (const [no, score] of [[4, 3], [5, 7]] as const) {
+      for (const [no, score] of [
+        [4, 3],
+        [5, 7],
+      ] as const) {
         const task = data<{ taskId: number }>(
           await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
         );
