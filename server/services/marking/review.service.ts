@@ -18,7 +18,7 @@ import {
 } from '../../../src/shared/contract/marking';
 import type { RecognitionProblemKind } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
-import { answers, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { requireSchool } from '../papers/school-scope';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
@@ -46,6 +46,20 @@ export const REVIEW_MESSAGES = {
 } as const;
 
 type ItemRow = typeof reviewItems.$inferSelect;
+type Action = ReviewResolution['action'];
+
+/** The resolutions each kind of problem takes (resolve() enforces the same rules). */
+export const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly Action[]> = {
+  fiducialsNotFound: ['assignStudent', 'discard'],
+  qrUnreadable: ['assignStudent', 'discard'],
+  unknownStudent: ['assignStudent', 'discard'],
+  blankPage: ['accept', 'discard'],
+  multipleMarks: ['setAnswer', 'accept'],
+  lowConfidence: ['setAnswer', 'accept'],
+  otherHomework: ['accept', 'discard'],
+  duplicatePage: ['accept', 'discard'],
+  missingPage: ['accept'],
+};
 
 function optionLabelsOf(context: HomeworkContext, questionNo: number): string[] {
   for (const page of context.template?.pages ?? []) {
@@ -72,7 +86,13 @@ export function createReviewService(deps: {
     const studentIds = [...new Set(rows.flatMap((row) => (row.studentId === null ? [] : [row.studentId])))];
     const [recs, people] = await Promise.all([
       db
-        .select({ id: pageRecognitions.id, imageId: pageRecognitions.imageId, homeworkId: pageRecognitions.homeworkId })
+        .select({
+          id: pageRecognitions.id,
+          imageId: pageRecognitions.imageId,
+          homeworkId: pageRecognitions.homeworkId,
+          orgId: pageRecognitions.orgId,
+          qrHomeworkId: sql<number | null>`(${pageRecognitions.reading} -> 'qr' ->> 'homeworkId')::int`,
+        })
         .from(pageRecognitions)
         .where(inArray(pageRecognitions.id, recIds)),
       studentIds.length === 0
@@ -82,6 +102,36 @@ export function createReviewService(deps: {
             .from(students)
             .where(inArray(students.id, studentIds)),
     ]);
+    // 确认 of a sheet of another homework moves it there: only when that homework is one of this school's.
+    const qrTargets = [
+      ...new Set(
+        rows.flatMap((row) => {
+          const rec = recs.find((r) => r.id === row.recognitionId);
+          return row.kind === 'otherHomework' && rec?.qrHomeworkId ? [rec.qrHomeworkId] : [];
+        }),
+      ),
+    ];
+    const movable = new Set(
+      qrTargets.length === 0
+        ? []
+        : (
+            await db
+              .select({ id: homework.id })
+              .from(homework)
+              .where(and(inArray(homework.id, qrTargets), eq(homework.orgId, rows[0]!.orgId)))
+          ).map((row) => row.id),
+    );
+    const actionsOf = (row: ItemRow, qrHomeworkId: number | null): Action[] => {
+      if (row.status !== 'open') return [];
+      // A bubble correction needs the reading it corrects.
+      const actions = ACTIONS_BY_KIND[row.kind as RecognitionProblemKind].filter(
+        (action) => action !== 'setAnswer' || row.reading !== null,
+      );
+      if (row.kind === 'otherHomework' && (qrHomeworkId === null || !movable.has(qrHomeworkId))) {
+        return actions.filter((action) => action !== 'accept');
+      }
+      return actions;
+    };
     return rows.flatMap((row) => {
       const rec = recs.find((r) => r.id === row.recognitionId);
       const homeworkId = row.homeworkId ?? listedUnder ?? rec?.homeworkId ?? null;
@@ -99,6 +149,7 @@ export function createReviewService(deps: {
           reading: row.reading ?? null,
           resolution: row.resolution,
           createdAt: row.createdAt.toISOString(),
+          actions: actionsOf(row, rec.qrHomeworkId),
         } satisfies ReviewItem,
       ];
     });

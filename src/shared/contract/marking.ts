@@ -173,6 +173,11 @@ export const reviewItemSchema = z.object({
   /** How it was resolved (Chinese, for the list), null while open. */
   resolution: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * The resolutions the server will take for this item now (empty once resolved); e.g. 确认 of a sheet of
+   * another homework only when that homework is one of this school's. Always sent by the server.
+   */
+  actions: z.array(z.enum(['assignStudent', 'setAnswer', 'accept', 'discard'])).optional(),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 export const reviewListQuerySchema = z.object({ status: z.enum(['open', 'resolved']).default('open') });

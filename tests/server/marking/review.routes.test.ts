@@ -232,10 +232,23 @@ describe('review endpoints', () => {
       await scan(hw.id, [sheetOf(target.id, student.code, { 1: ['B'] })]);
       const [item] = await reviewOf(hw.id);
       expect(item!.kind).toBe('otherHomework');
+      expect(item!.actions).toEqual(['accept', 'discard']);
       const resolved = reviewItemSchema.parse(data(await resolve(item!.id, { action: 'accept' })));
+      expect(resolved.actions).toEqual([]);
       expect(resolved.resolution).toMatch(/^已移至作业：/);
       expect((await scoresOf(target.id, student.id)).scores['1']).toBe(3);
       expect((await scoresOf(hw.id, student.id)).scores['1']).toBeNull();
+    });
+
+    it('does not offer to move a sheet whose QR names a homework outside the school', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[7]!;
+      await scan(hw.id, [sheetOf(2_000_000_000, student.code, { 1: ['B'] })]);
+      const [item] = await reviewOf(hw.id);
+      expect(item!.kind).toBe('otherHomework');
+      expect(item!.actions).toEqual(['discard']);
+      expect(failure(await resolve(item!.id, { action: 'accept' })).msg).toBe(REVIEW_MESSAGES.notOurHomework);
+      data(await resolve(item!.id, { action: 'discard' }));
     });
 
     it('drops a discarded page from the review list and from scores', async () => {
