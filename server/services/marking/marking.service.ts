@@ -305,6 +305,28 @@ export function createMarkingService(deps: {
         if (members.length !== userIds.length) throw ApiError.badRequest(MARKING_MESSAGES.notTeacher);
       }
       const questionNos = [...seen];
+      // The context as it will be once saved (settings are read fresh by the loader; built here because
+      // PGlite has one connection, which the transaction below holds).
+      const updated: HomeworkContext = {
+        ...context,
+        partialCredit: input.partialCredit ?? context.partialCredit,
+        settings: new Map([
+          ...context.settings,
+          ...input.questions.map((q) => [q.questionNo, { doubleMarking: q.doubleMarking, tolerance: q.tolerance }] as const),
+        ]),
+        assignments: new Map<number, number[]>([
+          ...context.assignments,
+          ...input.questions.map((q): [number, number[]] => [q.questionNo, [...new Set(q.userIds)]]),
+        ]),
+      };
+      // Settings changed: every answer of those questions is held to the new rules.
+      const rescored = [
+        ...questionNos,
+        ...(input.partialCredit !== undefined && input.partialCredit !== context.partialCredit
+          ? [...updated.questions.values()].filter((q) => q.type === 'multiple').map((q) => q.no)
+          : []),
+      ];
+      // One transaction: the assignments, the claims of teachers no longer assigned, and the re-scoring.
       await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Db;
         await tx
@@ -328,6 +350,23 @@ export function createMarkingService(deps: {
               target: [markingQuestionSettings.homeworkId, markingQuestionSettings.questionNo],
               set: { doubleMarking: q.doubleMarking, tolerance: q.tolerance },
             });
+          // A teacher taken off the question lets go of the answer they hold (the owner keeps third
+          // markings and arbitration, which are theirs whoever is assigned).
+          const markers = markersOf(updated, q.questionNo);
+          const owner = context.homework.createdBy;
+          await tx
+            .update(markingTasks)
+            .set({ claimedBy: null, claimExpiresAt: null })
+            .where(
+              and(
+                eq(markingTasks.homeworkId, homeworkId),
+                eq(markingTasks.questionNo, q.questionNo),
+                isNull(markingTasks.score),
+                isNotNull(markingTasks.claimedBy),
+                markers.length > 0 ? sql`not (${markingTasks.claimedBy} = any(${intArray(markers)}))` : undefined,
+                owner === null ? undefined : sql`not (${markingTasks.claimedBy} = ${owner} and ${markingTasks.round} >= 3)`,
+              ),
+            );
         }
         if (input.partialCredit !== undefined) {
           await tx
@@ -335,16 +374,8 @@ export function createMarkingService(deps: {
             .values({ homeworkId, orgId: scope.orgId, partialCredit: input.partialCredit })
             .onConflictDoUpdate({ target: markingHomeworkSettings.homeworkId, set: { partialCredit: input.partialCredit } });
         }
+        await rescoreQuestions(tx, updated, rescored);
       });
-      // Settings changed: every answer of those questions is held to the new rules.
-      const updated = await contexts.require(scope.orgId, homeworkId);
-      const rescored = [
-        ...questionNos,
-        ...(input.partialCredit !== undefined && input.partialCredit !== context.partialCredit
-          ? [...updated.questions.values()].filter((q) => q.type === 'multiple').map((q) => q.no)
-          : []),
-      ];
-      await db.transaction((tx) => rescoreQuestions(tx as unknown as Db, updated, rescored));
       await notifier.homeworkChanged(scope.orgId, homeworkId);
       return overview(userId, homeworkId);
     },

@@ -244,6 +244,24 @@ describe('marking endpoints', () => {
     });
   });
 
+  describe('reassigning', () => {
+    it('releases the answer a teacher holds when the owner takes them off the question', async () => {
+      const hw = await scannedHomework(1);
+      const [first, second] = [extra[0]!, extra[1]!];
+      const single = (userIds: number[]) => ({
+        questions: [{ questionNo: 5, userIds, doubleMarking: false, tolerance: 0 }],
+      });
+      data(await assign(teacher, hw.id, single([first.userId])));
+      const held = (await nextTask(first, hw.id, 5))!;
+      expect(held).not.toBeNull();
+      data(await assign(teacher, hw.id, single([second.userId])));
+      // The only answer is free at once for the new marker, not after the first one's claim expires.
+      expect((await nextTask(second, hw.id, 5))?.taskId).toBe(held.taskId);
+      const [row] = await app().database.db.select().from(markingTasks).where(eq(markingTasks.id, held.taskId));
+      expect(row!.claimedBy).toBe(second.userId);
+    });
+  });
+
   describe('single marking', () => {
     let hw: TestHomework;
     let markers: Caller[];
