@@ -186,6 +186,13 @@ export function createReviewService(deps: {
       .where(eq(reviewItems.id, itemId));
   }
 
+  /** Reads the page's recognition inside the transaction, locked: decisions never rest on a stale copy. */
+  async function lockPage(tx: Db, recognitionId: number) {
+    const [row] = await tx.select().from(pageRecognitions).where(eq(pageRecognitions.id, recognitionId)).for('update');
+    if (!row) throw ApiError.notFound();
+    return row;
+  }
+
   /** Hands the page back to the queue to be read with its (new) homework's template. */
   async function requeue(tx: Db, rec: typeof pageRecognitions.$inferSelect) {
     if (rec.applied) await unapplyPage(tx, rec.id);
@@ -223,6 +230,8 @@ export function createReviewService(deps: {
         .where(and(eq(reviewItems.id, itemId), eq(reviewItems.orgId, scope.orgId)));
       if (!item) throw ApiError.notFound();
       if (item.status !== 'open') throw new ApiError(REVIEW_MESSAGES.conflict, MARKING_MESSAGES.alreadyResolved);
+      // Read here for what is decided before the transaction (contexts: PGlite has one connection); each
+      // transaction reads the page again, locked, and decides on that.
       const [rec] = await db.select().from(pageRecognitions).where(eq(pageRecognitions.id, item.recognitionId));
       if (!rec) throw ApiError.notFound();
       const kind = item.kind as RecognitionProblemKind;
@@ -248,6 +257,7 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          const page = await lockPage(tx, rec.id);
           await tx
             .update(pageRecognitions)
             .set({ forcedHomeworkId: listedUnder, forcedStudentId: student.id, forcedPageNo: pageNo })
@@ -258,8 +268,8 @@ export function createReviewService(deps: {
             .set({ homeworkId: listedUnder, studentId: student.id, pageNo })
             .where(eq(reviewItems.id, item.id));
           // Read with another homework's template, or not read at all: read it again with the right one.
-          if (rec.templateHomeworkId !== listedUnder || !rec.reading) {
-            await requeue(tx, rec);
+          if (page.templateHomeworkId !== listedUnder || !page.reading) {
+            await requeue(tx, page);
             requeued = true;
           } else {
             await settlePage(tx, rec.id, context);
@@ -280,6 +290,7 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          await lockPage(tx, rec.id);
           await markResolved(tx, item.id, userId, `已更正为：${ordered.join('') || '未作答'}`, ordered);
           await settlePage(tx, rec.id, context);
         });
@@ -292,20 +303,21 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          const page = await lockPage(tx, rec.id);
           if (QUESTION_PROBLEM_KINDS.has(kind)) {
             await markResolved(tx, item.id, userId, '已确认识别结果');
             await settlePage(tx, rec.id, context);
           } else if (kind === 'blankPage') {
             await markResolved(tx, item.id, userId, '空白页，已忽略');
-            await discardPage(tx, rec, userId, '空白页，已忽略');
+            await discardPage(tx, page, userId, '空白页，已忽略');
           } else if (kind === 'otherHomework') {
             if (!qrContext) throw ApiError.badRequest(REVIEW_MESSAGES.notOurHomework);
             const target = qrContext.homework;
             await tx.update(pageRecognitions).set({ forcedHomeworkId: target.id }).where(eq(pageRecognitions.id, rec.id));
             await markResolved(tx, item.id, userId, `已移至作业：${target.title}`);
             touched.add(target.id);
-            if (rec.templateHomeworkId !== target.id) {
-              await requeue(tx, rec);
+            if (page.templateHomeworkId !== target.id) {
+              await requeue(tx, page);
               requeued = true;
             } else {
               await settlePage(tx, rec.id, qrContext);
@@ -316,9 +328,9 @@ export function createReviewService(deps: {
               .from(pageRecognitions)
               .where(
                 and(
-                  eq(pageRecognitions.homeworkId, rec.homeworkId ?? -1),
-                  eq(pageRecognitions.studentId, rec.studentId ?? -1),
-                  eq(pageRecognitions.pageNo, rec.pageNo ?? -1),
+                  eq(pageRecognitions.homeworkId, page.homeworkId ?? -1),
+                  eq(pageRecognitions.studentId, page.studentId ?? -1),
+                  eq(pageRecognitions.pageNo, page.pageNo ?? -1),
                   eq(pageRecognitions.applied, true),
                   ne(pageRecognitions.id, rec.id),
                 ),
@@ -371,8 +383,9 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          const page = await lockPage(tx, rec.id);
           await markResolved(tx, item.id, userId, '已作废此页');
-          await discardPage(tx, rec, userId, '已作废此页');
+          await discardPage(tx, page, userId, '已作废此页');
         });
       }
 

@@ -186,6 +186,24 @@ describe('/correct', () => {
     );
   });
 
+  it('shows the owner as the marker of a question nobody is assigned to, as 阅卷任务 does', async () => {
+    const fake = server({
+      overview: overview({
+        questions: [question(14, { assigned: [], markers: [{ userId: 7, name: '王老师', marked: 2 }] })],
+      }),
+    });
+    renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
+    await screen.findByRole('listitem', { name: '第14题分配' });
+    await userEvent.click(screen.getByRole('button', { name: '保存分配' }));
+    await waitFor(() =>
+      expect(fake.putJson).toHaveBeenCalledWith(
+        '/api/marking/homework/3/assignments',
+        { questions: [{ questionNo: 14, userIds: [7], doubleMarking: false, tolerance: 0 }] },
+        expect.anything(),
+      ),
+    );
+  });
+
   it('lists assigned teachers who have not marked yet, and says the owner marks an unassigned question', async () => {
     const questions = [
       question(14, { assigned: [7, 9], markers: [{ userId: 7, name: '王老师', marked: 10 }] }),

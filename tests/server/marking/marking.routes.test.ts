@@ -380,8 +380,7 @@ describe('marking endpoints', () => {
       expect(await nextTask(director, hw.id, 4)).toBeNull();
       const table = await scoreTable(hw.id);
       expect(table.students.filter((s) => s.complete).length).toBe(8);
-      const statusOf = async () =>
-        (await app().database.db.select().from(homework).where(eq(homework.id, hw.id)))[0]!.status;
+      const statusOf = async () => (await app().database.db.select().from(homework).where(eq(homework.id, hw.id)))[0]!.status;
       // Everything scanned is marked, but the class's other students were never scanned: not finished.
       expect(await statusOf()).toBe('marking');
       const { unscanned } = (await overviewOf(teacher, hw.id)).students!;

@@ -2,15 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageRecognitions, scanPages } from '../../../server/db/schema';
 import { createRecognitionQueue } from '../../../server/services/marking/recognition-queue';
-import {
-  callerFor,
-  createHomework,
-  createMarkingApp,
-  FakeEngine,
-  type MarkingApp,
-  scanSheets,
-  sheetOf,
-} from './marking-helper';
+import { callerFor, createHomework, createMarkingApp, FakeEngine, type MarkingApp, scanSheets, sheetOf } from './marking-helper';
 
 /** Issue 12 §6: a page claimed while the queue stops is handed back, not left to wait out its lease. */
 describe('recognition queue stop during a claim', () => {
