@@ -7,7 +7,8 @@ import {
   type ScoreTable,
   scoreTableSchema,
 } from '../../../src/shared/contract/marking';
-import { homework } from '../../../server/db/schema';
+import { homework, homeworkClosures } from '../../../server/db/schema';
+import { syncHomeworkStatus } from '../../../server/services/marking/marking-progress';
 import { failure } from '../accounts-helper';
 import { createOtherSchool } from '../papers/papers-helper';
 import {
@@ -137,4 +138,32 @@ describe('homework students and status', () => {
     const reopened = markingOverviewSchema.parse(data(await closure(teacher, hw.id, false)));
     expect(reopened).toMatchObject({ closed: false, status: 'marking' });
   });
+
+  // Needs two connections: PGlite runs one transaction at a time anyway.
+  it.runIf(process.env.TEST_DB_KIND === 'postgres')(
+    'a status sync that waits for another writer decides on what that writer committed (issue 12 §6)',
+    async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      await scanAndMark(hw, 1);
+      expect(await statusOf(hw.id)).toBe('marking');
+      const db = app().database.db;
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const writer = db.transaction(async (tx) => {
+        await tx.select().from(homework).where(eq(homework.id, hw.id)).for('update');
+        locked();
+        await held;
+        await tx.insert(homeworkClosures).values({ homeworkId: hw.id, orgId: teacher.orgId, closedBy: teacher.userId });
+      });
+      await lockTaken;
+      const syncing = syncHomeworkStatus(db, teacher.orgId, hw.id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await writer;
+      await syncing;
+      expect(await statusOf(hw.id)).toBe('finished');
+    },
+  );
 });
