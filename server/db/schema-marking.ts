@@ -271,3 +271,36 @@ export const questionScores = pgTable(
   },
   (t) => [primaryKey({ columns: [t.homeworkId, t.studentId, t.questionNo] })],
 );
+
+/** A student of a homework's classes the teacher marked absent (缺考): not scanned, not scored, not missing. */
+export const homeworkAbsences = pgTable(
+  'homework_absences',
+  {
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    markedBy: integer('marked_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.homeworkId, t.studentId] })],
+);
+
+/** The owner declared the homework finished (已完成) whatever is still missing; removing the row reopens it. */
+export const homeworkClosures = pgTable('homework_closures', {
+  homeworkId: integer('homework_id')
+    .primaryKey()
+    .references(() => homework.id, { onDelete: 'cascade' }),
+  orgId: integer('org_id')
+    .notNull()
+    .references(() => orgs.id, { onDelete: 'cascade' }),
+  closedBy: integer('closed_by').references(() => users.id, { onDelete: 'set null' }),
+  closedAt: timestamp('closed_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
+});

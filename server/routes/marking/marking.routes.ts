@@ -4,8 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import {
+  absenceParamsSchema,
+  absenceUpdateSchema,
   answerParamsSchema,
   assignmentsUpdateSchema,
+  closureUpdateSchema,
   homeworkParamsSchema,
   nextTaskRequestSchema,
   questionParamsSchema,
@@ -29,6 +32,18 @@ export default async function markingRoutes(app: FastifyInstance) {
     const { id } = parseInput(homeworkParamsSchema, request.params);
     const input = parseInput(assignmentsUpdateSchema, request.body);
     return ok(await marking.updateAssignments(requireAuth(request).userId, id, input));
+  });
+
+  app.put('/marking/homework/:id/students/:studentId/absence', authenticated, async (request) => {
+    const { id, studentId } = parseInput(absenceParamsSchema, request.params);
+    const input = parseInput(absenceUpdateSchema, request.body);
+    return ok(await marking.setAbsence(requireAuth(request).userId, id, studentId, input));
+  });
+
+  app.put('/marking/homework/:id/closure', authenticated, async (request) => {
+    const { id } = parseInput(homeworkParamsSchema, request.params);
+    const input = parseInput(closureUpdateSchema, request.body);
+    return ok(await marking.setClosure(requireAuth(request).userId, id, input));
   });
 
   app.post('/marking/homework/:id/questions/:no/next', authenticated, async (request) => {

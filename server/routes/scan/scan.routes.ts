@@ -29,6 +29,11 @@ export default async function scanRoutes(app: FastifyInstance) {
     return ok(await scan.listBatches(requireAuth(request).userId, query));
   });
 
+  app.get('/scan/homework/:id/unscanned-students', authenticated, async (request) => {
+    const { id } = parseInput(scanBatchParamsSchema, request.params);
+    return ok(await scan.unscannedStudents(requireAuth(request).userId, id));
+  });
+
   app.get('/scan/batches/:id', authenticated, async (request) => {
     const { id } = parseInput(scanBatchParamsSchema, request.params);
     return ok(await scan.getBatch(requireAuth(request).userId, id));

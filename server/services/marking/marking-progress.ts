@@ -4,32 +4,20 @@
  *
  * Status rule (only for homework that has scanned pages, and never for a draft):
  * - 'scanning' while any of its pages waits for recognition;
- * - 'finished' when none waits, no review item is open and every answer has its final score;
+ * - 'finished' when the owner closed it (结束阅卷), or when none waits, no review item is open and every
+ *   student of its classes is scanned and fully marked, or marked absent (缺考);
  * - 'marking' otherwise.
  * A late page therefore moves a finished homework back to 'scanning' and on again.
  */
-import { and, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { MarkingProgress } from '../../../src/shared/contract/marking';
 import type { RecognitionProgress } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
-import { answers, homework, pageRecognitions, questionScores, reviewItems, scanPages } from '../../db/schema';
+import { answers, homework, homeworkClosures, pageRecognitions, questionScores, reviewItems, scanPages } from '../../db/schema';
+import { reviewItemsOf } from './review-scope';
+import { homeworkStudentStatuses } from './student-status';
 
 export const PENDING_STATUSES = ['stored', 'recognising'] as const;
-
-/**
- * The review items a homework lists: its own, and those of pages whose homework is still unknown in a
- * "by QR" batch that holds pages of this homework (the sheets of one stack are usually one homework).
- */
-export function reviewItemsOf(homeworkId: number): SQL {
-  return or(
-    eq(reviewItems.homeworkId, homeworkId),
-    and(
-      isNull(reviewItems.homeworkId),
-      sql`${reviewItems.recognitionId} in (select pr.id from page_recognitions pr where pr.batch_id in
-        (select distinct batch_id from page_recognitions where homework_id = ${homeworkId}))`,
-    ),
-  )!;
-}
 
 /** Scanned pages counting for the homework: recognised for it, or waiting in its batches. */
 function pagesOf(orgId: number, homeworkId: number): SQL {
@@ -75,37 +63,38 @@ export async function questionProgress(db: Db, homeworkId: number, questionNo: n
   return { homeworkId, questionNo, done: done?.value ?? 0, total: total?.value ?? 0 };
 }
 
-/** Applies the status rule above; answers the recognition progress it was decided on. */
+/**
+ * Applies the status rule above; answers the recognition progress it was decided on. Runs in its own
+ * transaction that first locks the homework row, so two syncs (two markers finishing together) run one
+ * after the other and the later one decides on what both committed: an older status is never written last.
+ */
 export async function syncHomeworkStatus(db: Db, orgId: number, homeworkId: number): Promise<RecognitionProgress> {
-  const progress = await recognitionProgress(db, orgId, homeworkId);
-  const [row] = await db
-    .select({ status: homework.status })
-    .from(homework)
-    .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
-  if (!row || row.status === 'draft' || progress.stored === 0) return progress;
-  let next: string;
-  if (progress.pending > 0) next = 'scanning';
-  else {
-    const [totals] = await db
-      .select({
-        answers: count(),
-        scored: sql<number>`count(${questionScores.answerId})`.mapWith(Number),
-      })
-      .from(answers)
-      .leftJoin(
-        questionScores,
-        and(
-          eq(questionScores.homeworkId, answers.homeworkId),
-          eq(questionScores.studentId, answers.studentId),
-          eq(questionScores.questionNo, answers.questionNo),
-        ),
-      )
-      .where(eq(answers.homeworkId, homeworkId));
-    const allScored = (totals?.answers ?? 0) > 0 && totals!.answers === totals!.scored;
-    next = progress.review === 0 && allScored ? 'finished' : 'marking';
-  }
-  if (next !== row.status) await db.update(homework).set({ status: next }).where(eq(homework.id, homeworkId));
-  return progress;
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const [row] = await tx
+      .select({ status: homework.status })
+      .from(homework)
+      .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)))
+      .for('update');
+    const progress = await recognitionProgress(tx, orgId, homeworkId);
+    if (!row || row.status === 'draft') return progress;
+    const [closure] = await tx
+      .select({ id: homeworkClosures.homeworkId })
+      .from(homeworkClosures)
+      .where(eq(homeworkClosures.homeworkId, homeworkId));
+    let next: string;
+    if (closure) next = 'finished';
+    else if (progress.stored === 0) next = row.status === 'finished' ? 'assigned' : row.status;
+    else if (progress.pending > 0) next = 'scanning';
+    else {
+      const statuses = await homeworkStudentStatuses(tx, orgId, homeworkId);
+      const scanned = statuses.some((s) => s.status === 'marking' || s.status === 'complete');
+      const done = statuses.every((s) => s.status === 'complete' || s.status === 'absent');
+      next = progress.review === 0 && scanned && done ? 'finished' : 'marking';
+    }
+    if (next !== row.status) await tx.update(homework).set({ status: next }).where(eq(homework.id, homeworkId));
+    return progress;
+  });
 }
 
 export type MarkingEvents = {

@@ -11,7 +11,9 @@
  */
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
+  type AbsenceUpdate,
   type AssignmentsUpdate,
+  type ClosureUpdate,
   MARKING_MESSAGES,
   type MarkingOverview,
   type MarkingTask,
@@ -21,6 +23,8 @@ import {
 import type { Db } from '../../db/client';
 import {
   answers,
+  homeworkAbsences,
+  homeworkClosures,
   markingAssignments,
   markingHomeworkSettings,
   markingQuestionSettings,
@@ -36,6 +40,7 @@ import { lockAnswers, rescoreAnswers, rescoreQuestions } from './answer-scoring'
 import { ARBITRATION_ROUND } from './double-marking';
 import { type HomeworkContext, type MarkingContextLoader, markersOf, settingsOf } from './marking-context';
 import { type ProgressNotifier, recognitionProgress } from './marking-progress';
+import { homeworkStudentStatuses, summariseStudents } from './student-status';
 
 /** How long a claimed answer stays reserved for its marker. */
 export const MARKING_CLAIM_SECONDS = 600;
@@ -213,6 +218,10 @@ export function createMarkingService(deps: {
         .orderBy(asc(users.id)),
       recognitionProgress(db, scope.orgId, homeworkId),
     ]);
+    const [statuses, [closure]] = await Promise.all([
+      homeworkStudentStatuses(db, scope.orgId, homeworkId, context.questions.size),
+      db.select({ id: homeworkClosures.homeworkId }).from(homeworkClosures).where(eq(homeworkClosures.homeworkId, homeworkId)),
+    ]);
     const nameOf = async (ids: number[]) => {
       const missing = ids.filter((id) => !teachers.some((t) => t.userId === id));
       const extra =
@@ -262,6 +271,8 @@ export function createMarkingService(deps: {
         review: recognition.review,
       },
       teachers,
+      students: summariseStudents(statuses),
+      closed: closure !== undefined,
     };
   }
 
@@ -294,6 +305,28 @@ export function createMarkingService(deps: {
         if (members.length !== userIds.length) throw ApiError.badRequest(MARKING_MESSAGES.notTeacher);
       }
       const questionNos = [...seen];
+      // The context as it will be once saved (settings are read fresh by the loader; built here because
+      // PGlite has one connection, which the transaction below holds).
+      const updated: HomeworkContext = {
+        ...context,
+        partialCredit: input.partialCredit ?? context.partialCredit,
+        settings: new Map([
+          ...context.settings,
+          ...input.questions.map((q) => [q.questionNo, { doubleMarking: q.doubleMarking, tolerance: q.tolerance }] as const),
+        ]),
+        assignments: new Map<number, number[]>([
+          ...context.assignments,
+          ...input.questions.map((q): [number, number[]] => [q.questionNo, [...new Set(q.userIds)]]),
+        ]),
+      };
+      // Settings changed: every answer of those questions is held to the new rules.
+      const rescored = [
+        ...questionNos,
+        ...(input.partialCredit !== undefined && input.partialCredit !== context.partialCredit
+          ? [...updated.questions.values()].filter((q) => q.type === 'multiple').map((q) => q.no)
+          : []),
+      ];
+      // One transaction: the assignments, the claims of teachers no longer assigned, and the re-scoring.
       await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Db;
         await tx
@@ -317,6 +350,23 @@ export function createMarkingService(deps: {
               target: [markingQuestionSettings.homeworkId, markingQuestionSettings.questionNo],
               set: { doubleMarking: q.doubleMarking, tolerance: q.tolerance },
             });
+          // A teacher taken off the question lets go of the answer they hold (the owner keeps third
+          // markings and arbitration, which are theirs whoever is assigned).
+          const markers = markersOf(updated, q.questionNo);
+          const owner = context.homework.createdBy;
+          await tx
+            .update(markingTasks)
+            .set({ claimedBy: null, claimExpiresAt: null })
+            .where(
+              and(
+                eq(markingTasks.homeworkId, homeworkId),
+                eq(markingTasks.questionNo, q.questionNo),
+                isNull(markingTasks.score),
+                isNotNull(markingTasks.claimedBy),
+                markers.length > 0 ? sql`not (${markingTasks.claimedBy} = any(${intArray(markers)}))` : undefined,
+                owner === null ? undefined : sql`not (${markingTasks.claimedBy} = ${owner} and ${markingTasks.round} >= 3)`,
+              ),
+            );
         }
         if (input.partialCredit !== undefined) {
           await tx
@@ -324,16 +374,46 @@ export function createMarkingService(deps: {
             .values({ homeworkId, orgId: scope.orgId, partialCredit: input.partialCredit })
             .onConflictDoUpdate({ target: markingHomeworkSettings.homeworkId, set: { partialCredit: input.partialCredit } });
         }
+        await rescoreQuestions(tx, updated, rescored);
       });
-      // Settings changed: every answer of those questions is held to the new rules.
-      const updated = await contexts.require(scope.orgId, homeworkId);
-      const rescored = [
-        ...questionNos,
-        ...(input.partialCredit !== undefined && input.partialCredit !== context.partialCredit
-          ? [...updated.questions.values()].filter((q) => q.type === 'multiple').map((q) => q.no)
-          : []),
-      ];
-      await db.transaction((tx) => rescoreQuestions(tx as unknown as Db, updated, rescored));
+      await notifier.homeworkChanged(scope.orgId, homeworkId);
+      return overview(userId, homeworkId);
+    },
+
+    /** Marks a student of the homework absent (缺考), or undoes it; a scanned student cannot be absent. */
+    async setAbsence(userId: number, homeworkId: number, studentId: number, input: AbsenceUpdate): Promise<MarkingOverview> {
+      const scope = await requireSchool(db, userId);
+      const context = await contexts.require(scope.orgId, homeworkId);
+      const statuses = await homeworkStudentStatuses(db, scope.orgId, homeworkId, context.questions.size);
+      const student = statuses.find((s) => s.studentId === studentId);
+      if (!student) throw ApiError.badRequest(MARKING_MESSAGES.notInHomework);
+      if (input.absent) {
+        if (student.status === 'marking' || student.status === 'complete') {
+          throw ApiError.badRequest(MARKING_MESSAGES.alreadyScanned);
+        }
+        await db
+          .insert(homeworkAbsences)
+          .values({ homeworkId, studentId, orgId: scope.orgId, markedBy: userId })
+          .onConflictDoNothing();
+      } else {
+        await db
+          .delete(homeworkAbsences)
+          .where(and(eq(homeworkAbsences.homeworkId, homeworkId), eq(homeworkAbsences.studentId, studentId)));
+      }
+      await notifier.homeworkChanged(scope.orgId, homeworkId);
+      return overview(userId, homeworkId);
+    },
+
+    /** The owner ends marking (the homework is 已完成 whatever is missing), or reopens it. */
+    async setClosure(userId: number, homeworkId: number, input: ClosureUpdate): Promise<MarkingOverview> {
+      const scope = await requireSchool(db, userId);
+      const context = await contexts.require(scope.orgId, homeworkId);
+      if (context.homework.createdBy !== userId) throw new ApiError(403, MARKING_MESSAGES.notOwnerClose);
+      if (input.closed) {
+        await db.insert(homeworkClosures).values({ homeworkId, orgId: scope.orgId, closedBy: userId }).onConflictDoNothing();
+      } else {
+        await db.delete(homeworkClosures).where(eq(homeworkClosures.homeworkId, homeworkId));
+      }
       await notifier.homeworkChanged(scope.orgId, homeworkId);
       return overview(userId, homeworkId);
     },

@@ -67,6 +67,8 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   const inFlight = new Map<number, { claim: QueueClaim; job: Promise<void> }>();
+  /** A claim being taken right now (its transaction not answered yet): stop() waits for it. */
+  let claiming: Promise<QueueClaim | null> | null = null;
   let idleWaiters: (() => void)[] = [];
 
   function notifyIdle() {
@@ -188,7 +190,10 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
         again = false;
         let empty = false;
         while (running && inFlight.size < concurrency) {
-          const claim = await claimNext();
+          claiming = claimNext();
+          const claim = await claiming.finally(() => {
+            claiming = null;
+          });
           if (!claim) {
             empty = true;
             break;
@@ -244,12 +249,25 @@ export function createRecognitionQueue(options: RecognitionQueueOptions) {
       return waiting;
     },
 
-    /** Stops claiming, waits for in-flight pages (up to stopTimeoutMs) and hands back the rest. */
+    /**
+     * Stops claiming, waits for a claim being taken and for in-flight pages (up to stopTimeoutMs) and
+     * hands back the rest.
+     */
     async stop(): Promise<void> {
       if (!running) return;
       running = false;
       stopping = true;
       if (timer) clearInterval(timer);
+      // A page claimed while stopping is handed back now, not left to wait out its lease after shutdown.
+      const inClaim = claiming;
+      if (inClaim) {
+        const claim = await inClaim.catch(() => null);
+        if (claim && !inFlight.has(claim.scanPageId)) {
+          await release([claim]).catch((error: unknown) =>
+            log.error({ err: error }, 'recognition queue: handing back pages failed'),
+          );
+        }
+      }
       const pending = [...inFlight.values()];
       let timeout: NodeJS.Timeout | undefined;
       await Promise.race([

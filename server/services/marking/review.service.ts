@@ -18,12 +18,13 @@ import {
 } from '../../../src/shared/contract/marking';
 import type { RecognitionProblemKind } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
-import { answers, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { requireSchool } from '../papers/school-scope';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
 import { type HomeworkContext, type MarkingContextLoader, pageQuestionNos } from './marking-context';
-import { type ProgressNotifier, reviewItemsOf } from './marking-progress';
+import type { ProgressNotifier } from './marking-progress';
+import { reviewItemsOf } from './review-scope';
 import { PAGE_PROBLEM_KINDS, QUESTION_PROBLEM_KINDS, settlePage, unapplyPage } from './page-settlement';
 
 export const REVIEW_LIST_LIMIT = 1000;
@@ -45,6 +46,20 @@ export const REVIEW_MESSAGES = {
 } as const;
 
 type ItemRow = typeof reviewItems.$inferSelect;
+type Action = ReviewResolution['action'];
+
+/** The resolutions each kind of problem takes (resolve() enforces the same rules). */
+export const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly Action[]> = {
+  fiducialsNotFound: ['assignStudent', 'discard'],
+  qrUnreadable: ['assignStudent', 'discard'],
+  unknownStudent: ['assignStudent', 'discard'],
+  blankPage: ['accept', 'discard'],
+  multipleMarks: ['setAnswer', 'accept'],
+  lowConfidence: ['setAnswer', 'accept'],
+  otherHomework: ['accept', 'discard'],
+  duplicatePage: ['accept', 'discard'],
+  missingPage: ['accept'],
+};
 
 function optionLabelsOf(context: HomeworkContext, questionNo: number): string[] {
   for (const page of context.template?.pages ?? []) {
@@ -71,7 +86,13 @@ export function createReviewService(deps: {
     const studentIds = [...new Set(rows.flatMap((row) => (row.studentId === null ? [] : [row.studentId])))];
     const [recs, people] = await Promise.all([
       db
-        .select({ id: pageRecognitions.id, imageId: pageRecognitions.imageId, homeworkId: pageRecognitions.homeworkId })
+        .select({
+          id: pageRecognitions.id,
+          imageId: pageRecognitions.imageId,
+          homeworkId: pageRecognitions.homeworkId,
+          orgId: pageRecognitions.orgId,
+          qrHomeworkId: sql<number | null>`(${pageRecognitions.reading} -> 'qr' ->> 'homeworkId')::int`,
+        })
         .from(pageRecognitions)
         .where(inArray(pageRecognitions.id, recIds)),
       studentIds.length === 0
@@ -81,6 +102,36 @@ export function createReviewService(deps: {
             .from(students)
             .where(inArray(students.id, studentIds)),
     ]);
+    // 确认 of a sheet of another homework moves it there: only when that homework is one of this school's.
+    const qrTargets = [
+      ...new Set(
+        rows.flatMap((row) => {
+          const rec = recs.find((r) => r.id === row.recognitionId);
+          return row.kind === 'otherHomework' && rec?.qrHomeworkId ? [rec.qrHomeworkId] : [];
+        }),
+      ),
+    ];
+    const movable = new Set(
+      qrTargets.length === 0
+        ? []
+        : (
+            await db
+              .select({ id: homework.id })
+              .from(homework)
+              .where(and(inArray(homework.id, qrTargets), eq(homework.orgId, rows[0]!.orgId)))
+          ).map((row) => row.id),
+    );
+    const actionsOf = (row: ItemRow, qrHomeworkId: number | null): Action[] => {
+      if (row.status !== 'open') return [];
+      // A bubble correction needs the reading it corrects.
+      const actions = ACTIONS_BY_KIND[row.kind as RecognitionProblemKind].filter(
+        (action) => action !== 'setAnswer' || row.reading !== null,
+      );
+      if (row.kind === 'otherHomework' && (qrHomeworkId === null || !movable.has(qrHomeworkId))) {
+        return actions.filter((action) => action !== 'accept');
+      }
+      return actions;
+    };
     return rows.flatMap((row) => {
       const rec = recs.find((r) => r.id === row.recognitionId);
       const homeworkId = row.homeworkId ?? listedUnder ?? rec?.homeworkId ?? null;
@@ -98,6 +149,7 @@ export function createReviewService(deps: {
           reading: row.reading ?? null,
           resolution: row.resolution,
           createdAt: row.createdAt.toISOString(),
+          actions: actionsOf(row, rec.qrHomeworkId),
         } satisfies ReviewItem,
       ];
     });
@@ -132,6 +184,13 @@ export function createReviewService(deps: {
       .update(reviewItems)
       .set({ status: 'resolved', resolution, resolvedBy: userId, resolvedAt: sql`now()`, answerLabels: answerLabels ?? null })
       .where(eq(reviewItems.id, itemId));
+  }
+
+  /** Reads the page's recognition inside the transaction, locked: decisions never rest on a stale copy. */
+  async function lockPage(tx: Db, recognitionId: number) {
+    const [row] = await tx.select().from(pageRecognitions).where(eq(pageRecognitions.id, recognitionId)).for('update');
+    if (!row) throw ApiError.notFound();
+    return row;
   }
 
   /** Hands the page back to the queue to be read with its (new) homework's template. */
@@ -171,6 +230,8 @@ export function createReviewService(deps: {
         .where(and(eq(reviewItems.id, itemId), eq(reviewItems.orgId, scope.orgId)));
       if (!item) throw ApiError.notFound();
       if (item.status !== 'open') throw new ApiError(REVIEW_MESSAGES.conflict, MARKING_MESSAGES.alreadyResolved);
+      // Read here for what is decided before the transaction (contexts: PGlite has one connection); each
+      // transaction reads the page again, locked, and decides on that.
       const [rec] = await db.select().from(pageRecognitions).where(eq(pageRecognitions.id, item.recognitionId));
       if (!rec) throw ApiError.notFound();
       const kind = item.kind as RecognitionProblemKind;
@@ -196,6 +257,7 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          const page = await lockPage(tx, rec.id);
           await tx
             .update(pageRecognitions)
             .set({ forcedHomeworkId: listedUnder, forcedStudentId: student.id, forcedPageNo: pageNo })
@@ -206,8 +268,8 @@ export function createReviewService(deps: {
             .set({ homeworkId: listedUnder, studentId: student.id, pageNo })
             .where(eq(reviewItems.id, item.id));
           // Read with another homework's template, or not read at all: read it again with the right one.
-          if (rec.templateHomeworkId !== listedUnder || !rec.reading) {
-            await requeue(tx, rec);
+          if (page.templateHomeworkId !== listedUnder || !page.reading) {
+            await requeue(tx, page);
             requeued = true;
           } else {
             await settlePage(tx, rec.id, context);
@@ -228,6 +290,7 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          await lockPage(tx, rec.id);
           await markResolved(tx, item.id, userId, `已更正为：${ordered.join('') || '未作答'}`, ordered);
           await settlePage(tx, rec.id, context);
         });
@@ -240,20 +303,21 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          const page = await lockPage(tx, rec.id);
           if (QUESTION_PROBLEM_KINDS.has(kind)) {
             await markResolved(tx, item.id, userId, '已确认识别结果');
             await settlePage(tx, rec.id, context);
           } else if (kind === 'blankPage') {
             await markResolved(tx, item.id, userId, '空白页，已忽略');
-            await discardPage(tx, rec, userId, '空白页，已忽略');
+            await discardPage(tx, page, userId, '空白页，已忽略');
           } else if (kind === 'otherHomework') {
             if (!qrContext) throw ApiError.badRequest(REVIEW_MESSAGES.notOurHomework);
             const target = qrContext.homework;
             await tx.update(pageRecognitions).set({ forcedHomeworkId: target.id }).where(eq(pageRecognitions.id, rec.id));
             await markResolved(tx, item.id, userId, `已移至作业：${target.title}`);
             touched.add(target.id);
-            if (rec.templateHomeworkId !== target.id) {
-              await requeue(tx, rec);
+            if (page.templateHomeworkId !== target.id) {
+              await requeue(tx, page);
               requeued = true;
             } else {
               await settlePage(tx, rec.id, qrContext);
@@ -264,15 +328,21 @@ export function createReviewService(deps: {
               .from(pageRecognitions)
               .where(
                 and(
-                  eq(pageRecognitions.homeworkId, rec.homeworkId ?? -1),
-                  eq(pageRecognitions.studentId, rec.studentId ?? -1),
-                  eq(pageRecognitions.pageNo, rec.pageNo ?? -1),
+                  eq(pageRecognitions.homeworkId, page.homeworkId ?? -1),
+                  eq(pageRecognitions.studentId, page.studentId ?? -1),
+                  eq(pageRecognitions.pageNo, page.pageNo ?? -1),
                   eq(pageRecognitions.applied, true),
                   ne(pageRecognitions.id, rec.id),
                 ),
               );
-            for (const other of counted) await discardPage(tx, other, userId, '已被重新扫描的页替换');
-            await markResolved(tx, item.id, userId, '已用此页替换先前扫描的页');
+            // The re-scan is the same student's same page: it takes over the answers of the page it
+            // replaces (same rows, so their marking tasks and marked scores stay), and settling it
+            // rewrites what it read into them. A person's marks are never thrown away here.
+            for (const other of counted) {
+              await tx.update(answers).set({ recognitionId: rec.id }).where(eq(answers.recognitionId, other.id));
+              await discardPage(tx, other, userId, '已被重新扫描的页替换');
+            }
+            await markResolved(tx, item.id, userId, '已用此页替换先前扫描的页（已保留阅卷给分）');
             await settlePage(tx, rec.id, context);
           } else if (kind === 'missingPage') {
             if (!context || listedUnder === null || item.studentId === null || item.pageNo === null) {
@@ -313,8 +383,9 @@ export function createReviewService(deps: {
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
+          const page = await lockPage(tx, rec.id);
           await markResolved(tx, item.id, userId, '已作废此页');
-          await discardPage(tx, rec, userId, '已作废此页');
+          await discardPage(tx, page, userId, '已作废此页');
         });
       }
 

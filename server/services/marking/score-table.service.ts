@@ -1,18 +1,19 @@
 /**
  * The score table (成绩表) of a homework: one row per student of its classes (and any other student whose
  * sheet was counted), the final score per question from question_scores (the single source), the
- * objective answers as read, the total and whether the student is complete; and the same as an Excel
- * file (sheet 成绩表: 学号, 姓名, 班级, one column per question, 总分).
+ * objective answers as read, the total and the student's status (student-status.ts: 未扫描 and 缺考 have
+ * no total, never 0); and the same as an Excel file (sheet 成绩表: 学号, 姓名, 班级, one column per
+ * question, 总分, 状态; the cells of a student without scores stay empty).
  */
 import ExcelJS from 'exceljs';
-import { and, asc, eq, inArray, isNotNull, or } from 'drizzle-orm';
-import type { ScoreTable, StudentScore } from '../../../src/shared/contract/marking';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { hasScores, type ScoreTable, STUDENT_STATUS_LABELS, type StudentScore } from '../../../src/shared/contract/marking';
 import type { Db } from '../../db/client';
-import { answers, classes, homeworkClasses, questionScores, reviewItems, students } from '../../db/schema';
+import { answers, questionScores } from '../../db/schema';
 import { requireSchool } from '../papers/school-scope';
 import type { MarkingContextLoader } from './marking-context';
-import { reviewItemsOf } from './marking-progress';
 import { roundScore } from './objective-scoring';
+import { homeworkStudentStatuses } from './student-status';
 
 export const SCORE_SHEET_NAME = '成绩表';
 
@@ -22,32 +23,15 @@ export function createScoreTableService({ db, contexts }: { db: Db; contexts: Ma
   async function table(userId: number, homeworkId: number): Promise<ScoreTable> {
     const scope = await requireSchool(db, userId);
     const context = await contexts.require(scope.orgId, homeworkId);
-    const counted = db.select({ id: answers.studentId }).from(answers).where(eq(answers.homeworkId, homeworkId));
-    const assignedClasses = db
-      .select({ id: homeworkClasses.classId })
-      .from(homeworkClasses)
-      .where(eq(homeworkClasses.homeworkId, homeworkId));
-    const [roster, scoreRows, answerRows, openItems] = await Promise.all([
-      db
-        .select({ id: students.id, name: students.name, code: students.code, className: classes.name })
-        .from(students)
-        .innerJoin(classes, eq(classes.id, students.classId))
-        .where(
-          and(eq(students.orgId, scope.orgId), or(inArray(students.classId, assignedClasses), inArray(students.id, counted))),
-        )
-        .orderBy(asc(classes.sort), asc(classes.id), asc(students.code)),
+    const questionNos = [...context.questions.keys()];
+    const [roster, scoreRows, answerRows] = await Promise.all([
+      homeworkStudentStatuses(db, scope.orgId, homeworkId, questionNos.length),
       db.select().from(questionScores).where(eq(questionScores.homeworkId, homeworkId)),
       db
         .select({ studentId: answers.studentId, questionNo: answers.questionNo, labels: answers.labels })
         .from(answers)
         .where(and(eq(answers.homeworkId, homeworkId), isNotNull(answers.labels))),
-      db
-        .select({ studentId: reviewItems.studentId })
-        .from(reviewItems)
-        .where(and(eq(reviewItems.orgId, scope.orgId), eq(reviewItems.status, 'open'), reviewItemsOf(homeworkId))),
     ]);
-    const questionNos = [...context.questions.keys()];
-    const blocked = new Set(openItems.map((item) => item.studentId));
     const key = (studentId: number, no: number) => `${studentId}:${no}`;
     const scoreOf = new Map(scoreRows.map((row) => [key(row.studentId, row.questionNo), row.score]));
     const labelsOf = new Map(answerRows.map((row) => [key(row.studentId, row.questionNo), row.labels]));
@@ -55,26 +39,23 @@ export function createScoreTableService({ db, contexts }: { db: Db; contexts: Ma
       const scores: Record<string, number | null> = {};
       const read: Record<string, string[]> = {};
       let total = 0;
-      let scored = 0;
       for (const no of questionNos) {
-        const score = scoreOf.get(key(student.id, no));
+        const score = scoreOf.get(key(student.studentId, no));
         scores[String(no)] = score ?? null;
-        if (score !== undefined) {
-          total += score;
-          scored += 1;
-        }
-        const labels = labelsOf.get(key(student.id, no));
+        if (score !== undefined) total += score;
+        const labels = labelsOf.get(key(student.studentId, no));
         if (labels) read[String(no)] = labels;
       }
       return {
-        studentId: student.id,
+        studentId: student.studentId,
         name: student.name,
         code: student.code,
         className: student.className,
         scores,
         answers: read,
-        total: roundScore(total),
-        complete: scored === questionNos.length && !blocked.has(student.id),
+        total: hasScores(student.status) ? roundScore(total) : null,
+        complete: student.status === 'complete',
+        status: student.status,
       };
     });
     return {
@@ -92,14 +73,17 @@ export function createScoreTableService({ db, contexts }: { db: Db; contexts: Ma
       const data = await table(userId, homeworkId);
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet(SCORE_SHEET_NAME);
-      sheet.addRow(['学号', '姓名', '班级', ...data.questions.map((q) => `第${q.questionNo}题`), '总分']);
+      sheet.addRow(['学号', '姓名', '班级', ...data.questions.map((q) => `第${q.questionNo}题`), '总分', '状态']);
       for (const student of data.students) {
+        // 未扫描 / 缺考: empty cells, never 0 (a blank cell stays out of Excel's AVERAGE).
+        const scored = hasScores(student.status);
         sheet.addRow([
           student.code,
           student.name,
           student.className,
-          ...data.questions.map((q) => student.scores[String(q.questionNo)] ?? null),
+          ...data.questions.map((q) => (scored ? (student.scores[String(q.questionNo)] ?? null) : null)),
           student.total,
+          STUDENT_STATUS_LABELS[student.status],
         ]);
       }
       sheet.getRow(1).font = { bold: true };

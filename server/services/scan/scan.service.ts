@@ -17,6 +17,8 @@ import {
 import type { Db } from '../../db/client';
 import { homework, memberships, scanBatches, scanPages, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { SCANNED_SAMPLE_SIZE, type UnscannedStudents } from '../../../src/shared/contract/scan';
+import { homeworkStudentStatuses } from '../marking/student-status';
 import type { FileStorage } from '../storage/file-storage';
 
 export type ScanService = ReturnType<typeof createScanService>;
@@ -86,6 +88,26 @@ export function createScanService({ db, storage, onPageStored }: ScanServiceDeps
   }
 
   return {
+    /** Who of the homework's students is still to be scanned (see UnscannedStudents). */
+    async unscannedStudents(userId: number, homeworkId: number): Promise<UnscannedStudents> {
+      const orgId = await requireOrg(userId);
+      const [found] = await db
+        .select({ id: homework.id })
+        .from(homework)
+        .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
+      if (!found) throw ApiError.notFound();
+      const statuses = await homeworkStudentStatuses(db, orgId, homeworkId);
+      const pick = (s: { name: string; code: string }) => ({ name: s.name, code: s.code });
+      return {
+        homeworkId,
+        unscanned: statuses.filter((s) => s.status === 'unscanned').map(pick),
+        scanned: statuses
+          .filter((s) => s.status === 'marking' || s.status === 'complete')
+          .slice(0, SCANNED_SAMPLE_SIZE)
+          .map(pick),
+      };
+    },
+
     async createBatch(userId: number, input: { homeworkId?: number | null; stationName: string }): Promise<ScanBatch> {
       const orgId = await requireOrg(userId);
       const homeworkId = input.homeworkId ?? null;

@@ -27,8 +27,14 @@ function rowsOf(questions: MarkingQuestion[]): Row[] {
     .filter((q) => q.manual)
     .map((q) => ({
       questionNo: q.questionNo,
-      // `assigned` is who marks it; older answers only had the markers (who has marked).
-      userIds: q.assigned ?? q.markers.map((m) => m.userId),
+      // `assigned` is who marks it; nobody assigned means the owner marks, who the overview lists first
+      // among the markers (as 阅卷任务 names them); older answers only had the markers (who has marked).
+      userIds:
+        q.assigned === undefined
+          ? q.markers.map((m) => m.userId)
+          : q.assigned.length > 0
+            ? q.assigned
+            : q.markers.slice(0, 1).map((m) => m.userId),
       doubleMarking: q.doubleMarking,
       tolerance: q.tolerance,
     }));

@@ -23,6 +23,14 @@ export const fetchOverview = (http: HttpClient, homeworkId: number) =>
 export const saveAssignments = (http: HttpClient, homeworkId: number, update: AssignmentsUpdate) =>
   http.putJson(`/api/marking/homework/${homeworkId}/assignments`, update, markingOverviewSchema);
 
+/** Marks a student absent (缺考) or undoes it; answers the new overview. */
+export const saveAbsence = (http: HttpClient, homeworkId: number, studentId: number, absent: boolean) =>
+  http.putJson(`/api/marking/homework/${homeworkId}/students/${studentId}/absence`, { absent }, markingOverviewSchema);
+
+/** The owner ends marking (已完成) or reopens it; answers the new overview. */
+export const saveClosure = (http: HttpClient, homeworkId: number, closed: boolean) =>
+  http.putJson(`/api/marking/homework/${homeworkId}/closure`, { closed }, markingOverviewSchema);
+
 export const fetchReviewItems = (http: HttpClient, homeworkId: number, status: 'open' | 'resolved') =>
   http.get(`/api/marking/homework/${homeworkId}/review`, { status }, z.array(reviewItemSchema));
 

@@ -28,7 +28,9 @@ const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly ReviewAction[]> =
 };
 
 /** The fixes to offer for an open item; a bubble correction needs the reading it corrects. */
-export function reviewActionsFor(item: Pick<ReviewItem, 'kind' | 'reading'>): readonly ReviewAction[] {
+export function reviewActionsFor(item: Pick<ReviewItem, 'kind' | 'reading' | 'actions'>): readonly ReviewAction[] {
+  // The server says which it will take now (e.g. no 确认 for a sheet of a homework outside the school).
+  if (item.actions) return item.actions;
   return ACTIONS_BY_KIND[item.kind].filter((action) => action !== 'setAnswer' || item.reading !== null);
 }
 

@@ -1,12 +1,12 @@
 /**
- * 成绩: the homework's score table (one row per student, a column per question, the total and whether
- * the student is completely scored), filterable by class and name, and exported as Excel
+ * 成绩: the homework's score table (one row per student, a column per question, the total and the
+ * student's status: 未扫描 and 缺考 have empty cells and no total, and stay out of the average), filterable by class and name, and exported as Excel
  * ("<title>-成绩表.xlsx").
  */
 import { IconDownload, IconSearch } from '@douyinfe/semi-icons';
 import { Button, Input, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
-import type { StudentScore } from '../../shared/contract/marking';
+import { hasScores, STUDENT_STATUS_LABELS, type StudentScore, type StudentStatus } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS, type QuestionType } from '../../shared/contract/papers';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
@@ -16,7 +16,14 @@ import styles from './marking.module.css';
 import { formatScore } from './score-input';
 import { useRemote } from '../../shared/ui/use-remote';
 
-export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number }) {
+const STATUS_COLORS: Record<StudentStatus, 'green' | 'orange' | 'grey' | 'red'> = {
+  complete: 'green',
+  marking: 'orange',
+  unscanned: 'grey',
+  absent: 'red',
+};
+
+export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number | string }) {
   const { http } = useMarkingServices();
   const table = useRemote(`scores:${homeworkId}:${version}`, () => fetchScores(http, homeworkId));
   const [className, setClassName] = useState<string | undefined>();
@@ -29,7 +36,12 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
   const shown = students.filter(
     (s) => (!className || s.className === className) && (!keyword || s.name.includes(keyword) || s.code.includes(keyword)),
   );
-  const complete = students.filter((s) => s.complete).length;
+  const complete = students.filter((s) => s.status === 'complete').length;
+  const absent = students.filter((s) => s.status === 'absent').length;
+  const unscanned = students.filter((s) => s.status === 'unscanned').length;
+  // 未扫描 and 缺考 are not 0: they stay out of the average.
+  const totals = students.flatMap((s) => (hasScores(s.status) && s.total !== null ? [s.total] : []));
+  const average = totals.length === 0 ? null : totals.reduce((sum, t) => sum + t, 0) / totals.length;
 
   const exportExcel = async () => {
     setExporting(true);
@@ -60,6 +72,7 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
     width: 72,
     align: 'center' as const,
     render: (_: unknown, row: StudentScore) => {
+      if (!hasScores(row.status)) return null;
       const score = row.scores[String(q.questionNo)];
       return score === null || score === undefined ? <span className={styles.sub}>—</span> : formatScore(score);
     },
@@ -71,23 +84,23 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
       width: 80,
       align: 'center' as const,
       fixed: pinnedEnd,
-      render: (_: unknown, row: StudentScore) => <strong>{formatScore(row.total)}</strong>,
+      render: (_: unknown, row: StudentScore) =>
+        row.total === null ? (
+          <span className={styles.sub}>{STUDENT_STATUS_LABELS[row.status]}</span>
+        ) : (
+          <strong>{formatScore(row.total)}</strong>
+        ),
     },
     {
       title: '状态',
-      dataIndex: 'complete',
+      dataIndex: 'status',
       width: 90,
       fixed: pinnedEnd,
-      render: (_: unknown, row: StudentScore) =>
-        row.complete ? (
-          <Tag color="green" size="small">
-            已完成
-          </Tag>
-        ) : (
-          <Tag color="orange" size="small">
-            未完成
-          </Tag>
-        ),
+      render: (_: unknown, row: StudentScore) => (
+        <Tag color={STATUS_COLORS[row.status]} size="small">
+          {STUDENT_STATUS_LABELS[row.status]}
+        </Tag>
+      ),
     },
   ];
   const codeColumn = { title: '学号', dataIndex: 'code', width: 130, fixed: pinned };
@@ -117,7 +130,7 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
           onChange={(value) => setKeyword(value.trim())}
           style={{ width: 200 }}
         />
-        <Typography.Text type="tertiary">{`共 ${students.length} 人，已完成 ${complete} 人`}</Typography.Text>
+        <Typography.Text type="tertiary">{`共 ${students.length} 人，已阅完 ${complete} 人${unscanned > 0 ? `，未扫描 ${unscanned} 人` : ''}${absent > 0 ? `，缺考 ${absent} 人` : ''}${average === null ? '' : `，平均分 ${formatScore(Math.round(average * 10) / 10)}`}`}</Typography.Text>
         <Button
           className={styles.toolbarEnd}
           icon={<IconDownload />}

@@ -16,6 +16,9 @@
  * - GET  /api/marking/answers/:answerId/image                     -> file image/jpeg (the cut-out answer region)
  * - GET  /api/marking/homework/:id/scores                         -> ScoreTable
  * - GET  /api/marking/homework/:id/scores.xlsx                    -> file .xlsx (成绩表)
+ * - PUT  /api/marking/homework/:id/students/:studentId/absence  AbsenceUpdate -> MarkingOverview (缺考 / undo)
+ * - PUT  /api/marking/homework/:id/closure      ClosureUpdate     -> MarkingOverview (owner only: 结束阅卷 / reopen)
+ * - POST /api/marking/review/bulk               ReviewBulkResolution -> ReviewBulkResult (per-item results)
  * Socket.io: RECOGNITION_PROGRESS_EVENT (recognition.ts) and MARKING_PROGRESS_EVENT, to the school's sockets.
  */
 import { z } from 'zod';
@@ -40,7 +43,46 @@ export const MARKING_MESSAGES = {
   doubleMarkingNeedsTwo: '双评至少需要两位阅卷老师',
   toleranceTooLarge: '误差不能超过本题分值',
   notTeacher: '阅卷老师必须是本校教师',
+  notInHomework: '该学生不在本次作业的班级中',
+  alreadyScanned: '该学生的答题卡已扫描，不能记为缺考',
+  notOwnerClose: '只有作业的布置者可以结束阅卷',
 } as const;
+
+// ---- students of a homework ------------------------------------------------------------------------
+
+/**
+ * Where a student of the homework stands: never scanned (未扫描), marked absent (缺考), scanned and still
+ * being marked (阅卷中), or every question scored (已阅完). Unscanned and absent students have no scores:
+ * they are not 0 and stay out of totals and averages.
+ */
+export const studentStatusSchema = z.enum(['unscanned', 'absent', 'marking', 'complete']);
+export type StudentStatus = z.infer<typeof studentStatusSchema>;
+export const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = {
+  unscanned: '未扫描',
+  absent: '缺考',
+  marking: '阅卷中',
+  complete: '已阅完',
+};
+/** Does a student with this status have scores to count (totals, averages)? */
+export const hasScores = (status: StudentStatus) => status === 'marking' || status === 'complete';
+
+export const homeworkStudentSchema = z.object({ studentId: id, name: z.string(), code: z.string() });
+export type HomeworkStudent = z.infer<typeof homeworkStudentSchema>;
+export const homeworkStudentsSummarySchema = z.object({
+  /** Students of the homework's classes (and any other whose sheet was counted). */
+  total: z.number().int().nonnegative(),
+  scanned: z.number().int().nonnegative(),
+  /** Students not yet scanned, by name (the absent ones are listed apart). */
+  unscanned: z.array(homeworkStudentSchema),
+  absent: z.array(homeworkStudentSchema),
+});
+export type HomeworkStudentsSummary = z.infer<typeof homeworkStudentsSummarySchema>;
+
+export const absenceParamsSchema = z.object({ id: formId, studentId: formId });
+export const absenceUpdateSchema = z.object({ absent: z.boolean() });
+export type AbsenceUpdate = z.infer<typeof absenceUpdateSchema>;
+export const closureUpdateSchema = z.object({ closed: z.boolean() });
+export type ClosureUpdate = z.infer<typeof closureUpdateSchema>;
 
 // ---- overview and assignments --------------------------------------------------------------------
 
@@ -83,6 +125,10 @@ export const markingOverviewSchema = z.object({
   }),
   /** Teachers of the school the owner may assign (id and name). */
   teachers: z.array(z.object({ userId: id, name: z.string() })),
+  /** Who is still missing (by name) and who is absent; always sent by the server. */
+  students: homeworkStudentsSummarySchema.optional(),
+  /** The owner declared the homework finished (结束阅卷); always sent by the server. */
+  closed: z.boolean().optional(),
 });
 export type MarkingOverview = z.infer<typeof markingOverviewSchema>;
 
@@ -127,6 +173,11 @@ export const reviewItemSchema = z.object({
   /** How it was resolved (Chinese, for the list), null while open. */
   resolution: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * The resolutions the server will take for this item now (empty once resolved); e.g. 确认 of a sheet of
+   * another homework only when that homework is one of this school's. Always sent by the server.
+   */
+  actions: z.array(z.enum(['assignStudent', 'setAnswer', 'accept', 'discard'])).optional(),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 export const reviewListQuerySchema = z.object({ status: z.enum(['open', 'resolved']).default('open') });
@@ -221,9 +272,11 @@ export const studentScoreSchema = z.object({
   scores: z.record(z.string(), z.number().nullable()),
   /** Objective answers as read (question number -> labels), for the report. */
   answers: z.record(z.string(), z.array(z.string())),
-  total: z.number(),
+  /** Sum of the scores; null for a student without scores (未扫描 / 缺考), never 0. */
+  total: z.number().nullable(),
   /** Every question scored and no open review item for this student. */
   complete: z.boolean(),
+  status: studentStatusSchema,
 });
 export type StudentScore = z.infer<typeof studentScoreSchema>;
 

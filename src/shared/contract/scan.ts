@@ -216,3 +216,19 @@ export const DWT_ERROR_MESSAGES: Readonly<Record<number, string>> = {
 export function scanErrorMessage(code: number | null | undefined): string {
   return (code !== null && code !== undefined && DWT_ERROR_MESSAGES[code]) || SCAN_FAILED_MESSAGE;
 }
+
+/** A student as a (simulated) scan feed names them: on the sheet's header and in its QR code. */
+export const feedStudentSchema = z.object({ name: z.string(), code: z.string() });
+/**
+ * GET /api/scan/homework/:id/unscanned-students: the students of the homework's classes whose sheets
+ * have not been counted yet (absent ones left out), in class and 学号 order, and a few already scanned
+ * (for a deliberate duplicate). The simulated scanner continues a class with these from any station.
+ */
+export const unscannedStudentsSchema = z.object({
+  homeworkId: z.number().int().positive(),
+  unscanned: z.array(feedStudentSchema),
+  scanned: z.array(feedStudentSchema),
+});
+export type UnscannedStudents = z.infer<typeof unscannedStudentsSchema>;
+/** How many already-scanned students the answer names at most. */
+export const SCANNED_SAMPLE_SIZE = 20;

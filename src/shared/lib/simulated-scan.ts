@@ -32,6 +32,13 @@ export type SimulatedBatchOptions = {
   students: readonly SimulatedStudent[];
   pageCount: number;
   seed?: number;
+  /**
+   * false: feed each student's sheet once and stop when they are done (a class's students still to
+   * scan); true (default): go round the students again until pageCount pages are fed.
+   */
+  wrap?: boolean;
+  /** Students already scanned: sometimes (one feed in two) one page of one of them again, a duplicate. */
+  duplicates?: readonly SimulatedStudent[];
 };
 
 /** A small fast seeded PRNG (mulberry32): the same seed gives the same batch. */
@@ -99,19 +106,32 @@ function sheetPage(
 
 /**
  * The pages a simulated feeder delivers, in order: every template page of every student in turn, with
- * one blank page and one page of another homework (homework id + 1) mixed in when there is room.
+ * one blank page and one page of another homework (homework id + 1) mixed in when there is room, and
+ * now and then a page of a student already scanned (a duplicate) when `duplicates` names some.
  */
 export function planSimulatedBatch(options: SimulatedBatchOptions): { template: AnswerSheetTemplate; pages: SimulatedPage[] } {
-  const { homeworkId, spec, students, pageCount } = options;
+  const { homeworkId, spec, students, wrap = true, duplicates = [] } = options;
   const random = seededRandom(options.seed ?? 1);
   const template = layoutAnswerSheet({ ...spec, homeworkId });
   const pages: SimulatedPage[] = [];
+  // Without wrapping, the feed ends with the last student's sheet (plus the extra pages mixed in).
+  const sheetPages = wrap ? Infinity : students.length * template.pages.length;
+  const extras = Math.min(2, sheetPages) + (duplicates.length > 0 ? 1 : 0);
+  const pageCount = Math.min(options.pageCount, sheetPages + extras);
+  if (pageCount === 0) return { template, pages };
   const blankAt = pageCount >= 3 ? 1 + Math.floor(random() * (pageCount - 2)) : -1;
   let foreignAt = pageCount >= 4 ? 1 + Math.floor(random() * (pageCount - 2)) : -1;
   if (foreignAt === blankAt) foreignAt = blankAt + 1 < pageCount ? blankAt + 1 : blankAt - 1;
+  const duplicateAt = duplicates.length > 0 && pageCount >= 2 && random() < 0.5 ? Math.floor(random() * pageCount) : -1;
   let next = 0;
   const studentList = students.length > 0 ? students : [{ name: '', code: '' }];
   for (let position = 0; position < pageCount; position += 1) {
+    if (position === duplicateAt && position !== blankAt && position !== foreignAt) {
+      const again = duplicates[Math.floor(random() * duplicates.length)]!;
+      pages.push(sheetPage(template, homeworkId, Math.floor(random() * template.pages.length), again, random));
+      continue;
+    }
+    if (next >= sheetPages) break;
     if (position === blankAt) {
       pages.push({
         kind: 'blank',

@@ -13,6 +13,11 @@ function server(answers: Answers = {}) {
   return fakeHttp((method: Method, url: string, body: unknown) => {
     if (method === 'GET' && url === '/api/marking/homework/3') return data.overview;
     if (method === 'PUT' && url === '/api/marking/homework/3/assignments') return data.overview;
+    if (method === 'PUT' && url === '/api/marking/homework/3/students/43/absence')
+      return {
+        ...data.overview,
+        students: { total: 3, scanned: 2, unscanned: [], absent: [{ studentId: 43, name: '王五', code: '2026010103' }] },
+      };
     if (method === 'GET' && url === '/api/marking/homework/3/review')
       return (body as { status: string }).status === 'open' ? data.open : data.resolved;
     if (method === 'POST' && url.startsWith('/api/marking/review/')) {
@@ -49,6 +54,7 @@ function server(answers: Answers = {}) {
             answers: { '1': ['A'] },
             total: 11.5,
             complete: true,
+            status: 'complete',
           },
           {
             studentId: 42,
@@ -57,8 +63,20 @@ function server(answers: Answers = {}) {
             className: '初一(1)班',
             scores: { '1': 0, '14': null },
             answers: { '1': ['C'] },
-            total: 0,
+            total: 8,
             complete: false,
+            status: 'marking',
+          },
+          {
+            studentId: 43,
+            name: '王五',
+            code: '2026010103',
+            className: '初一(1)班',
+            scores: { '1': null, '14': null },
+            answers: {},
+            total: null,
+            complete: false,
+            status: 'unscanned',
           },
         ],
       };
@@ -163,6 +181,24 @@ describe('/correct', () => {
             { questionNo: 14, userIds: [7, 9], doubleMarking: true, tolerance: 2 },
           ],
         },
+        expect.anything(),
+      ),
+    );
+  });
+
+  it('shows the owner as the marker of a question nobody is assigned to, as 阅卷任务 does', async () => {
+    const fake = server({
+      overview: overview({
+        questions: [question(14, { assigned: [], markers: [{ userId: 7, name: '王老师', marked: 2 }] })],
+      }),
+    });
+    renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
+    await screen.findByRole('listitem', { name: '第14题分配' });
+    await userEvent.click(screen.getByRole('button', { name: '保存分配' }));
+    await waitFor(() =>
+      expect(fake.putJson).toHaveBeenCalledWith(
+        '/api/marking/homework/3/assignments',
+        { questions: [{ questionNo: 14, userIds: [7], doubleMarking: false, tolerance: 0 }] },
         expect.anything(),
       ),
     );
@@ -342,6 +378,32 @@ describe('/correct', () => {
     });
   });
 
+  it('names the students still missing, marks one absent (缺考) after confirming, and offers to undo it', async () => {
+    const fake = server({
+      overview: overview({
+        students: { total: 3, scanned: 2, unscanned: [{ studentId: 43, name: '王五', code: '2026010103' }], absent: [] },
+        closed: false,
+      }),
+    });
+    renderMarking('/correct?homeworkId=3', fake.http);
+    const panel = await screen.findByRole('region', { name: '学生扫描情况' });
+    expect(within(panel).getByText('学生：已扫描 2 / 3 人')).toBeInTheDocument();
+    expect(within(panel).getByText('还有 1 名学生未扫描')).toBeInTheDocument();
+    await userEvent.click(within(panel).getByRole('button', { name: '王五（2026010103）未扫描，记为缺考' }));
+    const dialog = await screen.findByRole('dialog', { name: '将 王五 记为缺考？' });
+    await userEvent.click(within(dialog).getByText('记为缺考').closest('button')!);
+    await waitFor(() =>
+      expect(fake.putJson).toHaveBeenCalledWith(
+        '/api/marking/homework/3/students/43/absence',
+        { absent: true },
+        expect.anything(),
+      ),
+    );
+    expect(await within(panel).findByText('王五 缺考')).toBeInTheDocument();
+    expect(within(panel).getByText('全部学生已扫描或记为缺考')).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: '撤销 王五 的缺考' })).toBeInTheDocument();
+  });
+
   it('lists the scores per question with the total and completeness, and exports them as Excel', async () => {
     const fake = server();
     renderMarking('/correct?homeworkId=3&tab=scores', fake.http);
@@ -349,10 +411,16 @@ describe('/correct', () => {
     const zhang = (await within(table).findByText('张三')).closest('tr')!;
     expect(within(zhang).getByText('8.5')).toBeInTheDocument();
     expect(within(zhang).getByText('11.5')).toBeInTheDocument();
-    expect(within(zhang).getByText('已完成')).toBeInTheDocument();
+    expect(within(zhang).getByText('已阅完')).toBeInTheDocument();
     const li = within(table).getByText('李四').closest('tr')!;
     expect(within(li).getByText('—')).toBeInTheDocument();
-    expect(within(li).getByText('未完成')).toBeInTheDocument();
+    expect(within(li).getByText('阅卷中')).toBeInTheDocument();
+    // Never scanned: 未扫描 in place of a total (never 0), empty cells, and out of the average.
+    const wang = within(table).getByText('王五').closest('tr')!;
+    expect(within(wang).getAllByText('未扫描')).toHaveLength(2);
+    expect(within(wang).queryByText('0')).toBeNull();
+    expect(within(wang).queryByText('—')).toBeNull();
+    expect(screen.getByText('共 3 人，已阅完 1 人，未扫描 1 人，平均分 9.8')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /导出 Excel/ }));
     expect(fake.downloadGet).toHaveBeenCalledWith('/api/marking/homework/3/scores.xlsx', undefined, '第一单元测验-成绩表.xlsx');
   });

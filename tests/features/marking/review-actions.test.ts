@@ -18,4 +18,9 @@ describe('review actions', () => {
     expect(reviewActionsFor({ kind: 'unknownStudent', reading: null })).toContain('assignStudent');
     expect(reviewActionsFor({ kind: 'qrUnreadable', reading: null })).toContain('assignStudent');
   });
+
+  it('offers only what the server says it will take (no 确认 for a sheet of a homework outside the school)', () => {
+    expect(reviewActionsFor({ kind: 'otherHomework', reading: null, actions: ['discard'] })).toEqual(['discard']);
+    expect(reviewActionsFor({ kind: 'otherHomework', reading: null })).toEqual(['accept', 'discard']);
+  });
 });

@@ -189,6 +189,13 @@ describe('/write', () => {
     expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/correct?homeworkId=3');
   });
 
+  it('counts my marked answers alike in the header and the body when nothing is left on opening', async () => {
+    render(markingServer({ queue: [], history: [task(2, { score: 4 }), task(1, { score: 9 })] }));
+    expect(await screen.findByText('本题已全部阅完')).toBeInTheDocument();
+    expect(await screen.findByText(/您共阅了 2 份/)).toBeInTheDocument();
+    expect(screen.getByLabelText('我的进度')).toHaveTextContent('我已阅 2 份');
+  });
+
   it('goes back with ArrowLeft to change a given score, and forward again with ArrowRight', async () => {
     const server = markingServer({ queue: [task(3)], history: [task(2, { score: 4 }), task(1, { score: 9 })] });
     render(server);

@@ -244,6 +244,24 @@ describe('marking endpoints', () => {
     });
   });
 
+  describe('reassigning', () => {
+    it('releases the answer a teacher holds when the owner takes them off the question', async () => {
+      const hw = await scannedHomework(1);
+      const [first, second] = [extra[0]!, extra[1]!];
+      const single = (userIds: number[]) => ({
+        questions: [{ questionNo: 5, userIds, doubleMarking: false, tolerance: 0 }],
+      });
+      data(await assign(teacher, hw.id, single([first.userId])));
+      const held = (await nextTask(first, hw.id, 5))!;
+      expect(held).not.toBeNull();
+      data(await assign(teacher, hw.id, single([second.userId])));
+      // The only answer is free at once for the new marker, not after the first one's claim expires.
+      expect((await nextTask(second, hw.id, 5))?.taskId).toBe(held.taskId);
+      const [row] = await app().database.db.select().from(markingTasks).where(eq(markingTasks.id, held.taskId));
+      expect(row!.claimedBy).toBe(second.userId);
+    });
+  });
+
   describe('single marking', () => {
     let hw: TestHomework;
     let markers: Caller[];
@@ -351,7 +369,7 @@ describe('marking endpoints', () => {
       expect(failure(await director({ method: 'GET', url: '/api/marking/answers/999999/image' })).status).toBe(404);
     });
 
-    it('answers null when nothing is left, and finishes the homework once everything is scored', async () => {
+    it('answers null when nothing is left, and finishes the homework once everything is scored and the rest are absent', async () => {
       // Owner marks question 5 (no assignment); the assigned markers finish question 4.
       for (const marker of [...markers, teacher]) {
         const no = marker === teacher ? 5 : 4;
@@ -362,8 +380,21 @@ describe('marking endpoints', () => {
       expect(await nextTask(director, hw.id, 4)).toBeNull();
       const table = await scoreTable(hw.id);
       expect(table.students.filter((s) => s.complete).length).toBe(8);
-      const [row] = await app().database.db.select().from(homework).where(eq(homework.id, hw.id));
-      expect(row!.status).toBe('finished');
+      const statusOf = async () => (await app().database.db.select().from(homework).where(eq(homework.id, hw.id)))[0]!.status;
+      // Everything scanned is marked, but the class's other students were never scanned: not finished.
+      expect(await statusOf()).toBe('marking');
+      const { unscanned } = (await overviewOf(teacher, hw.id)).students!;
+      expect(unscanned.length).toBeGreaterThan(0);
+      for (const student of unscanned) {
+        data(
+          await teacher({
+            method: 'PUT',
+            url: `/api/marking/homework/${hw.id}/students/${student.studentId}/absence`,
+            payload: { absent: true },
+          }),
+        );
+      }
+      expect(await statusOf()).toBe('finished');
     });
   });
 

@@ -232,10 +232,23 @@ describe('review endpoints', () => {
       await scan(hw.id, [sheetOf(target.id, student.code, { 1: ['B'] })]);
       const [item] = await reviewOf(hw.id);
       expect(item!.kind).toBe('otherHomework');
+      expect(item!.actions).toEqual(['accept', 'discard']);
       const resolved = reviewItemSchema.parse(data(await resolve(item!.id, { action: 'accept' })));
+      expect(resolved.actions).toEqual([]);
       expect(resolved.resolution).toMatch(/^已移至作业：/);
       expect((await scoresOf(target.id, student.id)).scores['1']).toBe(3);
       expect((await scoresOf(hw.id, student.id)).scores['1']).toBeNull();
+    });
+
+    it('does not offer to move a sheet whose QR names a homework outside the school', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[7]!;
+      await scan(hw.id, [sheetOf(2_000_000_000, student.code, { 1: ['B'] })]);
+      const [item] = await reviewOf(hw.id);
+      expect(item!.kind).toBe('otherHomework');
+      expect(item!.actions).toEqual(['discard']);
+      expect(failure(await resolve(item!.id, { action: 'accept' })).msg).toBe(REVIEW_MESSAGES.notOurHomework);
+      data(await resolve(item!.id, { action: 'discard' }));
     });
 
     it('drops a discarded page from the review list and from scores', async () => {
@@ -267,6 +280,45 @@ describe('review endpoints', () => {
       expect((await scoresOf(hw.id, a.id)).scores['1']).toBe(0);
       expect((await scoresOf(hw.id, b.id)).scores['1']).toBe(3);
       expect(await reviewOf(hw.id)).toEqual([]);
+    });
+
+    it('keeps the marks given to the replaced page when a duplicate re-scan is accepted', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[6]!;
+      data(
+        await teacher({
+          method: 'PUT',
+          url: `/api/marking/homework/${hw.id}/assignments`,
+          payload: {
+            questions: [4, 5].map((no) => ({ questionNo: no, userIds: [teacher.userId], doubleMarking: false, tolerance: 0 })),
+          },
+        }),
+      );
+      await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
+      for (const [no, score] of [
+        [4, 3],
+        [5, 7],
+      ] as const) {
+        const task = data<{ taskId: number }>(
+          await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
+        );
+        data(await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score } }));
+      }
+      expect((await scoresOf(hw.id, student.id)).scores).toMatchObject({ 1: 3, 4: 3, 5: 7 });
+
+      await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['C'] })]);
+      const [item] = await reviewOf(hw.id);
+      expect(item!.kind).toBe('duplicatePage');
+      data(await resolve(item!.id, { action: 'accept' }));
+      // The objective answer is read off the new page; the marked questions keep their marks.
+      expect((await scoresOf(hw.id, student.id)).scores).toMatchObject({ 1: 0, 4: 3, 5: 7 });
+      const overview = data<{ questions: { questionNo: number; done: number; total: number }[] }>(
+        await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}` }),
+      );
+      expect(overview.questions.filter((q) => q.questionNo >= 4).map((q) => [q.done, q.total])).toEqual([
+        [1, 1],
+        [1, 1],
+      ]);
     });
 
     it('scores the questions of a missing page 0 when the teacher accepts it as missing', async () => {

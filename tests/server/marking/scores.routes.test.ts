@@ -79,7 +79,10 @@ describe('score endpoints', () => {
     });
     const second = table.students.find((s) => s.studentId === hw.students[1]!.id)!;
     expect([second.scores['1'], second.scores['2'], second.scores['3']]).toEqual([0, 2, 0]);
-    expect(absent).toMatchObject({ total: 0, complete: false, answers: {} });
+    // Never scanned: no total (not 0) and the status says so.
+    expect(absent).toMatchObject({ total: null, complete: false, status: 'unscanned', answers: {} });
+    expect(full.status).toBe('complete');
+    expect(half.status).toBe('marking');
     expect(Object.values(absent!.scores).every((score) => score === null)).toBe(true);
     expect(full.total).toBe((full.studentId === hw.students[0]!.id ? 3 + 4 + 2 : 0 + 2 + 0) + 4 + 7.5);
   });
@@ -103,6 +106,7 @@ describe('score endpoints', () => {
       '第4题',
       '第5题',
       '总分',
+      '状态',
     ]);
     const table = data<ScoreTable>(await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores` }));
     expect(sheet.rowCount).toBe(1 + table.students.length);
@@ -110,7 +114,8 @@ describe('score endpoints', () => {
       const row = sheet.getRow(i + 2).values as unknown[];
       expect(row.slice(1, 4)).toEqual([student.code, student.name, student.className]);
       expect(row.slice(4, 9)).toEqual([1, 2, 3, 4, 5].map((no) => student.scores[String(no)] ?? undefined));
-      expect(row[9]).toBe(student.total);
+      expect(row[9]).toBe(student.total ?? undefined);
+      expect(row[10]).toBe({ unscanned: '未扫描', absent: '缺考', marking: '阅卷中', complete: '已阅完' }[student.status]);
     });
   });
 

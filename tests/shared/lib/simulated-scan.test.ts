@@ -59,4 +59,26 @@ describe('simulated scan batch', () => {
     expect(upsideDown).toBeLessThan(sheets.length / 2);
     expect(sheets.filter((p) => p.strokes.length > 0).length).toBeGreaterThan(sheets.length / 2);
   });
+
+  it('continues a class with the students still to scan and stops when they are done (no wrapping round)', () => {
+    const rest = students.slice(9);
+    const { pages } = planSimulatedBatch({ ...options, students: rest, wrap: false });
+    const own = pages.flatMap((p) => (p.kind === 'sheet' && p.homeworkId === 31 ? [p] : []));
+    expect(own.map((p) => p.student.code)).toEqual(rest.map((s) => s.code));
+    expect(pages.length).toBeLessThanOrEqual(rest.length + 2);
+    expect(planSimulatedBatch({ ...options, students: [], wrap: false }).pages).toEqual([]);
+  });
+
+  it('now and then feeds a page of a student already scanned again (a deliberate duplicate)', () => {
+    const scanned = students.slice(0, 3);
+    const rest = students.slice(3);
+    const duplicatesPerSeed = Array.from({ length: 20 }, (_, seed) => {
+      const { pages } = planSimulatedBatch({ ...options, seed, students: rest, wrap: false, duplicates: scanned });
+      return pages.filter((p) => p.kind === 'sheet' && p.homeworkId === 31 && scanned.some((s) => s.code === p.student.code))
+        .length;
+    });
+    expect(Math.max(...duplicatesPerSeed)).toBe(1);
+    expect(duplicatesPerSeed.filter((n) => n === 1).length).toBeGreaterThan(3);
+    expect(duplicatesPerSeed.filter((n) => n === 0).length).toBeGreaterThan(3);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * /correct (阅卷): one homework's marking. The header names the homework and its status; recognition
- * progress and each question's marking progress follow the school's live events. Tabs: 阅卷任务,
+ * progress and each question's marking progress follow the school's live events; below them, the students
+ * still missing (by name, each can be marked 缺考) and the owner's 结束阅卷. Tabs: 阅卷任务,
  * 任务分配 (owner), 异常处理, 成绩, 仲裁 (owner, when answers wait for it); the tab is kept in ?tab= so
  * /write can lead back to it. Without ?homeworkId= the page offers the homework that can be marked.
  */
@@ -19,6 +20,7 @@ import styles from '../marking.module.css';
 import { RecognitionPanel } from '../recognition-panel';
 import { ReviewTab } from '../review-tab';
 import { ScoresTab } from '../scores-tab';
+import { StudentsPanel } from '../students-panel';
 import { useMarkingOverview } from '../use-marking-overview';
 import { parsePositiveId } from '../../../shared/lib/query-param';
 
@@ -123,6 +125,7 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
         </div>
       </header>
       <RecognitionPanel recognition={overview.recognition} onShowReview={() => selectTab('review')} />
+      <StudentsPanel overview={overview} onChanged={replace} />
       <Tabs
         type="line"
         activeKey={tab}
@@ -154,7 +157,11 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
           <ReviewTab homeworkId={homeworkId} version={`${refreshes}:${review}:${recognised}`} onResolved={reload} />
         </TabPane>
         <TabPane tab="成绩" itemKey="scores">
-          <ScoresTab homeworkId={homeworkId} title={overview.title} version={refreshes} />
+          <ScoresTab
+            homeworkId={homeworkId}
+            title={overview.title}
+            version={`${refreshes}:${overview.status}:${overview.students?.scanned ?? 0}:${overview.students?.absent.length ?? 0}`}
+          />
         </TabPane>
         {available.includes('arbitration') ? (
           <TabPane

@@ -43,6 +43,11 @@ function ownsKeys(target: EventTarget | null, key: string): boolean {
   return target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
 }
 
+/** How many I have marked: the server's count, or (before any answer arrived, or none is left) my history. */
+function markedCount(session: { progress: { mine: number } | null; history: readonly unknown[] }): number {
+  return session.progress?.mine ?? session.history.length;
+}
+
 export function WritePage() {
   const [params] = useSearchParams();
   const homeworkId = parsePositiveId(params.get('homeworkId'));
@@ -101,7 +106,8 @@ function MarkingDesk({ homeworkId, questionNo, mode }: { homeworkId: number; que
     return () => window.removeEventListener('keydown', onKey);
   }, [back, forward]);
 
-  const { mine = 0, left = 0 } = session.progress ?? {};
+  const mine = markedCount(session);
+  const left = session.progress?.left ?? 0;
   const total = mine + left;
   const task = session.shown;
 
@@ -181,7 +187,7 @@ function NoTaskState({ session, backTo, mode }: { session: MarkingSession; backT
         description={
           session.skipped.length > 0
             ? `还有 ${session.skipped.length} 份跳过的答卷没有阅`
-            : `您共阅了 ${session.progress?.mine ?? session.history.length} 份。按 ← 可以回看并修改已给的分数。`
+            : `您共阅了 ${markedCount(session)} 份。按 ← 可以回看并修改已给的分数。`
         }
       >
         <div className={styles.actions}>

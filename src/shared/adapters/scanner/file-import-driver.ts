@@ -2,7 +2,8 @@
  * A scanner driver over files chosen by the user (a folder of scans exported by another scanning
  * program): files in natural name order; an image file (JPEG, PNG, BMP, WebP...) is one page, handed
  * over as an encoded image; a PDF is one page per PDF page, in order, rendered at 300 dpi by the PDF
- * rasteriser (pdf.js, loaded only when a PDF is imported).
+ * rasteriser (pdf.js, loaded only when a PDF is imported). Other files (and empty ones) are left out and
+ * named to `onSkipped` with the reason, so the operator hears which and why.
  * There is one "source", the chosen files; configure is accepted and ignored (the files are already scanned).
  */
 import { DriverError, type RawImage } from '../../contract/scan';
@@ -23,7 +24,28 @@ export type FileImportOptions = {
   pagesAhead?: number;
   /** Longest wait for the pipeline before rendering the next page anyway. Default 10 s. */
   maxWaitMs?: number;
+  /** Told at the start of a scan which chosen files are not imported, and why (say it to the operator). */
+  onSkipped?: (skipped: SkippedFile[]) => void;
 };
+
+/** A chosen file the import leaves out, and why (Chinese, for the operator). */
+export type SkippedFile = { name: string; reason: string };
+
+export const SKIP_REASONS = {
+  notImage: '不是图片或 PDF 文件',
+  empty: '文件是空的',
+} as const;
+
+/** The chosen files an import leaves out, with the reason, in name order. */
+export function skippedFiles(files: readonly Pick<File, 'type' | 'name' | 'size'>[]): SkippedFile[] {
+  return files
+    .flatMap((file): SkippedFile[] => {
+      if (!isImportableImage(file) && !isPdfFile(file)) return [{ name: file.name, reason: SKIP_REASONS.notImage }];
+      if (file.size === 0) return [{ name: file.name, reason: SKIP_REASONS.empty }];
+      return [];
+    })
+    .sort((a, b) => a.name.localeCompare(b.name, 'zh-CN', { numeric: true }));
+}
 
 export function isImportableImage(file: Pick<File, 'type' | 'name'>): boolean {
   return file.type.startsWith('image/') || /\.(jpe?g|png|bmp|webp|gif|tiff?)$/i.test(file.name);
@@ -34,9 +56,9 @@ export function isPdfFile(file: Pick<File, 'type' | 'name'>): boolean {
 }
 
 /** The chosen files this driver reads, in the order their pages are handed over. */
-export function importOrder<T extends Pick<File, 'type' | 'name'>>(files: readonly T[]): T[] {
+export function importOrder<T extends Pick<File, 'type' | 'name' | 'size'>>(files: readonly T[]): T[] {
   return files
-    .filter((file) => isImportableImage(file) || isPdfFile(file))
+    .filter((file) => (isImportableImage(file) || isPdfFile(file)) && file.size !== 0)
     .sort((a, b) => a.name.localeCompare(b.name, 'zh-CN', { numeric: true }));
 }
 
@@ -69,7 +91,10 @@ export function createFileImportDriver(getFiles: () => readonly File[], options:
       if (!selected) throw new DriverError('acquisition', 'source not selected');
     },
     acquire(onImage, onDone, onError) {
-      const files = importOrder(getFiles());
+      const chosen = getFiles();
+      const files = importOrder(chosen);
+      const skipped = skippedFiles(chosen);
+      if (skipped.length > 0) options.onSkipped?.(skipped);
       let stopped = false;
       let rendered: RawImage[] = [];
 

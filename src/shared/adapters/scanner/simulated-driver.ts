@@ -20,6 +20,10 @@ export type SimulatedDriverOptions = {
   students: readonly SimulatedStudent[];
   pageCount: number;
   seed?: number;
+  /** false: each student's sheet once, then the feeder is empty (see SimulatedBatchOptions). */
+  wrap?: boolean;
+  /** Students already scanned, for a deliberate duplicate now and then. */
+  duplicates?: readonly SimulatedStudent[];
   /** Time between two pages, like a sheet-fed scanner (default 200 ms). */
   intervalMs?: number;
   /** Jam after this many pages (DWT code -1020), to try the failure path. */

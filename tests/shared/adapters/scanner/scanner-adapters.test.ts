@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createFileImportDriver,
+  SKIP_REASONS,
+  type SkippedFile,
   FILE_IMPORT_SOURCE_NAME,
   isPdfFile,
   type PdfRasterizer,
@@ -54,6 +56,22 @@ describe('file import driver', () => {
       'page1.jpg',
       'page2.png',
       'page10.jpg',
+    ]);
+  });
+
+  it('names the files it leaves out and why, before the first page', async () => {
+    const skipped: SkippedFile[][] = [];
+    const files = [file('page1.jpg'), file('notes.txt', 'text/plain'), new File([], 'empty.png', { type: 'image/png' })];
+    const driver = createFileImportDriver(() => files, { onSkipped: (list) => skipped.push(list) });
+    await driver.select(0);
+    const images: RawImage[] = [];
+    await new Promise<void>((resolve, reject) => driver.acquire((image) => images.push(image), resolve, reject));
+    expect(images).toHaveLength(1);
+    expect(skipped).toEqual([
+      [
+        { name: 'empty.png', reason: SKIP_REASONS.empty },
+        { name: 'notes.txt', reason: SKIP_REASONS.notImage },
+      ],
     ]);
   });
 

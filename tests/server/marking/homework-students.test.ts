@@ -1,0 +1,169 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  MARKING_MESSAGES,
+  type MarkingOverview,
+  markingOverviewSchema,
+  type ScoreTable,
+  scoreTableSchema,
+} from '../../../src/shared/contract/marking';
+import { homework, homeworkClosures } from '../../../server/db/schema';
+import { syncHomeworkStatus } from '../../../server/services/marking/marking-progress';
+import { failure } from '../accounts-helper';
+import { createOtherSchool } from '../papers/papers-helper';
+import {
+  addTeacher,
+  type Caller,
+  callerFor,
+  createHomework,
+  createMarkingApp,
+  data,
+  FakeEngine,
+  type MarkingApp,
+  scanSheets,
+  sheetOf,
+  type TestHomework,
+} from './marking-helper';
+
+/** Students of a homework: who is missing, 缺考, and when a homework is 已完成. */
+describe('homework students and status', () => {
+  const engine = new FakeEngine();
+  let handle: MarkingApp;
+  let teacher: Caller;
+  let colleague: Caller;
+  let other: Awaited<ReturnType<typeof createOtherSchool>>;
+  const app = () => handle.app;
+
+  beforeAll(async () => {
+    handle = await createMarkingApp({ engine });
+    teacher = await callerFor(app(), 'teacher');
+    colleague = await addTeacher(app(), 'colleague', '同事老师', teacher.orgId);
+    other = await createOtherSchool(app());
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  const overviewOf = async (id: number): Promise<MarkingOverview> =>
+    markingOverviewSchema.parse(data(await teacher({ method: 'GET', url: `/api/marking/homework/${id}` })));
+  const statusOf = async (id: number) =>
+    (await app().database.db.select({ status: homework.status }).from(homework).where(eq(homework.id, id)))[0]!.status;
+  const absence = (caller: Caller | typeof other.call, id: number, studentId: number, absent: boolean) =>
+    caller({ method: 'PUT', url: `/api/marking/homework/${id}/students/${studentId}/absence`, payload: { absent } });
+  const closure = (caller: Caller, id: number, closed: boolean) =>
+    caller({ method: 'PUT', url: `/api/marking/homework/${id}/closure`, payload: { closed } });
+
+  /** Scans the first `count` students and marks their manual answers (owner marks when nobody is assigned). */
+  async function scanAndMark(hw: TestHomework, count: number) {
+    await scanSheets(
+      app(),
+      engine,
+      teacher.token,
+      hw.id,
+      hw.students.slice(0, count).map((s) => sheetOf(hw.id, s.code, { 1: ['B'], 2: ['A', 'C'], 3: ['T'] })),
+    );
+    await app().marking.queue.idle();
+    for (const no of [4, 5]) {
+      for (let i = 0; i < count; i += 1) {
+        const task = data<{ taskId: number }>(
+          await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
+        );
+        data(await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: 1 } }));
+      }
+    }
+  }
+
+  it('is not 已完成 while students of its classes are unscanned; lists them by name', async () => {
+    const hw = await createHomework(app(), teacher.orgId);
+    await scanAndMark(hw, 2);
+    expect(await statusOf(hw.id)).toBe('marking');
+    const overview = await overviewOf(hw.id);
+    expect(overview.status).toBe('marking');
+    expect(overview.students!.total).toBe(hw.students.length);
+    expect(overview.students!.scanned).toBe(2);
+    expect(overview.students!.unscanned.map((s) => s.name)).toEqual(hw.students.slice(2).map((s) => s.name));
+    expect(overview.closed).toBe(false);
+  });
+
+  it('becomes 已完成 once every other student is marked absent, and reopens when one absence is undone', async () => {
+    const hw = await createHomework(app(), teacher.orgId);
+    await scanAndMark(hw, 2);
+    const rest = hw.students.slice(2);
+    // Any teacher of the school may record an absence.
+    for (const student of rest) data(await absence(colleague, hw.id, student.id, true));
+    expect(await statusOf(hw.id)).toBe('finished');
+    const overview = await overviewOf(hw.id);
+    expect(overview.students!.unscanned).toEqual([]);
+    expect(overview.students!.absent.map((s) => s.studentId)).toEqual(rest.map((s) => s.id));
+
+    const table: ScoreTable = scoreTableSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/scores` })),
+    );
+    const absentRow = table.students.find((s) => s.studentId === rest[0]!.id)!;
+    expect(absentRow).toMatchObject({ status: 'absent', total: null });
+    expect(Object.values(absentRow.scores).every((score) => score === null)).toBe(true);
+
+    const undone = markingOverviewSchema.parse(data(await absence(teacher, hw.id, rest[0]!.id, false)));
+    expect(undone.students!.unscanned.map((s) => s.studentId)).toEqual([rest[0]!.id]);
+    expect(await statusOf(hw.id)).toBe('marking');
+  });
+
+  it('refuses to mark a scanned student absent, a student outside the homework, and another school', async () => {
+    const hw = await createHomework(app(), teacher.orgId);
+    await scanAndMark(hw, 1);
+    expect(failure(await absence(teacher, hw.id, hw.students[0]!.id, true))).toMatchObject({
+      status: 400,
+      msg: MARKING_MESSAGES.alreadyScanned,
+    });
+    expect(failure(await absence(teacher, hw.id, 2_147_483_647, true)).msg).toBe(MARKING_MESSAGES.notInHomework);
+    expect(failure(await absence(other.call, hw.id, hw.students[1]!.id, true)).status).toBe(404);
+    expect(failure(await absence(teacher, hw.id, 0, true)).status).toBe(400);
+    expect(
+      failure(
+        await teacher({
+          method: 'PUT',
+          url: `/api/marking/homework/${hw.id}/students/${hw.students[1]!.id}/absence`,
+          payload: {},
+        }),
+      ).status,
+    ).toBe(400);
+  });
+
+  it('is 已完成 when the owner ends marking, whatever is missing; only the owner may', async () => {
+    const hw = await createHomework(app(), teacher.orgId);
+    await scanAndMark(hw, 1);
+    expect(failure(await closure(colleague, hw.id, true))).toMatchObject({ status: 403, msg: MARKING_MESSAGES.notOwnerClose });
+    const closed = markingOverviewSchema.parse(data(await closure(teacher, hw.id, true)));
+    expect(closed).toMatchObject({ closed: true, status: 'finished' });
+    const reopened = markingOverviewSchema.parse(data(await closure(teacher, hw.id, false)));
+    expect(reopened).toMatchObject({ closed: false, status: 'marking' });
+  });
+
+  // Needs two connections: PGlite runs one transaction at a time anyway.
+  it.runIf(process.env.TEST_DB_KIND === 'postgres')(
+    'a status sync that waits for another writer decides on what that writer committed (issue 12 §6)',
+    async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      await scanAndMark(hw, 1);
+      expect(await statusOf(hw.id)).toBe('marking');
+      const db = app().database.db;
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const writer = db.transaction(async (tx) => {
+        await tx.select().from(homework).where(eq(homework.id, hw.id)).for('update');
+        locked();
+        await held;
+        await tx.insert(homeworkClosures).values({ homeworkId: hw.id, orgId: teacher.orgId, closedBy: teacher.userId });
+      });
+      await lockTaken;
+      const syncing = syncHomeworkStatus(db, teacher.orgId, hw.id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await writer;
+      await syncing;
+      expect(await statusOf(hw.id)).toBe('finished');
+    },
+  );
+});
