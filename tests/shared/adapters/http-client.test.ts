@@ -241,7 +241,11 @@ describe('http client: error catalogue (spec §8)', () => {
 
   it('shows one message for several failures of one reason while it is on screen', async () => {
     let clock = 1_000;
-    const { http, notify } = setup(() => fail(403, 'forbidden'), 'access-1', () => clock);
+    const { http, notify } = setup(
+      () => fail(403, 'forbidden'),
+      'access-1',
+      () => clock,
+    );
     await Promise.all([rejection(http.get('/subjects')), rejection(http.get('/homework'))]);
     expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.forbidden, ERROR_MESSAGE_DURATION_MS);
     clock += ERROR_MESSAGE_DURATION_MS - 1;
@@ -253,7 +257,11 @@ describe('http client: error catalogue (spec §8)', () => {
   });
 
   it('still shows a different message at once', async () => {
-    const { http, notify } = setup((config) => (config.url === '/a' ? fail(403, 'x') : fail(404, 'y')), 'access-1', () => 0);
+    const { http, notify } = setup(
+      (config) => (config.url === '/a' ? fail(403, 'x') : fail(404, 'y')),
+      'access-1',
+      () => 0,
+    );
     await rejection(http.get('/a'));
     await rejection(http.get('/b'));
     expect(notify.mock.calls.map(([message]) => message)).toEqual([MESSAGES.forbidden, MESSAGES.notFound]);
