@@ -1,12 +1,32 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { guardRedirect, pathIn, PATHS_WITHOUT_FOOTER, PATHS_WITHOUT_TOP_BAR, routeName } from '../../shared/lib/portal-routes';
+import {
+  guardRedirect,
+  pathIn,
+  PATHS_WITHOUT_FOOTER,
+  PATHS_WITHOUT_TOP_BAR,
+  PORTAL_HOME,
+  PUBLIC_PATHS,
+  routeName,
+} from '../../shared/lib/portal-routes';
 import { LoginBox } from './login-box';
 import styles from './portal-layout.module.css';
 import { usePortalServices } from './portal-services';
 import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 import { useSession } from './use-session';
+
+/**
+ * Where a visitor who has just logged in on a public page goes: the private page that sent them there
+ * to log in (kept in the navigation state by the guard), or the portal home. Only a path of this site
+ * that the guard would let a logged-in visitor stay on is taken, never an address of another origin.
+ */
+export function afterLoginPath(from: unknown): string {
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.includes('\\')) return PORTAL_HOME;
+  const pathname = from.split(/[?#]/)[0] ?? '';
+  if (pathIn(pathname, PUBLIC_PATHS)) return PORTAL_HOME;
+  return from;
+}
 
 /**
  * The frame of every portal page: the navigation guard (spec §2), scroll to top on each navigation,
@@ -29,6 +49,10 @@ export function PortalLayout() {
   }, [pathname]);
 
   const redirect = guardRedirect(pathname, hasSessionCookies());
+  // The guard's way in: sent to / with the page asked for, and back to that page once logged in.
+  if (redirect === PORTAL_HOME) {
+    return <Navigate to={afterLoginPath((location.state as { from?: unknown } | null)?.from)} replace />;
+  }
   if (redirect)
     return <Navigate to={redirect} replace state={redirect === '/' ? { from: pathname + location.search } : undefined} />;
 
