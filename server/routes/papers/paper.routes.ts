@@ -4,6 +4,7 @@ import {
   autoComposeRequestSchema,
   docxRequestSchema,
   paperInputSchema,
+  paperListQuerySchema,
 } from '../../../src/shared/contract/papers';
 import { MESSAGES } from '../../../src/shared/contract/envelope';
 import { ApiError, parseInput } from '../../lib/api-error';
@@ -19,6 +20,11 @@ export default async function paperRoutes(app: FastifyInstance, options: PaperRo
   const authenticated = { preHandler: app.authenticate };
   const { papers } = app.papers;
   const maxDocxQuestions = options.maxDocxQuestions ?? MAX_DOCX_QUESTIONS;
+
+  app.get('/papers', authenticated, async (request) => {
+    const query = parseInput(paperListQuerySchema, request.query);
+    return ok(await papers.list(requireAuth(request).userId, query));
+  });
 
   app.post('/papers', authenticated, async (request) => {
     const input = parseInput(paperInputSchema, request.body);
