@@ -41,8 +41,8 @@ export function applyChineseAriaLabels(root: ParentNode): void {
   if (root instanceof Element && root.matches(SELECTOR)) elements.push(root);
   for (const element of elements) {
     const label = element.getAttribute('aria-label') ?? '';
-    if (!Object.hasOwn(CHINESE_ARIA_LABELS, label)) continue;
     const chinese = CHINESE_ARIA_LABELS[label];
+    if (chinese === undefined) continue;
     // A footer button without visible text (icon only) keeps a name.
     if (chinese === null && (element.textContent ?? '').trim() === '')
       element.setAttribute('aria-label', label === 'confirm' ? '确定' : '取消');
