@@ -284,6 +284,7 @@ function Composer() {
           visible={dialog === 'auto'}
           subjectId={subjectId}
           schoolYearId={user.schoolYearId}
+          schoolYearName={user.schoolYearName ?? ''}
           chapters={chapters.data ?? []}
           onClose={() => setDialog('none')}
           onComposed={applyDraft}
