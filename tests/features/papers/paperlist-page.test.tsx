@@ -70,7 +70,8 @@ describe('/paperlist', () => {
         classId: 5,
       }),
     );
-  });
+    // Three Semi selects in a row: slow on a busy machine.
+  }, 15_000);
 
   it('downloads the paper as Word under the homework title', async () => {
     const fake = renderList();
