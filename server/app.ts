@@ -122,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(avatarRoutes);
       await api.register(classRoutes);
       await api.register(questionBankRoutes);
-      await api.register(paperRoutes);
+      await api.register(paperRoutes, { imageBaseUrl: config.imageBaseUrl });
       await api.register(homeworkRoutes);
       await api.register(studentRoutes);
       await api.register(scanRoutes);

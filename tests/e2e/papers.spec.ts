@@ -65,7 +65,8 @@ test('a teacher composes a paper, assigns it, finds it in the homework list and 
   const [pdf] = await Promise.all([page.waitForEvent('download'), sheet.getByRole('button', { name: '下载 PDF' }).click()]);
   expect(pdf.suggestedFilename()).toBe(`${TITLE}-答题卡.pdf`);
   expect((await readFile(await pdf.path())).subarray(0, 5).toString()).toBe('%PDF-');
-  await sheet.getByRole('button', { name: 'close' }).click();
+  // Named in Chinese (Semi labels it "close"; the app renames it).
+  await sheet.getByRole('button', { name: '关闭' }).click();
 
   // The paper as printed, then its answers.
   await row.getByRole('button', { name: '打印试卷' }).click();
@@ -100,5 +101,22 @@ test('a teacher composes a paper, assigns it, finds it in the homework list and 
     await expect(page.getByText('校准步骤')).toBeVisible();
   }
 
+  // 我的试卷 finds the saved paper by its title.
+  await page.goto('/paperlist?tab=papers');
+  await page.getByRole('textbox', { name: '试卷名称' }).fill(TITLE);
+  await page.getByRole('button', { name: '搜索' }).click();
+  const saved = page.getByRole('row').filter({ hasText: TITLE });
+  await expect(saved).toBeVisible();
+  await expect(saved.getByText('已布置 1 次')).toBeVisible();
+
   expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
+});
+
+test('a teacher without a school sees how to join one instead of error messages', async ({ page }) => {
+  await loginAs(page, 'newbie');
+  await expect(page.getByText('您还没有加入学校')).toBeVisible();
+  await expect(page.getByRole('button', { name: '创建学校' })).toBeVisible();
+  await page.goto('/edit');
+  await expect(page.getByText('您还没有加入学校')).toBeVisible();
+  await expect(page.getByText('很抱歉，您暂无该操作权限')).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loginAs, watchErrors } from './portal-helpers';
+import { DEMO_PASSWORD, latestCaptchaText, loginAs, watchErrors } from './portal-helpers';
 
 test('a teacher logs in from the landing page, lands on /paperList and stays logged in after a reload', async ({ page }) => {
   const errors = watchErrors(page);
@@ -119,4 +119,16 @@ test('the top bar collapses to a dropdown on a phone and hides the scan icon', a
   await page.getByRole('button', { name: '菜单', exact: true }).click();
   await page.getByRole('menuitem', { name: '错题重练' }).click();
   await expect(page).toHaveURL(/\/rehearse$/);
+});
+
+test('a teacher who opens a deep link logs in and lands on the page asked for', async ({ page }) => {
+  await page.goto('/paperlist?tab=papers');
+  await expect(page).toHaveURL(/\/$/);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('img', { name: '图形验证码' })).toBeVisible();
+  await dialog.getByLabel('用户名').fill('teacher');
+  await dialog.getByLabel('密码', { exact: true }).fill(DEMO_PASSWORD);
+  await dialog.getByLabel('图形验证码', { exact: true }).fill(await latestCaptchaText(page));
+  await dialog.getByRole('button', { name: '登录', exact: true }).click();
+  await expect(page).toHaveURL(/\/paperlist\?tab=papers$/);
 });

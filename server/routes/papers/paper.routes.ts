@@ -4,6 +4,7 @@ import {
   autoComposeRequestSchema,
   docxRequestSchema,
   paperInputSchema,
+  paperListQuerySchema,
 } from '../../../src/shared/contract/papers';
 import { MESSAGES } from '../../../src/shared/contract/envelope';
 import { ApiError, parseInput } from '../../lib/api-error';
@@ -11,14 +12,25 @@ import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { renderPaperDocx } from '../../services/papers/paper-docx';
+import { storedImageLoader } from '../../services/papers/stored-image';
 import { idParamsSchema } from './question-bank.routes';
 
-export type PaperRouteOptions = { maxDocxQuestions?: number };
+export type PaperRouteOptions = {
+  maxDocxQuestions?: number;
+  /** Where stored images are served (IMAGE_BASE_URL); the Word export embeds those it finds. */
+  imageBaseUrl?: string;
+};
 
 export default async function paperRoutes(app: FastifyInstance, options: PaperRouteOptions) {
   const authenticated = { preHandler: app.authenticate };
   const { papers } = app.papers;
   const maxDocxQuestions = options.maxDocxQuestions ?? MAX_DOCX_QUESTIONS;
+  const loadImage = storedImageLoader(app.filesDir, options.imageBaseUrl ?? '/files/');
+
+  app.get('/papers', authenticated, async (request) => {
+    const query = parseInput(paperListQuerySchema, request.query);
+    return ok(await papers.list(requireAuth(request).userId, query));
+  });
 
   app.post('/papers', authenticated, async (request) => {
     const input = parseInput(paperInputSchema, request.body);
@@ -52,7 +64,7 @@ export default async function paperRoutes(app: FastifyInstance, options: PaperRo
     const { withAnswers } = parseInput(docxRequestSchema, request.body);
     const paper = await papers.detail(requireAuth(request).userId, id);
     if (paper.questionCount > maxDocxQuestions) throw ApiError.badRequest(MESSAGES.downloadFailed);
-    const file = await renderPaperDocx(paper, { withAnswers: withAnswers ?? false });
+    const file = await renderPaperDocx(paper, { withAnswers: withAnswers ?? false, loadImage });
     return reply
       .type('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
       .header('content-disposition', attachment(`${paper.title}.docx`))

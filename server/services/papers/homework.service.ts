@@ -216,6 +216,11 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
           inArray(homework.paperId, db.select({ id: papers.id }).from(papers).where(eq(papers.subjectId, query.subjectId))),
         );
       }
+      if (query.schoolYearId) {
+        filters.push(
+          inArray(homework.paperId, db.select({ id: papers.id }).from(papers).where(eq(papers.schoolYearId, query.schoolYearId))),
+        );
+      }
       if (query.classId) {
         filters.push(
           inArray(

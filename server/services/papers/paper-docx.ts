@@ -1,28 +1,232 @@
 /**
  * Renders a paper as a Word document (.docx, `docx` library): the title, a line for name and class, the
- * sections with their numbered questions and options, and, when asked, 参考答案与解析. Rich text is
- * written as plain text (tags dropped); A3 papers are landscape in two columns. Owns only the drawing.
+ * sections with their numbered questions and options, and, when asked, 参考答案与解析. A3 papers are
+ * landscape in two columns. Owns only the drawing.
+ *
+ * Rich text keeps what a teacher edits in Word: paragraphs and line breaks, bold/italic/underline and
+ * sub/superscripts; every $…$ formula becomes a real Word equation (OMML: TeX -> MathML with Temml ->
+ * OMML with mathml2omml, inserted as raw XML), and images are embedded (inline data, or the school's
+ * stored files through `loadImage`). A formula the converters cannot read stays as its TeX, in italics;
+ * an image that cannot be read is written as [图].
  */
-import { AlignmentType, Document, HeadingLevel, Packer, PageOrientation, Paragraph, TextRun } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  ImageRun,
+  ImportedXmlComponent,
+  Packer,
+  PageOrientation,
+  Paragraph,
+  type ParagraphChild,
+  TextRun,
+} from 'docx';
+import { mml2omml } from 'mathml2omml';
+import sharp from 'sharp';
+import temml from 'temml';
 import type { PaperDetail, Question } from '../../../src/shared/contract/papers';
 
 const FONT = { ascii: 'Times New Roman', eastAsia: 'SimSun', hAnsi: 'Times New Roman' };
 const OPTION_LETTERS = 'ABCDEFGH';
 /** Page sizes in twentieths of a point. */
 const PAGE = { A4: { width: 11906, height: 16838 }, A3: { width: 16838, height: 23811 } } as const;
+/** Widest an embedded image is drawn, in pixels (96 dpi): the text column of a portrait A4 page, or one A3 column. */
+const MAX_IMAGE_WIDTH = { A4: 600, A3: 480 } as const;
+const TEXT_SIZE = 21;
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
+}
 
 /** Rich text to plain text: line breaks kept, tags dropped, the common entities decoded. */
 export function plainText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li)>/gi, '\n')
-    .replace(/<img[^>]*>/gi, '[图]')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '')
+  return decodeEntities(
+    html
+      .replace(/<br\s*\/?>/gi, '\n')
+      .replace(/<\/(p|div|li)>/gi, '\n')
+      .replace(/<img[^>]*>/gi, '[图]')
+      .replace(/<[^>]+>/g, ''),
+  )
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+// ---- rich text as runs ---------------------------------------------------------------------------
+
+type Style = { bold?: boolean; italics?: boolean; underline?: boolean; subScript?: boolean; superScript?: boolean };
+/** One piece of a line: text in a style, a formula, or an image. */
+export type Piece =
+  | { kind: 'text'; text: string; style: Style }
+  | { kind: 'formula'; tex: string }
+  | { kind: 'image'; src: string; width?: number; height?: number };
+
+const STYLE_TAGS: Record<string, keyof Style> = {
+  b: 'bold',
+  strong: 'bold',
+  i: 'italics',
+  em: 'italics',
+  u: 'underline',
+  sub: 'subScript',
+  sup: 'superScript',
+};
+
+function attribute(tag: string, name: string): string | undefined {
+  const match = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
+  if (!match) return undefined;
+  return decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+}
+
+/** Splits text into plain runs and $…$ formulas (a lone $ stays text). */
+function splitFormulas(text: string, style: Style): Piece[] {
+  const pieces: Piece[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$([^$]+)\$/g)) {
+    if (match.index > last) pieces.push({ kind: 'text', text: text.slice(last, match.index), style });
+    pieces.push({ kind: 'formula', tex: match[1]! });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) pieces.push({ kind: 'text', text: text.slice(last), style });
+  return pieces;
+}
+
+/** Rich text (the bank's HTML subset with $…$ formulas) as lines of pieces. */
+export function richLines(html: string): Piece[][] {
+  const lines: Piece[][] = [[]];
+  const depth: Record<keyof Style, number> = { bold: 0, italics: 0, underline: 0, subScript: 0, superScript: 0 };
+  const style = (): Style => {
+    const current: Style = {};
+    for (const key of Object.keys(depth) as (keyof Style)[]) if (depth[key] > 0) current[key] = true;
+    return current;
+  };
+  const newLine = () => {
+    if (lines[lines.length - 1]!.length > 0) lines.push([]);
+  };
+  for (const token of html.match(/<[^>]*>|[^<]+/g) ?? []) {
+    if (!token.startsWith('<')) {
+      const text = decodeEntities(token).replace(/\r?\n/g, ' ');
+      if (text.trim() === '' && lines[lines.length - 1]!.length === 0) continue;
+      lines[lines.length - 1]!.push(...splitFormulas(text, style()));
+      continue;
+    }
+    const match = /^<\s*(\/?)\s*([a-z0-9]+)/i.exec(token);
+    if (!match) continue;
+    const closing = match[1] === '/';
+    const name = match[2]!.toLowerCase();
+    const styleKey = STYLE_TAGS[name];
+    if (styleKey) depth[styleKey] = Math.max(0, depth[styleKey] + (closing ? -1 : 1));
+    else if (name === 'br') lines.push([]);
+    else if (['p', 'div', 'li', 'tr', 'table'].includes(name)) newLine();
+    else if (name === 'td' || name === 'th') {
+      if (closing) lines[lines.length - 1]!.push({ kind: 'text', text: '\u3000', style: {} });
+    } else if (name === 'img' && !closing) {
+      const src = attribute(token, 'src');
+      const width = Number(attribute(token, 'width')) || undefined;
+      const height = Number(attribute(token, 'height')) || undefined;
+      if (src) lines[lines.length - 1]!.push({ kind: 'image', src, width, height });
+    }
+  }
+  while (lines.length > 1 && lines[lines.length - 1]!.length === 0) lines.pop();
+  return lines;
+}
+
+/**
+ * mathml2omml sometimes leaves text straight inside an element (after a big operator: `<m:e><m:r>…</m:r>=1</m:e>`),
+ * which Word and LibreOffice drop: every text outside `m:t` is put into a run of its own.
+ */
+export function repairOmml(omml: string): string {
+  let insideText = 0;
+  return (omml.match(/<[^>]*>|[^<]+/g) ?? [])
+    .map((token) => {
+      if (token.startsWith('<')) {
+        if (/^<m:t[\s>]/.test(token)) insideText += 1;
+        else if (token.startsWith('</m:t>')) insideText = Math.max(0, insideText - 1);
+        return token;
+      }
+      if (insideText > 0 || token.trim() === '') return token;
+      return `<m:r><m:t xml:space="preserve">${token}</m:t></m:r>`;
+    })
+    .join('');
+}
+
+/** The OMML of a TeX formula (an `m:oMath` element), or null when it cannot be converted. */
+export function formulaOmml(tex: string): string | null {
+  try {
+    const mathml = temml.renderToString(tex, { xml: true, throwOnError: true } as Parameters<typeof temml.renderToString>[1]);
+    const omml = repairOmml(mml2omml(mathml));
+    return omml.includes('<m:oMath') ? omml : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A stored image: its bytes, or null when it cannot be read. */
+export type ImageLoader = (src: string) => Promise<Buffer | null>;
+
+type LoadedImage = { data: Buffer; type: 'png' | 'jpg' | 'gif'; width: number; height: number };
+
+const DATA_URL = /^data:image\/(png|jpe?g|gif|webp|bmp);base64,(.+)$/i;
+
+/** Reads an image (inline data or through `loadImage`) as PNG, JPEG or GIF with its size. */
+async function loadImageOf(src: string, loadImage: ImageLoader | undefined): Promise<LoadedImage | null> {
+  try {
+    const inline = DATA_URL.exec(src.trim());
+    const bytes = inline ? Buffer.from(inline[2]!, 'base64') : loadImage ? await loadImage(src) : null;
+    if (!bytes || bytes.length === 0) return null;
+    const meta = await sharp(bytes).metadata();
+    if (!meta.width || !meta.height) return null;
+    if (meta.format === 'png' || meta.format === 'jpeg' || meta.format === 'gif') {
+      return { data: bytes, type: meta.format === 'jpeg' ? 'jpg' : meta.format, width: meta.width, height: meta.height };
+    }
+    // Word reads neither WebP nor most other formats: convert.
+    return { data: await sharp(bytes).png().toBuffer(), type: 'png', width: meta.width, height: meta.height };
+  } catch {
+    return null;
+  }
+}
+
+type Drawing = { images: Map<string, LoadedImage | null>; maxImageWidth: number };
+
+function textRun(text: string, style: Style = {}, size = TEXT_SIZE) {
+  const { underline, ...rest } = style;
+  return new TextRun({ text, font: FONT, size, ...rest, ...(underline ? { underline: {} } : {}) });
+}
+
+function pieceRuns(piece: Piece, drawing: Drawing): ParagraphChild[] {
+  if (piece.kind === 'text') return piece.text ? [textRun(piece.text, piece.style)] : [];
+  if (piece.kind === 'formula') {
+    const omml = formulaOmml(piece.tex);
+    // Raw OMML inside the paragraph: docx writes the imported element as it is.
+    if (omml) return [ImportedXmlComponent.fromXmlString(omml) as unknown as ParagraphChild];
+    return [textRun(piece.tex, { italics: true })];
+  }
+  const image = drawing.images.get(piece.src);
+  if (!image) return [textRun('[图]')];
+  let width = piece.width ?? image.width;
+  let height = piece.height ?? (piece.width ? Math.round((image.height * piece.width) / image.width) : image.height);
+  if (width > drawing.maxImageWidth) {
+    height = Math.round((height * drawing.maxImageWidth) / width);
+    width = drawing.maxImageWidth;
+  }
+  return [new ImageRun({ type: image.type, data: image.data, transformation: { width, height } })];
+}
+
+/** Paragraphs of rich text; `prefix` opens the first line, `suffix` closes the last. */
+function richParagraphs(html: string, drawing: Drawing, prefix: TextRun[] = [], suffix: TextRun[] = [], indent = 0) {
+  const lines = richLines(html);
+  return lines.map(
+    (line, i) =>
+      new Paragraph({
+        children: [
+          ...(i === 0 ? prefix : []),
+          ...line.flatMap((piece) => pieceRuns(piece, drawing)),
+          ...(i === lines.length - 1 ? suffix : []),
+        ],
+        indent: indent ? { left: indent } : undefined,
+        spacing: { after: 60 },
+      }),
+  );
 }
 
 function formatScore(score: number) {
@@ -30,33 +234,41 @@ function formatScore(score: number) {
 }
 
 function run(text: string, options: { bold?: boolean; size?: number } = {}) {
-  return new TextRun({ text, font: FONT, bold: options.bold, size: options.size ?? 21 });
+  return textRun(text, { bold: options.bold }, options.size ?? TEXT_SIZE);
 }
 
-/** Paragraphs of a text that may hold line breaks. */
-function lines(text: string, prefix: TextRun[] = [], suffix: TextRun[] = [], indent = 0): Paragraph[] {
-  const parts = plainText(text).split('\n');
-  return parts.map(
-    (part, i) =>
-      new Paragraph({
-        children: [...(i === 0 ? prefix : []), run(part), ...(i === parts.length - 1 ? suffix : [])],
-        indent: indent ? { left: indent } : undefined,
-        spacing: { after: 60 },
-      }),
+/** The answer as rich text: blanks numbered, choices as letters. */
+function answerHtml(question: Question): string {
+  if (question.type === 'blank') return question.answer.map((a, i) => `(${i + 1}) ${a}`).join('；');
+  return question.answer.join('');
+}
+
+/** Every image source of the paper's rich text that will be drawn. */
+function imageSources(paper: PaperDetail, withAnswers: boolean): string[] {
+  const texts = paper.sections.flatMap((section) =>
+    section.questions.flatMap(({ question }) => [
+      question.stem,
+      ...question.options,
+      ...(withAnswers ? [answerHtml(question), question.analysis] : []),
+    ]),
   );
+  const sources = texts.flatMap((text) =>
+    richLines(text).flatMap((line) => line.flatMap((piece) => (piece.kind === 'image' ? [piece.src] : []))),
+  );
+  return [...new Set(sources)];
 }
 
-function optionParagraphs(question: Question): Paragraph[] {
-  return question.options.flatMap((option, i) => lines(option, [run(`${OPTION_LETTERS[i]}. `)], [], 420));
-}
+export async function renderPaperDocx(
+  paper: PaperDetail,
+  options: { withAnswers: boolean; loadImage?: ImageLoader },
+): Promise<Buffer> {
+  const sources = imageSources(paper, options.withAnswers);
+  const loaded = await Promise.all(sources.map((src) => loadImageOf(src, options.loadImage)));
+  const drawing: Drawing = {
+    images: new Map(sources.map((src, i) => [src, loaded[i] ?? null])),
+    maxImageWidth: MAX_IMAGE_WIDTH[paper.paperSize],
+  };
 
-function answerText(question: Question): string {
-  if (question.type === 'blank') return question.answer.map((a, i) => `(${i + 1}) ${plainText(a)}`).join('；');
-  if (question.type === 'multiple') return question.answer.join('');
-  return plainText(question.answer.join(''));
-}
-
-export async function renderPaperDocx(paper: PaperDetail, options: { withAnswers: boolean }): Promise<Buffer> {
   const children: Paragraph[] = [
     new Paragraph({
       alignment: AlignmentType.CENTER,
@@ -84,9 +296,18 @@ export async function renderPaperDocx(paper: PaperDetail, options: { withAnswers
     );
     for (const item of section.questions) {
       children.push(
-        ...lines(item.question.stem, [run(`${item.no}. `, { bold: true })], [run(`（${formatScore(item.score)} 分）`)]),
+        ...richParagraphs(
+          item.question.stem,
+          drawing,
+          [run(`${item.no}. `, { bold: true })],
+          [run(`（${formatScore(item.score)} 分）`)],
+        ),
       );
-      children.push(...optionParagraphs(item.question));
+      children.push(
+        ...item.question.options.flatMap((option, i) =>
+          richParagraphs(option, drawing, [run(`${OPTION_LETTERS[i]}. `)], [], 420),
+        ),
+      );
       if (item.question.type === 'subjective') {
         children.push(...Array.from({ length: 4 }, () => new Paragraph({ children: [run('')] })));
       }
@@ -103,8 +324,8 @@ export async function renderPaperDocx(paper: PaperDetail, options: { withAnswers
       }),
     );
     for (const item of paper.sections.flatMap((section) => section.questions)) {
-      children.push(...lines(answerText(item.question), [run(`${item.no}. 答案：`, { bold: true })]));
-      if (item.question.analysis) children.push(...lines(item.question.analysis, [run('解析：')], [], 420));
+      children.push(...richParagraphs(answerHtml(item.question), drawing, [run(`${item.no}. 答案：`, { bold: true })]));
+      if (item.question.analysis) children.push(...richParagraphs(item.question.analysis, drawing, [run('解析：')], [], 420));
     }
   }
 

@@ -3,22 +3,28 @@
  * and deleting it, and composing a draft from rules (自动组卷). Keeps each question's usage count equal
  * to the number of papers that use it. Owns no rendering (see paper-docx.ts).
  */
-import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type AutoComposeRule,
   DIFFICULTY_LABELS,
   type Difficulty,
+  type Paged,
   type PaperDetail,
   type PaperDraft,
+  type PaperSummary,
   QUESTION_TYPE_LABELS,
   type autoComposeRequestSchema,
+  gradeTextbookPrefix,
   type paperInputSchema,
+  type paperListQuerySchema,
+  schoolYearGrade,
 } from '../../../src/shared/contract/papers';
 import type { Db } from '../../db/client';
 import {
   answerSheetTemplates,
   chapters,
+  classes,
   homework,
   paperQuestions,
   papers,
@@ -26,13 +32,15 @@ import {
   questionChapters,
   questions,
   subjects,
+  users,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
-import { descendantIds, loadQuestions, visibleQuestionsOf } from './question-bank.service';
+import { descendantIds, escapeLike, loadQuestions, visibleQuestionsOf } from './question-bank.service';
 import { requireSchool, requireSchoolYear, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
 
 type PaperInputData = z.output<typeof paperInputSchema>;
 type AutoComposeData = z.output<typeof autoComposeRequestSchema>;
+type PaperListData = z.output<typeof paperListQuerySchema>;
 
 /** Most questions one paper may hold. */
 export const MAX_PAPER_QUESTIONS = 300;
@@ -51,7 +59,16 @@ function roundScore(value: number) {
 
 export type PaperService = ReturnType<typeof createPaperService>;
 
-export function createPaperService({ db, random = Math.random }: { db: Db; random?: () => number }) {
+export function createPaperService({
+  db,
+  random = Math.random,
+  today = () => new Date(),
+}: {
+  db: Db;
+  random?: () => number;
+  /** The date that decides which grade a school year is in (auto-compose's default range). */
+  today?: () => Date;
+}) {
   async function requirePaper(scope: SchoolScope, id: number) {
     const [paper] = await db
       .select()
@@ -186,7 +203,125 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
     return rows.map((row) => row.id);
   }
 
+  /** 我的试卷 rows in the given order, with subject, school year, author, totals and use. */
+  async function summarize(scope: SchoolScope, ids: number[]): Promise<PaperSummary[]> {
+    if (ids.length === 0) return [];
+    const [rows, totals, uses] = await Promise.all([
+      db
+        .select({
+          id: papers.id,
+          title: papers.title,
+          paperSize: papers.paperSize,
+          createdAt: papers.createdAt,
+          subjectId: subjects.id,
+          subjectName: subjects.name,
+          schoolYearId: classes.id,
+          schoolYearName: classes.name,
+          authorId: users.id,
+          authorName: users.nickname,
+        })
+        .from(papers)
+        .innerJoin(subjects, eq(subjects.id, papers.subjectId))
+        .innerJoin(classes, eq(classes.id, papers.schoolYearId))
+        .leftJoin(users, eq(users.id, papers.createdBy))
+        .where(inArray(papers.id, ids)),
+      db
+        .select({
+          paperId: paperQuestions.paperId,
+          total: sql<number>`coalesce(sum(${paperQuestions.score}), 0)`,
+          questions: count(),
+        })
+        .from(paperQuestions)
+        .where(inArray(paperQuestions.paperId, ids))
+        .groupBy(paperQuestions.paperId),
+      db
+        .select({ paperId: homework.paperId, uses: count() })
+        .from(homework)
+        .where(inArray(homework.paperId, ids))
+        .groupBy(homework.paperId),
+    ]);
+    return ids.flatMap((id) => {
+      const row = rows.find((r) => r.id === id);
+      if (!row) return [];
+      const total = totals.find((t) => t.paperId === id);
+      return [
+        {
+          id,
+          title: row.title,
+          subject: { id: row.subjectId, name: row.subjectName },
+          schoolYear: { id: row.schoolYearId, name: row.schoolYearName },
+          paperSize: row.paperSize === 'A3' ? 'A3' : 'A4',
+          totalScore: roundScore(Number(total?.total ?? 0)),
+          questionCount: total?.questions ?? 0,
+          createdBy: row.authorId === null || row.authorName === null ? null : { id: row.authorId, name: row.authorName },
+          mine: row.authorId === scope.userId,
+          homeworkCount: uses.find((u) => u.paperId === id)?.uses ?? 0,
+          createdAt: row.createdAt.toISOString(),
+        },
+      ];
+    });
+  }
+
+  /** The top-level textbook chapters of the school year's grade (七年级上册, 七年级下册), with their subtrees. */
+  async function gradeRange(scope: SchoolScope, subject: { id: number; name: string }, schoolYearName: string) {
+    const grade = schoolYearGrade(schoolYearName, today());
+    if (grade === null) return null;
+    const prefix = gradeTextbookPrefix(grade);
+    const nodes = await usableChapters(scope, subject);
+    const books = nodes.filter((n) => n.pid === null && n.name.startsWith(prefix));
+    if (books.length === 0) return null;
+    return {
+      chapterIds: [...new Set(books.flatMap((book) => descendantIds(nodes, book.id)))],
+      drawnFrom: books.map((book) => book.name).join('、'),
+    };
+  }
+
+  /** The chapters a school's subject reads: the shared bank's and the school's own. */
+  async function usableChapters(scope: SchoolScope, subject: { id: number; name: string }) {
+    const sameName = await sameNameSubjectIds(db, subject.name);
+    const nodes = await db
+      .select({
+        id: chapters.id,
+        pid: chapters.pid,
+        name: chapters.name,
+        orgId: chapters.orgId,
+        subjectId: chapters.subjectId,
+        sort: chapters.sort,
+      })
+      .from(chapters)
+      .where(inArray(chapters.subjectId, sameName))
+      .orderBy(asc(chapters.sort), asc(chapters.id));
+    return nodes.filter((n) => (n.orgId === null ? true : n.orgId === scope.orgId && n.subjectId === subject.id));
+  }
+
   return {
+    async list(userId: number, query: PaperListData): Promise<Paged<PaperSummary>> {
+      const scope = await requireSchool(db, userId);
+      const filters: SQL[] = [eq(papers.orgId, scope.orgId)];
+      if (query.scope === 'mine') filters.push(eq(papers.createdBy, userId));
+      if (query.keyword) filters.push(ilike(papers.title, `%${escapeLike(query.keyword)}%`));
+      if (query.subjectId) filters.push(eq(papers.subjectId, query.subjectId));
+      if (query.schoolYearId) filters.push(eq(papers.schoolYearId, query.schoolYearId));
+      const where = and(...filters);
+      const [total] = await db.select({ value: count() }).from(papers).where(where);
+      const rows = await db
+        .select({ id: papers.id })
+        .from(papers)
+        .where(where)
+        .orderBy(desc(papers.createdAt), desc(papers.id))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize);
+      return {
+        list: await summarize(
+          scope,
+          rows.map((row) => row.id),
+        ),
+        total: total?.value ?? 0,
+        page: query.page,
+        pageSize: query.pageSize,
+      };
+    },
+
     detail: async (userId: number, id: number) => {
       const scope = await requireSchool(db, userId);
       await requirePaper(scope, id);
@@ -247,7 +382,8 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
 
     async remove(userId: number, id: number): Promise<null> {
       const scope = await requireSchool(db, userId);
-      await requirePaper(scope, id);
+      const paper = await requirePaper(scope, id);
+      if (paper.createdBy !== userId) throw ApiError.forbidden();
       const [used] = await db.select({ value: count() }).from(homework).where(eq(homework.paperId, id));
       if ((used?.value ?? 0) > 0) throw ApiError.badRequest('试卷已布置为作业，不能删除');
       await db.transaction(async (t) => {
@@ -264,23 +400,21 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
       const subject = await requireSubject(db, scope, request.subjectId).catch(() => {
         throw ApiError.badRequest('学科不存在');
       });
-      await requireSchoolYear(db, scope, request.schoolYearId);
+      const schoolYear = await requireSchoolYear(db, scope, request.schoolYearId);
       let chapterFilter: number[] | undefined;
+      let drawnFrom = `${subject.name}全部章节`;
       if (request.chapterIds && request.chapterIds.length > 0) {
-        const sameName = await sameNameSubjectIds(db, subject.name);
-        const nodes = await db
-          .select({
-            id: chapters.id,
-            pid: chapters.pid,
-            name: chapters.name,
-            orgId: chapters.orgId,
-            subjectId: chapters.subjectId,
-          })
-          .from(chapters)
-          .where(inArray(chapters.subjectId, sameName));
-        const usable = nodes.filter((n) => (n.orgId === null ? true : n.orgId === scope.orgId && n.subjectId === subject.id));
+        const usable = await usableChapters(scope, subject);
         if (request.chapterIds.some((id) => !usable.some((n) => n.id === id))) throw ApiError.badRequest('章节不属于该学科');
         chapterFilter = [...new Set(request.chapterIds.flatMap((id) => descendantIds(usable, id)))];
+        drawnFrom = '所选章节';
+      } else if (request.range === 'schoolYear') {
+        // A paper for 初一 draws from 七年级 textbooks unless the teacher asks for the whole subject.
+        const range = await gradeRange(scope, subject, schoolYear.name);
+        if (range) {
+          chapterFilter = range.chapterIds;
+          drawnFrom = range.drawnFrom;
+        }
       }
 
       const picked: number[] = [];
@@ -290,7 +424,7 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
         if (candidates.length < rule.count) {
           const level = rule.difficulty ? `、难度${DIFFICULTY_LABELS[rule.difficulty as Difficulty]}` : '';
           throw ApiError.badRequest(
-            `第 ${i + 1} 条规则（${QUESTION_TYPE_LABELS[rule.type]}${level}）需要 ${rule.count} 道题，题库中只有 ${candidates.length} 道符合条件的试题`,
+            `第 ${i + 1} 条规则（${QUESTION_TYPE_LABELS[rule.type]}${level}）需要 ${rule.count} 道题，${drawnFrom}中只有 ${candidates.length} 道符合条件的试题`,
           );
         }
         const chosen = shuffle(candidates, random)
@@ -318,6 +452,7 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
         sections: draftSections,
         totalScore: roundScore(sections.reduce((sum, s) => sum + s.score * s.ids.length, 0)),
         questionCount: no,
+        drawnFrom,
       };
     },
   };

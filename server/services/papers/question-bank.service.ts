@@ -53,7 +53,7 @@ export function descendantIds(rows: TreeRow[], id: number): number[] {
   return result;
 }
 
-function escapeLike(value: string) {
+export function escapeLike(value: string) {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

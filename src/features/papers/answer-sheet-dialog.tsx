@@ -70,6 +70,9 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | 
         onClose();
       }}
       width={renderAnswerSheetPreview ? 860 : 520}
+      // The preview is a whole page: it scrolls inside the dialog, so the buttons stay on screen (1440x900).
+      centered
+      bodyStyle={{ maxHeight: 'calc(100vh - 180px)', overflowY: 'auto' }}
       footer={
         <Space>
           <Button loading={busy === 'open'} onClick={() => void open()}>

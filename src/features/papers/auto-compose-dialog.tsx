@@ -1,19 +1,23 @@
 /**
  * 智能组卷: rules of how many questions of which type, at which difficulty and score, from which
- * chapters; the server picks them and the draft replaces the basket.
+ * chapters; the server picks them and the draft replaces the basket. Without chapters the questions
+ * come from the textbooks of the school year's grade (初一: 七年级上册、下册) unless the teacher asks for
+ * the whole subject; the dialog says which.
  */
 import { IconDelete, IconPlus } from '@douyinfe/semi-icons';
-import { Button, InputNumber, Modal, TreeSelect, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Checkbox, InputNumber, Modal, Toast, TreeSelect, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import {
   DIFFICULTIES,
   DIFFICULTY_LABELS,
+  gradeTextbookPrefix,
   QUESTION_TYPE_LABELS,
   QUESTION_TYPES,
   type AutoComposeRule,
   type PaperDraft,
   type QuestionType,
   type TreeNode,
+  schoolYearGrade,
 } from '../../shared/contract/papers';
 import { DEFAULT_SCORES } from './basket.store';
 import styles from './compose.module.css';
@@ -37,6 +41,7 @@ export function AutoComposeDialog({
   visible,
   subjectId,
   schoolYearId,
+  schoolYearName,
   chapters,
   onClose,
   onComposed,
@@ -44,6 +49,7 @@ export function AutoComposeDialog({
   visible: boolean;
   subjectId: number;
   schoolYearId: number;
+  schoolYearName: string;
   chapters: TreeNode[];
   onClose: () => void;
   onComposed: (draft: PaperDraft) => void;
@@ -51,7 +57,17 @@ export function AutoComposeDialog({
   const { http } = usePapersServices();
   const [rules, setRules] = useState<RuleRow[]>(() => DEFAULT_RULES.map(withKey));
   const [chapterIds, setChapterIds] = useState<number[]>([]);
+  const [wholeSubject, setWholeSubject] = useState(false);
   const [busy, setBusy] = useState(false);
+  const grade = schoolYearGrade(schoolYearName, new Date());
+  const books = grade === null ? [] : chapters.filter((c) => c.name.startsWith(gradeTextbookPrefix(grade)));
+  const gradeRange = books.length > 0 ? books.map((b) => b.name).join('、') : null;
+  const rangeText =
+    chapterIds.length > 0
+      ? '从所选章节抽题'
+      : wholeSubject || !gradeRange
+        ? '从整个学科的题库抽题'
+        : `按当前学年（${schoolYearName}）从${gradeRange}抽题`;
 
   const update = (key: number, patch: Partial<RuleRow>) =>
     setRules((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
@@ -64,6 +80,7 @@ export function AutoComposeDialog({
         subjectId,
         schoolYearId,
         chapterIds: chapterIds.length > 0 ? chapterIds : undefined,
+        range: wholeSubject ? 'subject' : 'schoolYear',
         rules: rules.map((r): AutoComposeRule => ({
           type: r.type,
           ...(r.difficulty ? { difficulty: r.difficulty } : {}),
@@ -72,6 +89,7 @@ export function AutoComposeDialog({
         })),
       });
       onComposed(draft);
+      if (draft.drawnFrom) Toast.info(`已从${draft.drawnFrom}抽取 ${draft.questionCount} 道题`);
     } catch {
       // The client has shown the server's message (e.g. which rule the bank cannot fill).
     } finally {
@@ -94,7 +112,7 @@ export function AutoComposeDialog({
       <div className={styles.ruleChapters}>
         <TreeSelect
           aria-label="出题章节"
-          placeholder="出题章节（不选则为整个学科）"
+          placeholder={gradeRange ? `出题章节（不选则为${gradeRange}）` : '出题章节（不选则为整个学科）'}
           multiple
           leafOnly={false}
           treeData={toTreeData(chapters)}
@@ -103,6 +121,16 @@ export function AutoComposeDialog({
           style={{ width: '100%' }}
           maxTagCount={4}
         />
+        <div className={styles.ruleRange}>
+          <Typography.Text strong data-testid="compose-range">
+            {rangeText}
+          </Typography.Text>
+          {gradeRange && chapterIds.length === 0 ? (
+            <Checkbox checked={wholeSubject} onChange={(event) => setWholeSubject(Boolean(event.target.checked))}>
+              不限年级（整个学科）
+            </Checkbox>
+          ) : null}
+        </div>
       </div>
       <table className={styles.ruleTable}>
         <thead>

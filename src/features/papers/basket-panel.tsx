@@ -8,7 +8,7 @@ import { Button, Empty, Input, InputNumber, Popconfirm, Tooltip, Typography } fr
 import { useState, type DragEvent } from 'react';
 import { basketCount, basketTotal, chineseNumeral, formatScore, sectionScore, useBasketStore } from './basket.store';
 import styles from './compose.module.css';
-import { plainText } from './rich-text';
+import { FormulaLine } from './rich-text';
 
 const DRAG_TYPE = 'application/x-sh-question';
 
@@ -105,8 +105,10 @@ export function BasketPanel({ onPreview, onSave }: { onPreview: () => void; onSa
                     >
                       <IconHandle className={styles.handle} aria-hidden />
                       <span className={styles.itemNo}>{no}.</span>
-                      <Tooltip content={plainText(item.question.stem).slice(0, 200)}>
-                        <span className={styles.itemStem}>{plainText(item.question.stem)}</span>
+                      <Tooltip content={<FormulaLine text={item.question.stem} className={styles.itemTip} />}>
+                        <span className={styles.itemStem}>
+                          <FormulaLine text={item.question.stem} />
+                        </span>
                       </Tooltip>
                       <InputNumber
                         size="small"

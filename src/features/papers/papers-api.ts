@@ -9,6 +9,7 @@ import {
   homeworkSchema,
   paperDetailSchema,
   paperDraftSchema,
+  paperSummaryPageSchema,
   questionPageSchema,
   studentListSchema,
   subjectListSchema,
@@ -19,6 +20,7 @@ import {
   type HomeworkListQuery,
   type HomeworkStatus,
   type PaperInput,
+  type PaperListQuery,
   type QuestionQuery,
 } from '../../shared/contract/papers';
 import { MESSAGES } from '../../shared/contract/envelope';
@@ -35,6 +37,11 @@ export const fetchKnowledgePoints = (http: HttpClient, subjectId: number) =>
 export const fetchQuestions = (http: HttpClient, query: QuestionQuery) => http.get('/api/questions', query, questionPageSchema);
 
 export const fetchPaper = (http: HttpClient, paperId: number) => http.get(`/api/papers/${paperId}`, undefined, paperDetailSchema);
+
+/** 我的试卷: the caller's (or the school's) papers, newest first. */
+export const fetchPaperPage = (http: HttpClient, query: PaperListQuery) => http.get('/api/papers', query, paperSummaryPageSchema);
+
+export const deletePaper = (http: HttpClient, paperId: number) => http.deleteQuery(`/api/papers/${paperId}`);
 
 export const createPaper = (http: HttpClient, input: PaperInput) => http.postJson('/api/papers', input, paperDetailSchema);
 

@@ -133,3 +133,23 @@ export function RichText({ text, className }: { text: string; className?: string
     />
   );
 }
+
+/**
+ * Rich text on one line (titles in the 试题篮, tooltips): tags and line breaks dropped, formulas typeset
+ * as in the question list. Text parts are React text (escaped); formulas are KaTeX output.
+ */
+export function FormulaLine({ text, className }: { text: string; className?: string }) {
+  const parts = useMemo(() => splitFormulas(plainText(text).replace(/\s+/g, ' ')), [text]);
+  return (
+    <span className={className}>
+      {parts.map((part, i) =>
+        part.tex ? (
+          // KaTeX output carries no scripts (trust: false).
+          <span key={i} className={styles.formula} dangerouslySetInnerHTML={{ __html: formulaHtml(part.text) }} />
+        ) : (
+          part.text
+        ),
+      )}
+    </span>
+  );
+}

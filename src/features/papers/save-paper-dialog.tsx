@@ -2,20 +2,16 @@
  * 保存试卷 and 布置作业: first the paper's title, school year and paper size (a new paper, or an update
  * of the one being edited), then the classes and dates of the homework. Reports each step's result.
  */
-import { Banner, Button, DatePicker, Input, Modal, Radio, RadioGroup, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
-import dayjs from 'dayjs';
+import { Banner, Button, Input, Modal, Radio, RadioGroup, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import type { Homework, PaperDetail, PaperSize } from '../../shared/contract/papers';
-import { formatDate } from '../../shared/lib/format-date';
+import { AssignHomeworkFields, assignRequest, useAssignValues } from './assign-homework-fields';
 import { basketToPaperInput, useBasketStore } from './basket.store';
-import { ClassSelect } from './class-select';
 import styles from './compose.module.css';
 import { createHomework, createPaper, fetchSchoolYears, updatePaper } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { useRemote } from '../../shared/ui/use-remote';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
-
-export const DEFAULT_HOMEWORK_DAYS = 7;
 
 export function SavePaperDialog({
   visible,
@@ -32,9 +28,7 @@ export function SavePaperDialog({
   const basket = useBasketStore();
   const [schoolYearId, setSchoolYearId] = useState<number | null>(user.schoolYearId);
   const [saved, setSaved] = useState<PaperDetail | null>(null);
-  const [classIds, setClassIds] = useState<number[]>([]);
-  const [startDate, setStartDate] = useState<Date>(() => dayjs().startOf('day').toDate());
-  const [dueDate, setDueDate] = useState<Date>(() => dayjs().startOf('day').add(DEFAULT_HOMEWORK_DAYS, 'day').toDate());
+  const [assignValues, setAssignValues] = useAssignValues();
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const schoolYears = useRemote(user.orgId ? `school-years:${user.orgId}` : null, () => fetchSchoolYears(http, user.orgId ?? 0));
@@ -66,15 +60,12 @@ export function SavePaperDialog({
 
   const assign = async () => {
     if (!saved) return;
-    if (classIds.length === 0) return setError('请至少选择一个班级');
-    const start = formatDate(startDate);
-    const due = formatDate(dueDate);
-    if (!start || !due) return setError('请选择开始日期和截止日期');
-    if (due < start) return setError('截止日期不能早于开始日期');
+    const request = assignRequest(saved.id, assignValues);
+    if (typeof request === 'string') return setError(request);
     setError('');
     setBusy(true);
     try {
-      const homework = await createHomework(http, { paperId: saved.id, classIds, startDate: start, dueDate: due });
+      const homework = await createHomework(http, request);
       Toast.success('作业已布置');
       setSaved(null);
       onAssigned(homework);
@@ -117,37 +108,7 @@ export function SavePaperDialog({
           <Typography.Paragraph>
             {`试卷「${saved.title}」已保存（共 ${saved.questionCount} 题，满分 ${saved.totalScore} 分）。选择班级和日期，把它布置为作业：`}
           </Typography.Paragraph>
-          <label className={styles.field}>
-            <span>班级</span>
-            <ClassSelect
-              multiple
-              label="布置班级"
-              schoolYearId={schoolYearId}
-              value={classIds}
-              onChange={setClassIds}
-              style={{ width: '100%' }}
-            />
-          </label>
-          <label className={styles.field}>
-            <span>开始日期</span>
-            <DatePicker
-              aria-label="开始日期"
-              value={startDate}
-              format="yyyy-MM-dd"
-              onChange={(value) => value instanceof Date && setStartDate(value)}
-              style={{ width: '100%' }}
-            />
-          </label>
-          <label className={styles.field}>
-            <span>截止日期</span>
-            <DatePicker
-              aria-label="截止日期"
-              value={dueDate}
-              format="yyyy-MM-dd"
-              onChange={(value) => value instanceof Date && setDueDate(value)}
-              style={{ width: '100%' }}
-            />
-          </label>
+          <AssignHomeworkFields schoolYearId={schoolYearId} values={assignValues} onChange={setAssignValues} />
         </div>
       ) : (
         <div className={styles.dialogForm}>

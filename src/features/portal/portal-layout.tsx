@@ -1,6 +1,14 @@
 import { useEffect, useRef, useState, type JSX } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { guardRedirect, pathIn, PATHS_WITHOUT_FOOTER, PATHS_WITHOUT_TOP_BAR, routeName } from '../../shared/lib/portal-routes';
+import {
+  guardRedirect,
+  pathIn,
+  PATHS_WITHOUT_FOOTER,
+  PATHS_WITHOUT_TOP_BAR,
+  PORTAL_HOME,
+  PUBLIC_PATHS,
+  routeName,
+} from '../../shared/lib/portal-routes';
 import { useLoginBox, type LoginTab } from './login-box.store';
 import styles from './portal-layout.module.css';
 import { usePortalServices } from './portal-services';
@@ -62,6 +70,18 @@ function DeferredLoginBox() {
 }
 
 /**
+ * Where a visitor who has just logged in on a public page goes: the private page that sent them there
+ * to log in (kept in the navigation state by the guard), or the portal home. Only a path of this site
+ * that the guard would let a logged-in visitor stay on is taken, never an address of another origin.
+ */
+export function afterLoginPath(from: unknown): string {
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.includes('\\')) return PORTAL_HOME;
+  const pathname = from.split(/[?#]/)[0] ?? '';
+  if (pathIn(pathname, PUBLIC_PATHS)) return PORTAL_HOME;
+  return from;
+}
+
+/**
  * The frame of every portal page: the navigation guard (spec §2), scroll to top on each navigation,
  * the page title, the top bar and footer where the spec shows them, and the login box.
  */
@@ -82,6 +102,10 @@ export function PortalLayout() {
   }, [pathname]);
 
   const redirect = guardRedirect(pathname, hasSessionCookies());
+  // The guard's way in: sent to / with the page asked for, and back to that page once logged in.
+  if (redirect === PORTAL_HOME) {
+    return <Navigate to={afterLoginPath((location.state as { from?: unknown } | null)?.from)} replace />;
+  }
   if (redirect)
     return <Navigate to={redirect} replace state={redirect === '/' ? { from: pathname + location.search } : undefined} />;
 

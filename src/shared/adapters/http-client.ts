@@ -4,6 +4,9 @@
  * §8 (toasts through `notify`, rejections as ApiRequestError) and saving downloaded files.
  * Does not own the session: on a 401 or an invalid refresh token it only reports through
  * `onUnauthorized`; whether to log out is the session machine's decision.
+ * One failure, one message: the same message is not toasted again while it is still on screen, so
+ * several requests failing for one reason (a page's parallel loads all answering 403, a retried load)
+ * show it once.
  */
 import axios, {
   AxiosHeaders,
@@ -55,6 +58,8 @@ export type HttpClientOptions = {
   notify: (message: string, durationMs: number) => void;
   /** Saves a downloaded file; defaults to an anchor click on an object URL. Tests pass a fake. */
   saveBlob?: (blob: Blob, fileName: string) => void;
+  /** The clock deciding whether a message is still on screen (tests pass a fake). */
+  now?: () => number;
 };
 
 /** Why a request failed: the server answered (`http`), or it did not (`network`, `timeout`, `canceled`), or its answer broke the contract (`invalid`). */
@@ -218,6 +223,17 @@ export function saveBlobWithAnchor(blob: Blob, fileName: string): void {
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { getAccessToken, onUnauthorized, notify } = options;
   const saveBlob = options.saveBlob ?? saveBlobWithAnchor;
+  const now = options.now ?? Date.now;
+  /** When each message shown last went up, to show one failure once. */
+  const shownAt = new Map<string, number>();
+
+  function notifyOnce(message: string) {
+    const at = now();
+    const previous = shownAt.get(message);
+    if (previous !== undefined && at - previous < ERROR_MESSAGE_DURATION_MS) return;
+    shownAt.set(message, at);
+    notify(message, ERROR_MESSAGE_DURATION_MS);
+  }
   const instance = axios.create({
     baseURL: options.baseURL,
     timeout: REQUEST_TIMEOUT_MS,
@@ -228,7 +244,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** Reports a failure (session callback, toast) and returns the error to reject with. */
   function reject(failure: Failure, silent: boolean | undefined): ApiRequestError {
     if (failure.unauthorized) onUnauthorized(failure.unauthorized);
-    else if (!silent && failure.kind !== 'canceled') notify(failure.message, ERROR_MESSAGE_DURATION_MS);
+    else if (!silent && failure.kind !== 'canceled') notifyOnce(failure.message);
     return new ApiRequestError(failure.message, failure.status, failure.code, failure.kind);
   }
 

@@ -11,6 +11,7 @@
  * - POST   /api/questions            QuestionInput         -> Question   (the school's own)
  * - PUT    /api/questions/:id        QuestionInput         -> Question   (the school's own only)
  * - DELETE /api/questions/:id                              -> null       (the school's own only)
+ * - GET    /api/papers?PaperListQuery                      -> Paged<PaperSummary>, newest first (我的试卷)
  * - POST   /api/papers               PaperInput            -> PaperDetail
  * - GET    /api/papers/:id                                 -> PaperDetail
  * - PUT    /api/papers/:id           PaperInput            -> PaperDetail
@@ -88,8 +89,10 @@ export const MAX_PAGE_SIZE = 100;
 
 // ---- shared shapes -----------------------------------------------------------------------------
 
-const id = z.number().int().positive();
-const queryId = z.coerce.number().int().positive();
+/** Ids are PostgreSQL int4: a larger number names no row and must not reach the database. */
+export const MAX_ID = 2_147_483_647;
+const id = z.number().int().positive().max(MAX_ID, '编号超出范围');
+const queryId = z.coerce.number().int().positive().max(MAX_ID, '编号超出范围');
 /** YYYY-MM-DD (the spec's date format). */
 export const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD');
 
@@ -307,13 +310,79 @@ export const autoComposeRequestSchema = z.object({
   title: z.string().trim().min(1).max(60).optional(),
   paperSize: paperSizeSchema.default('A4'),
   chapterIds: z.array(id).max(50).optional(),
+  /**
+   * Without chapters: 'schoolYear' (default) draws from the textbooks of the school year's grade
+   * (2026级 in its first year: 七年级上册 and 七年级下册), 'subject' from the whole subject.
+   */
+  range: z.enum(['schoolYear', 'subject']).default('schoolYear'),
   rules: z.array(autoComposeRuleSchema).min(1, '至少需要一条组卷规则').max(10),
 });
 export type AutoComposeRequest = z.input<typeof autoComposeRequestSchema>;
 
-/** The auto-compose answer: a paper not yet saved (no id). */
-export const paperDraftSchema = paperDetailSchema.omit({ id: true });
+/** The auto-compose answer: a paper not yet saved (no id), and where its questions were drawn from. */
+export const paperDraftSchema = paperDetailSchema.omit({ id: true }).extend({
+  /** '七年级上册、七年级下册', '所选章节' or '数学全部章节'. */
+  drawnFrom: z.string().optional(),
+});
+
+const GRADE_NUMERALS = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+const GRADE_ALIASES: [RegExp, number][] = [
+  [/初一|七年级/, 7],
+  [/初二|八年级/, 8],
+  [/初三|九年级/, 9],
+];
+
+/**
+ * The grade (1..9) a school year is in on `today`: named in its name (2026级 (初一), 七年级), or else
+ * counted from its entry year (2026级 is in 七年级 from September 2026 to August 2027). Null when
+ * neither says (or the grade is beyond 九年级, whose textbooks are not named by grade).
+ */
+export function schoolYearGrade(name: string, today: Date): number | null {
+  for (const [pattern, grade] of GRADE_ALIASES) if (pattern.test(name)) return grade;
+  const entry = /(\d{4})\s*级/.exec(name);
+  if (!entry) return null;
+  // The school year starts in September (month index 8).
+  const started = today.getMonth() >= 8 ? today.getFullYear() : today.getFullYear() - 1;
+  const grade = 7 + started - Number(entry[1]);
+  return grade >= 1 && grade <= 9 ? grade : null;
+}
+
+/** '七年级': the prefix of a grade's textbook chapters (七年级上册, 七年级下册). */
+export function gradeTextbookPrefix(grade: number): string {
+  return `${GRADE_NUMERALS[grade - 1] ?? ''}年级`;
+}
 export type PaperDraft = z.infer<typeof paperDraftSchema>;
+
+/**
+ * GET /api/papers (我的试卷): the papers of the school the caller may read, newest first. `scope` 'mine'
+ * (default) lists the caller's own papers, 'school' every paper of the school; `keyword` searches titles.
+ */
+export const paperListQuerySchema = pageQuerySchema.extend({
+  scope: z.enum(['mine', 'school']).default('mine'),
+  keyword: z.string().trim().max(60, '关键词不能超过 60 个字').optional(),
+  subjectId: queryId.optional(),
+  schoolYearId: queryId.optional(),
+});
+export type PaperListQuery = z.input<typeof paperListQuerySchema>;
+
+/** One row of 我的试卷. */
+export const paperSummarySchema = z.object({
+  id,
+  title: z.string(),
+  subject: subjectSchema,
+  schoolYear: idNameSchema,
+  paperSize: paperSizeSchema,
+  totalScore: z.number(),
+  questionCount: z.number().int(),
+  /** Who saved it (null when that account is gone) and whether that is the caller. */
+  createdBy: idNameSchema.nullable(),
+  mine: z.boolean(),
+  /** How many homework assignments use it; a paper in use cannot be deleted. */
+  homeworkCount: z.number().int().nonnegative(),
+  createdAt: z.string(),
+});
+export type PaperSummary = z.infer<typeof paperSummarySchema>;
+export const paperSummaryPageSchema = pagedSchema(paperSummarySchema);
 
 /** POST /api/papers/:id/docx. */
 export const docxRequestSchema = z.object({ withAnswers: z.boolean().optional() });
@@ -354,6 +423,8 @@ export type HomeworkCreate = z.input<typeof homeworkCreateSchema>;
 
 export const homeworkListQuerySchema = pageQuerySchema.extend({
   subjectId: queryId.optional(),
+  /** Homework of papers for this school year (the one chosen in the top bar). */
+  schoolYearId: queryId.optional(),
   classId: queryId.optional(),
   status: homeworkStatusSchema.optional(),
   /** Homework whose start date is on or after `from` and on or before `to`. */

@@ -35,8 +35,17 @@ export function fakeHttp(handler: Handler) {
     void [body, options, schema];
     throw new Error(`unexpected upload to ${url}`);
   });
-  const http = { get, download, downloadGet, patchJson, upload } as unknown as HttpClient;
-  return { http, get, download, downloadGet, patchJson, upload };
+  const deleteQuery = vi.fn(async (url: string) => {
+    void url;
+    return null;
+  });
+  const postJson = vi.fn(async (url: string, body: unknown, schema?: unknown): Promise<unknown> => {
+    void schema;
+    if (url === '/api/homework') return homework(900, body as Partial<Homework>);
+    throw new Error(`unexpected post to ${url}`);
+  });
+  const http = { get, download, downloadGet, patchJson, upload, deleteQuery, postJson } as unknown as HttpClient;
+  return { http, get, download, downloadGet, patchJson, upload, deleteQuery, postJson };
 }
 
 export const TEST_USER: PapersUser = { orgId: 1, schoolYearId: 1, schoolYearName: '2026级 (初一)' };
@@ -45,7 +54,7 @@ export function renderWithPapers(
   ui: ReactElement,
   http: HttpClient,
   route = '/',
-  extra: Pick<PapersServices, 'renderAnswerSheetPreview'> = {},
+  extra: Partial<Pick<PapersServices, 'renderAnswerSheetPreview' | 'user'>> = {},
 ) {
   return render(
     <MemoryRouter initialEntries={[route]}>

@@ -47,9 +47,16 @@ function LocationProbe() {
 
 export function renderPortal(
   ui: ReactNode,
-  options: { user?: CurrentUser | null; path?: string; schoolYears?: ClassItem[]; gradeInfo?: ClassItem | null } = {},
+  options: {
+    user?: CurrentUser | null;
+    path?: string;
+    /** Navigation state of the first entry (what the guard hands to /). */
+    state?: unknown;
+    schoolYears?: ClassItem[];
+    gradeInfo?: ClassItem | null;
+  } = {},
 ) {
-  const { user = makeUser(), path = '/paperlist', schoolYears = [], gradeInfo = null } = options;
+  const { user = makeUser(), path = '/paperlist', state, schoolYears = [], gradeInfo = null } = options;
   const saveDefault = vi.fn(async (_args: { input: { orgId: number; classId: number } }): Promise<void> => undefined);
   const storeGradeInfo = vi.fn();
   const reloadPage = vi.fn();
@@ -89,7 +96,7 @@ export function renderPortal(
   };
   const view = render(
     <PortalServicesProvider services={services}>
-      <MemoryRouter initialEntries={[path]}>
+      <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
         <Routes>
           <Route
             path="*"

@@ -214,7 +214,7 @@ describe('the paper and homework endpoints', () => {
       });
       const { status, msg } = failure(response);
       expect(status).toBe(400);
-      expect(msg).toMatch(/^第 2 条规则（解答题、难度困难）需要 50 道题，题库中只有 \d+ 道符合条件的试题$/);
+      expect(msg).toMatch(/^第 2 条规则（解答题、难度困难）需要 50 道题，七年级上册、七年级下册中只有 \d+ 道符合条件的试题$/);
     });
 
     it('rejects rules without a count', async () => {

@@ -20,12 +20,12 @@ type Reply = { status: number; data: unknown } | { error: 'timeout' | 'network' 
 type Handler = (config: InternalAxiosRequestConfig) => Reply | Promise<Reply>;
 
 /** A client whose axios instance answers through `handler` instead of the network, and records everything. */
-function setup(handler: Handler = () => ok(null), token: string | null = 'access-1') {
+function setup(handler: Handler = () => ok(null), token: string | null = 'access-1', now?: () => number) {
   const requests: InternalAxiosRequestConfig[] = [];
   const notify = vi.fn<(message: string, durationMs: number) => void>();
   const onUnauthorized = vi.fn<(reason: 'status401' | 'refreshInvalid') => void>();
   const saveBlob = vi.fn<(blob: Blob, fileName: string) => void>();
-  const http = createHttpClient({ getAccessToken: () => token, onUnauthorized, notify, saveBlob });
+  const http = createHttpClient({ getAccessToken: () => token, onUnauthorized, notify, saveBlob, now });
   http.axios.defaults.adapter = async (config) => {
     requests.push(config);
     const reply = await handler(config);
@@ -237,6 +237,34 @@ describe('http client: error catalogue (spec §8)', () => {
     const error = await rejection(http.get('/x'));
     expect(error).toMatchObject({ message: '很抱歉，您暂无该操作权限', status: 403 });
     expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.forbidden, ERROR_MESSAGE_DURATION_MS);
+  });
+
+  it('shows one message for several failures of one reason while it is on screen', async () => {
+    let clock = 1_000;
+    const { http, notify } = setup(
+      () => fail(403, 'forbidden'),
+      'access-1',
+      () => clock,
+    );
+    await Promise.all([rejection(http.get('/subjects')), rejection(http.get('/homework'))]);
+    expect(notify).toHaveBeenCalledExactlyOnceWith(MESSAGES.forbidden, ERROR_MESSAGE_DURATION_MS);
+    clock += ERROR_MESSAGE_DURATION_MS - 1;
+    await rejection(http.get('/again'));
+    expect(notify).toHaveBeenCalledOnce();
+    clock += 1;
+    await rejection(http.get('/later'));
+    expect(notify).toHaveBeenCalledTimes(2);
+  });
+
+  it('still shows a different message at once', async () => {
+    const { http, notify } = setup(
+      (config) => (config.url === '/a' ? fail(403, 'x') : fail(404, 'y')),
+      'access-1',
+      () => 0,
+    );
+    await rejection(http.get('/a'));
+    await rejection(http.get('/b'));
+    expect(notify.mock.calls.map(([message]) => message)).toEqual([MESSAGES.forbidden, MESSAGES.notFound]);
   });
 
   it('reports a 401 to the session without a toast', async () => {

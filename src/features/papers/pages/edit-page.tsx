@@ -21,6 +21,7 @@ import { AutoComposeDialog } from '../auto-compose-dialog';
 import { BasketPanel } from '../basket-panel';
 import { basketCount, basketQuestionIds, useBasketStore } from '../basket.store';
 import styles from '../compose.module.css';
+import { NoSchoolPanel } from '../no-school-panel';
 import { PaperView, paperViewFromBasket } from '../paper-view';
 import { QuestionItem } from '../question-item';
 import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } from '../papers-api';
@@ -36,6 +37,11 @@ export const QUESTION_PAGE_SIZE = 10;
 type TreeKind = 'chapter' | 'knowledgePoint';
 
 export function EditPage() {
+  const { user } = usePapersServices();
+  return user.orgId === null ? <NoSchoolPanel /> : <Composer />;
+}
+
+function Composer() {
   const { http, user } = usePapersServices();
   const navigate = useNavigate();
   usePaperFromAddress();
@@ -278,6 +284,7 @@ export function EditPage() {
           visible={dialog === 'auto'}
           subjectId={subjectId}
           schoolYearId={user.schoolYearId}
+          schoolYearName={user.schoolYearName ?? ''}
           chapters={chapters.data ?? []}
           onClose={() => setDialog('none')}
           onComposed={applyDraft}

@@ -1,7 +1,9 @@
 /**
- * /paperlist (作业列表): the school year's homework, newest first, filtered by subject, class, status
- * and date range, paged; each row leads to printing, scanning, marking and analysis, and downloads the
- * paper as Word. Without homework it invites the teacher to compose a paper.
+ * /paperlist (作业列表): two tabs. 作业列表 lists the homework of the school year chosen in the top bar,
+ * newest first, filtered by subject, class, status and date range, paged; each row leads to printing,
+ * scanning, marking and analysis, and downloads the paper as Word. 我的试卷 (`?tab=papers`) lists the
+ * saved papers (see my-papers.tsx). Without homework it invites the teacher to compose a paper; without
+ * a school it says how to join one instead of loading anything.
  */
 import { IconMore } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
@@ -13,13 +15,15 @@ import {
   Pagination,
   Space,
   Spin,
+  TabPane,
   Table,
+  Tabs,
   Tag,
   Toast,
   Typography,
 } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   HOMEWORK_STATUS_LABELS,
   HOMEWORK_STATUSES,
@@ -33,6 +37,8 @@ import { AnswerSheetDialog } from '../answer-sheet-dialog';
 import { RosterDialog } from '../roster-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
+import { MyPapers } from '../my-papers';
+import { NoSchoolPanel } from '../no-school-panel';
 import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useRemote } from '../../../shared/ui/use-remote';
@@ -49,7 +55,49 @@ const STATUS_COLORS: Record<HomeworkStatus, 'grey' | 'blue' | 'cyan' | 'orange' 
   finished: 'green',
 };
 
+type Tab = 'homework' | 'papers';
+
 export function PaperListPage() {
+  const { user } = usePapersServices();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'papers' ? 'papers' : 'homework';
+  const [rosterOpen, setRosterOpen] = useState(false);
+  if (user.orgId === null) return <NoSchoolPanel />;
+  return (
+    <main className={styles.page}>
+      <div className={styles.head}>
+        <Typography.Title heading={3} style={{ margin: 0 }}>
+          作业列表
+        </Typography.Title>
+        <Space>
+          <Button onClick={() => setRosterOpen(true)}>学生花名册</Button>
+          <Button theme="solid" onClick={() => navigate('/edit')}>
+            组卷
+          </Button>
+        </Space>
+      </div>
+      <Tabs
+        type="line"
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'papers' ? { tab: 'papers' } : {}, { replace: true })}
+        className={styles.tabs}
+      >
+        <TabPane tab="作业列表" itemKey="homework" />
+        <TabPane tab="我的试卷" itemKey="papers" />
+      </Tabs>
+      {tab === 'papers' ? (
+        <MyPapers onAssigned={() => setParams({}, { replace: true })} />
+      ) : (
+        <HomeworkList schoolYearId={user.schoolYearId} schoolYearName={user.schoolYearName} />
+      )}
+      <RosterDialog visible={rosterOpen} onClose={() => setRosterOpen(false)} />
+    </main>
+  );
+}
+
+/** The homework of the chosen school year (all school years when none is chosen). */
+function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number | null; schoolYearName: string | null }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
   const [subjectId, setSubjectId] = useState<number | undefined>();
@@ -60,13 +108,13 @@ export function PaperListPage() {
   const [sheetFor, setSheetFor] = useState<Homework | null>(null);
   const [downloading, setDownloading] = useState<number | null>(null);
   const [changing, setChanging] = useState<number | null>(null);
-  const [rosterOpen, setRosterOpen] = useState(false);
   const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const subjects = useRemote('subjects', () => fetchSubjects(http));
   const query: HomeworkListQuery = {
     page,
     pageSize: HOMEWORK_PAGE_SIZE,
+    ...(schoolYearId ? { schoolYearId } : {}),
     ...(subjectId ? { subjectId } : {}),
     ...(classId ? { classId } : {}),
     ...(status ? { status } : {}),
@@ -159,18 +207,7 @@ export function PaperListPage() {
   const rows = homework.data?.list ?? [];
 
   return (
-    <main className={styles.page}>
-      <div className={styles.head}>
-        <Typography.Title heading={3} style={{ margin: 0 }}>
-          作业列表
-        </Typography.Title>
-        <Space>
-          <Button onClick={() => setRosterOpen(true)}>学生花名册</Button>
-          <Button theme="solid" onClick={() => navigate('/edit')}>
-            组卷
-          </Button>
-        </Space>
-      </div>
+    <section aria-label="作业">
       <div className={styles.filters} role="search" aria-label="筛选作业">
         <LabelledSelect
           label="学科"
@@ -207,8 +244,10 @@ export function PaperListPage() {
       {!homework.loading && rows.length === 0 ? (
         <Empty
           image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
-          title={filtered ? '没有符合条件的作业' : '还没有作业'}
-          description={filtered ? '换个筛选条件试试' : '从题库组一份试卷，布置给班级后就会出现在这里'}
+          title={filtered ? '没有符合条件的作业' : schoolYearName ? `${schoolYearName}还没有作业` : '还没有作业'}
+          description={
+            filtered ? '换个筛选条件试试' : '从题库组一份试卷，布置给班级后就会出现在这里；其他学年的作业在右上角切换学年后查看'
+          }
           className={styles.empty}
         >
           <Button theme="solid" onClick={() => navigate('/edit')}>
@@ -258,8 +297,7 @@ export function PaperListPage() {
         </>
       )}
       <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} />
-      <RosterDialog visible={rosterOpen} onClose={() => setRosterOpen(false)} />
-    </main>
+    </section>
   );
 }
 

@@ -1,0 +1,326 @@
+/**
+ * 我的试卷: the papers a teacher saved (or, switched, every paper of the school), searched by title and
+ * paged, each opened in /edit, copied into a new paper, downloaded as Word, assigned to classes, or
+ * deleted (one's own papers that no homework uses). A saved paper never assigned is found here.
+ */
+import { IconSearch } from '@douyinfe/semi-icons';
+import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
+import {
+  Banner,
+  Button,
+  Empty,
+  Input,
+  Modal,
+  Pagination,
+  Radio,
+  RadioGroup,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Toast,
+  Typography,
+} from '@douyinfe/semi-ui-19';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { PaperListQuery, PaperSummary } from '../../shared/contract/papers';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
+import { useRemote } from '../../shared/ui/use-remote';
+import { AssignHomeworkFields, assignRequest, useAssignValues } from './assign-homework-fields';
+import { formatScore } from './basket.store';
+import styles from './pages/paperlist-page.module.css';
+import compose from './compose.module.css';
+import { createHomework, deletePaper, downloadPaperDocx, fetchPaperPage } from './papers-api';
+import { usePapersServices } from './papers-services';
+
+export const PAPER_PAGE_SIZE = 10;
+
+type Scope = 'mine' | 'school';
+
+export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
+  const { http } = usePapersServices();
+  const navigate = useNavigate();
+  const small = useMediaQuery(SMALL_SCREEN_QUERY);
+  const [scope, setScope] = useState<Scope>('mine');
+  const [keywordInput, setKeywordInput] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [assigning, setAssigning] = useState<PaperSummary | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+
+  const query: PaperListQuery = { scope, page, pageSize: PAPER_PAGE_SIZE, ...(keyword ? { keyword } : {}) };
+  const papers = useRemote(`papers:${JSON.stringify(query)}`, () => fetchPaperPage(http, query));
+  const rows = papers.data?.list ?? [];
+  const total = papers.data?.total ?? 0;
+
+  const search = () => {
+    setKeyword(keywordInput.trim());
+    setPage(1);
+  };
+
+  const remove = async (paper: PaperSummary) => {
+    setBusy(paper.id);
+    try {
+      await deletePaper(http, paper.id);
+      Toast.success(`已删除「${paper.title}」`);
+      if (rows.length === 1 && page > 1) setPage(page - 1);
+      else papers.reload();
+    } catch {
+      // Shown by the client.
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const word = async (paper: PaperSummary) => {
+    setBusy(paper.id);
+    try {
+      await downloadPaperDocx(http, paper.id, paper.title);
+    } catch {
+      // Shown by the client (题量过大，下载失败).
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const actions = (paper: PaperSummary) => (
+    <Space wrap spacing={4} className={styles.actions}>
+      <Button size="small" theme="solid" onClick={() => setAssigning(paper)}>
+        布置
+      </Button>
+      {paper.mine ? (
+        <Button size="small" theme="borderless" onClick={() => navigate(`/edit?paperId=${paper.id}`)}>
+          编辑
+        </Button>
+      ) : null}
+      <Button size="small" theme="borderless" onClick={() => navigate(`/edit?copyFrom=${paper.id}`)}>
+        复制
+      </Button>
+      <Button size="small" theme="borderless" onClick={() => navigate(`/printing?paperId=${paper.id}`)}>
+        预览
+      </Button>
+      <Button size="small" theme="borderless" loading={busy === paper.id} onClick={() => void word(paper)}>
+        下载 Word
+      </Button>
+      {paper.mine ? (
+        paper.homeworkCount > 0 ? (
+          <Button size="small" theme="borderless" type="danger" disabled title="已布置为作业的试卷不能删除">
+            删除
+          </Button>
+        ) : (
+          <Button
+            size="small"
+            theme="borderless"
+            type="danger"
+            aria-label={`删除：${paper.title}`}
+            onClick={() =>
+              Modal.confirm({
+                title: `删除「${paper.title}」？`,
+                content: '删除后不能恢复。',
+                okText: '删除',
+                cancelText: '取消',
+                okButtonProps: { type: 'danger' },
+                onOk: () => remove(paper),
+              })
+            }
+          >
+            删除
+          </Button>
+        )
+      ) : null}
+    </Space>
+  );
+
+  const meta = (paper: PaperSummary) =>
+    `${paper.questionCount} 题 · 满分 ${formatScore(paper.totalScore)} 分 · ${paper.paperSize}` +
+    (paper.mine || !paper.createdBy ? '' : ` · ${paper.createdBy.name}`);
+
+  const columns = [
+    {
+      title: '试卷名称',
+      dataIndex: 'title',
+      render: (_: unknown, paper: PaperSummary) => (
+        <div>
+          <Typography.Text strong>{paper.title}</Typography.Text>
+          <div className={styles.sub}>{meta(paper)}</div>
+        </div>
+      ),
+    },
+    { title: '学科', dataIndex: 'subject', width: 70, render: (_: unknown, paper: PaperSummary) => paper.subject.name },
+    { title: '学年', dataIndex: 'schoolYear', width: 130, render: (_: unknown, paper: PaperSummary) => paper.schoolYear.name },
+    {
+      title: '保存时间',
+      dataIndex: 'createdAt',
+      width: 110,
+      render: (_: unknown, paper: PaperSummary) => paper.createdAt.slice(0, 10),
+    },
+    {
+      title: '布置',
+      dataIndex: 'homeworkCount',
+      width: 90,
+      render: (_: unknown, paper: PaperSummary) =>
+        paper.homeworkCount > 0 ? <Tag color="blue">{`已布置 ${paper.homeworkCount} 次`}</Tag> : <Tag>未布置</Tag>,
+    },
+    { title: '操作', dataIndex: 'actions', width: 330, render: (_: unknown, paper: PaperSummary) => actions(paper) },
+  ];
+
+  return (
+    <section aria-label="我的试卷">
+      <div className={styles.filters} role="search" aria-label="搜索试卷">
+        <RadioGroup
+          type="button"
+          aria-label="试卷范围"
+          value={scope}
+          onChange={(event) => {
+            setScope(event.target.value as Scope);
+            setPage(1);
+          }}
+        >
+          <Radio value="mine">我的试卷</Radio>
+          <Radio value="school">全校试卷</Radio>
+        </RadioGroup>
+        <Input
+          aria-label="试卷名称"
+          placeholder="按试卷名称搜索"
+          prefix={<IconSearch />}
+          showClear
+          maxLength={60}
+          value={keywordInput}
+          onChange={(value) => {
+            setKeywordInput(value);
+            if (value === '') {
+              setKeyword('');
+              setPage(1);
+            }
+          }}
+          onEnterPress={search}
+          style={{ width: 240 }}
+        />
+        <Button onClick={search}>搜索</Button>
+      </div>
+      {!papers.loading && rows.length === 0 ? (
+        <Empty
+          image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+          title={keyword ? '没有符合条件的试卷' : '还没有保存过试卷'}
+          description={keyword ? '换个关键词试试' : '在组卷页选题后保存，试卷就会出现在这里'}
+          className={styles.empty}
+        >
+          <Button theme="solid" onClick={() => navigate('/edit')}>
+            去组卷
+          </Button>
+        </Empty>
+      ) : small ? (
+        <Spin spinning={papers.loading}>
+          <ul className={styles.cards} aria-label="试卷列表">
+            {rows.map((paper) => (
+              <li key={paper.id} className={styles.card}>
+                <div className={styles.cardHead}>
+                  <Typography.Text strong>{paper.title}</Typography.Text>
+                  {paper.homeworkCount > 0 ? <Tag color="blue">已布置</Tag> : <Tag>未布置</Tag>}
+                </div>
+                <div className={styles.sub}>{`${paper.subject.name} · ${paper.schoolYear.name} · ${meta(paper)}`}</div>
+                {actions(paper)}
+              </li>
+            ))}
+          </ul>
+        </Spin>
+      ) : (
+        <Table
+          rowKey="id"
+          columns={columns}
+          dataSource={rows}
+          loading={papers.loading}
+          pagination={false}
+          aria-label="试卷列表"
+        />
+      )}
+      {total > PAPER_PAGE_SIZE ? (
+        <Pagination
+          className={styles.pagination}
+          total={total}
+          pageSize={PAPER_PAGE_SIZE}
+          currentPage={page}
+          onPageChange={setPage}
+        />
+      ) : null}
+      <AssignPaperDialog
+        paper={assigning}
+        onClose={() => setAssigning(null)}
+        onAssigned={() => {
+          setAssigning(null);
+          papers.reload();
+          onAssigned();
+        }}
+      />
+    </section>
+  );
+}
+
+/** 布置作业 for a saved paper: classes of its school year and the dates. */
+function AssignPaperDialog({
+  paper,
+  onClose,
+  onAssigned,
+}: {
+  paper: PaperSummary | null;
+  onClose: () => void;
+  onAssigned: () => void;
+}) {
+  const { http } = usePapersServices();
+  const [values, setValues] = useAssignValues();
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setError('');
+    setValues((v) => ({ ...v, classIds: [] }));
+    onClose();
+  };
+
+  const assign = async () => {
+    if (!paper) return;
+    const request = assignRequest(paper.id, values);
+    if (typeof request === 'string') return setError(request);
+    setError('');
+    setBusy(true);
+    try {
+      await createHomework(http, request);
+      Toast.success(`「${paper.title}」已布置`);
+      setValues((v) => ({ ...v, classIds: [] }));
+      onAssigned();
+    } catch {
+      // Shown by the client.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title="布置作业"
+      visible={paper !== null}
+      onCancel={close}
+      width={560}
+      footer={
+        <Space>
+          <Button onClick={close}>取消</Button>
+          <Button theme="solid" loading={busy} onClick={() => void assign()}>
+            布置作业
+          </Button>
+        </Space>
+      }
+    >
+      {error ? (
+        <Banner type="danger" fullMode={false} closeIcon={null} description={error} className={compose.dialogError} />
+      ) : null}
+      {paper ? (
+        <div className={compose.dialogForm}>
+          <Typography.Paragraph>
+            {`把「${paper.title}」（${paper.schoolYear.name}，共 ${paper.questionCount} 题，满分 ${formatScore(paper.totalScore)} 分）布置给：`}
+          </Typography.Paragraph>
+          <AssignHomeworkFields schoolYearId={paper.schoolYear.id} values={values} onChange={setValues} />
+        </div>
+      ) : null}
+    </Modal>
+  );
+}
