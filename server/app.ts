@@ -58,13 +58,19 @@ export type AppOptions = {
     | 'loginMaxFailures'
     | 'loginLockMinutes'
     | 'redisUrl'
+    | 'loginAccountMaxFailures'
+    | 'loginAccountLockMinutes'
+    | 'loginPerAccountPerMinute'
+    | 'refreshPerSessionPerMinute'
+    | 'devOutbox'
+    | 'sms'
   >;
   database: DatabaseOptions;
   logger?: FastifyServerOptions['logger'];
   /** The clock every expiry is measured against; tests move it instead of sleeping. */
   now?: Clock;
-  /** Delivers SMS codes; by default they are written to the log. */
-  smsSender?: SmsSender;
+  /** Delivers SMS codes; by default the configured provider (SMS_PROVIDER), or the log outside production. */
+  smsSender?: SmsSender | null;
 };
 
 export function databaseOptionsFor(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseOptions {
@@ -105,7 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(configRoutes, { config });
-      await api.register(oauthRoutes, limited);
+      await api.register(oauthRoutes, {
+        ...limited,
+        perAccountPerMinute: config.loginPerAccountPerMinute,
+        perSessionPerMinute: config.refreshPerSessionPerMinute,
+      });
       await api.register(captchaRoutes, limited);
       await api.register(smsRoutes, limited);
       await api.register(userRoutes, limited);
@@ -119,7 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(markingRoutes);
       await api.register(reviewRoutes);
       await api.register(scoresRoutes);
-      if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
+      if (config.devOutbox && config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },
     { prefix: '/api' },
   );
