@@ -52,7 +52,8 @@ function buildAccounts(app: FastifyInstance, { config, now, smsSender }: Account
   const revealCaptcha = config.nodeEnv !== 'production' ? (text: string) => app.log.info(`[captcha] ${text}`) : undefined;
   const captchas = createCaptchaService({ db, now, outbox, revealCaptcha });
   const sender = smsSender === undefined ? chooseSmsSender(config.sms, config.nodeEnv, app.log) : smsSender;
-  if (!sender) app.log.warn('no SMS provider configured (SMS_PROVIDER): SMS login, registration and password reset are unavailable');
+  if (!sender)
+    app.log.warn('no SMS provider configured (SMS_PROVIDER): SMS login, registration and password reset are unavailable');
   const sms = createSmsService({
     db,
     now,

@@ -117,8 +117,11 @@ export function createTencentSmsSender(
       } catch (error) {
         throw new SmsDeliveryError(`Tencent SMS unreachable: ${(error as Error).message}`);
       }
-      const answer = (body as { Response?: { Error?: { Code?: string; Message?: string }; SendStatusSet?: { Code?: string; Message?: string }[] } })
-        .Response;
+      const answer = (
+        body as {
+          Response?: { Error?: { Code?: string; Message?: string }; SendStatusSet?: { Code?: string; Message?: string }[] };
+        }
+      ).Response;
       if (answer?.Error) throw new SmsDeliveryError(`Tencent SMS error ${answer.Error.Code}: ${answer.Error.Message}`);
       const status = answer?.SendStatusSet?.[0];
       if (status?.Code !== 'Ok') throw new SmsDeliveryError(`Tencent SMS refused: ${status?.Code} ${status?.Message}`);

@@ -47,9 +47,16 @@ function LocationProbe() {
 
 export function renderPortal(
   ui: ReactNode,
-  options: { user?: CurrentUser | null; path?: string; schoolYears?: ClassItem[]; gradeInfo?: ClassItem | null } = {},
+  options: {
+    user?: CurrentUser | null;
+    path?: string;
+    schoolYears?: ClassItem[];
+    gradeInfo?: ClassItem | null;
+    /** The server's message for a failed login. */
+    loginError?: string;
+  } = {},
 ) {
-  const { user = makeUser(), path = '/paperlist', schoolYears = [], gradeInfo = null } = options;
+  const { user = makeUser(), path = '/paperlist', schoolYears = [], gradeInfo = null, loginError = '用户名或密码错误' } = options;
   const saveDefault = vi.fn(async (_args: { input: { orgId: number; classId: number } }): Promise<void> => undefined);
   const storeGradeInfo = vi.fn();
   const reloadPage = vi.fn();
@@ -58,7 +65,7 @@ export function renderPortal(
     sessionMachine.provide({
       actors: {
         login: fromPromise<TokenResponse, LoginRequest>(async () => {
-          throw new Error('用户名或密码错误');
+          throw new Error(loginError);
         }),
         refresh: fromPromise<TokenResponse, { refreshToken: string }>(async () => {
           throw new Error('not expected');

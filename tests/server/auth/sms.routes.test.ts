@@ -106,7 +106,11 @@ describe('POST /api/sms/code without an SMS provider (production)', () => {
   const app = useTestApp({ smsSender: null });
 
   it('says SMS is not available instead of pretending to send', async () => {
-    const response = await app().inject({ method: 'POST', url: '/api/sms/code', payload: { mobile: '13800000001', purpose: 'login' } });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/sms/code',
+      payload: { mobile: '13800000001', purpose: 'login' },
+    });
     expect(failure(response)).toEqual({
       status: 400,
       msg: '本系统未配置短信服务，暂不能发送短信验证码，请使用账号密码登录或联系学校管理员',
