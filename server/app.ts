@@ -20,6 +20,7 @@ import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
 import redisPlugin from './plugins/redis';
 import scanPlugin from './plugins/scan';
+import securityHeadersPlugin from './plugins/security-headers';
 import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
 import devOutboxRoutes from './routes/dev/dev-outbox.routes';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(envelopePlugin);
+  await app.register(securityHeadersPlugin, config);
   await app.register(dbPlugin, { database: options.database, seedDemo: config.seedDemo });
   await app.register(formbody);
   await app.register(multipart);
