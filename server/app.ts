@@ -10,6 +10,7 @@ import type { DatabaseOptions } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
 import accountsPlugin from './plugins/accounts';
 import authPlugin from './plugins/auth';
+import backupPlugin from './plugins/backup';
 import clientPlugin from './plugins/client';
 import scannerResourcesPlugin from './plugins/scanner-resources';
 import dbPlugin from './plugins/db';
@@ -107,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(papersPlugin);
   await app.register(scanPlugin, { dataDir: config.dataDir });
   await app.register(markingPlugin);
+  await app.register(backupPlugin, { dataDir: config.dataDir });
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(
