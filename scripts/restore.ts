@@ -54,8 +54,6 @@ export async function restore(
   }
 }
 
-export { NOT_STORED_FILES };
-
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (isEntry) {
   const file = process.argv[2];

@@ -166,7 +166,7 @@ export async function readBackup(file: string, dataDir: string): Promise<Restore
   if (!read || read.format !== BACKUP_FORMAT) throw new Error(`${file} is not a 智慧作业 backup`);
   return {
     manifest: read,
-    databaseDump: dumpChunks.length > 0 ? new Blob(dumpChunks) : null,
+    databaseDump: dumpChunks.length > 0 ? new Blob(dumpChunks as Uint8Array<ArrayBuffer>[]) : null,
     files,
   };
 }
