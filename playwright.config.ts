@@ -72,6 +72,8 @@ export default defineConfig({
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      // The suites read captcha answers and SMS codes from the developer outbox (loopback only).
+      DEV_OUTBOX: 'true',
     },
   },
 });

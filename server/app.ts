@@ -12,6 +12,7 @@ import type { DatabaseOptions } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
 import accountsPlugin from './plugins/accounts';
 import authPlugin from './plugins/auth';
+import backupPlugin from './plugins/backup';
 import clientPlugin from './plugins/client';
 import scannerResourcesPlugin from './plugins/scanner-resources';
 import dbPlugin from './plugins/db';
@@ -23,6 +24,7 @@ import realtimePlugin from './plugins/realtime';
 import redisPlugin from './plugins/redis';
 import scanPlugin from './plugins/scan';
 import analysisRoutes from './routes/analysis/analysis.routes';
+import securityHeadersPlugin from './plugins/security-headers';
 import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
 import devOutboxRoutes from './routes/dev/dev-outbox.routes';
@@ -61,13 +63,19 @@ export type AppOptions = {
     | 'loginMaxFailures'
     | 'loginLockMinutes'
     | 'redisUrl'
+    | 'loginAccountMaxFailures'
+    | 'loginAccountLockMinutes'
+    | 'loginPerAccountPerMinute'
+    | 'refreshPerSessionPerMinute'
+    | 'devOutbox'
+    | 'sms'
   >;
   database: DatabaseOptions;
   logger?: FastifyServerOptions['logger'];
   /** The clock every expiry is measured against; tests move it instead of sleeping. */
   now?: Clock;
-  /** Delivers SMS codes; by default they are written to the log. */
-  smsSender?: SmsSender;
+  /** Delivers SMS codes; by default the configured provider (SMS_PROVIDER), or the log outside production. */
+  smsSender?: SmsSender | null;
 };
 
 export function databaseOptionsFor(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseOptions {
@@ -96,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
+  await app.register(securityHeadersPlugin, config);
   await app.register(dbPlugin, { database: options.database, seedDemo: config.seedDemo });
   await app.register(formbody);
   await app.register(multipart);
@@ -109,13 +118,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(papersPlugin);
   await app.register(scanPlugin, { dataDir: config.dataDir });
   await app.register(markingPlugin);
+  await app.register(backupPlugin, { dataDir: config.dataDir });
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(configRoutes, { config });
-      await api.register(oauthRoutes, limited);
+      await api.register(oauthRoutes, {
+        ...limited,
+        perAccountPerMinute: config.loginPerAccountPerMinute,
+        perSessionPerMinute: config.refreshPerSessionPerMinute,
+      });
       await api.register(captchaRoutes, limited);
       await api.register(smsRoutes, limited);
       await api.register(userRoutes, limited);
@@ -129,8 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(markingRoutes);
       await api.register(reviewRoutes);
       await api.register(scoresRoutes);
+      if (config.devOutbox && config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
       await api.register(analysisRoutes);
-      if (config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
     },
     { prefix: '/api' },
   );

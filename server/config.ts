@@ -41,6 +41,21 @@ const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+  LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+  LOGIN_ACCOUNT_LOCK_MINUTES: z.coerce.number().int().min(1).default(60),
+  LOGIN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  REFRESH_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  DEV_OUTBOX: z
+    .enum(['true', 'false', ''])
+    .default('false')
+    .transform((value) => value === 'true'),
+  SMS_PROVIDER: z.enum(['', 'log', 'tencent']).default(''),
+  SMS_SECRET_ID: z.string().trim().default(''),
+  SMS_SECRET_KEY: z.string().trim().default(''),
+  SMS_SDK_APP_ID: z.string().trim().default(''),
+  SMS_SIGN_NAME: z.string().trim().default(''),
+  SMS_TEMPLATE_ID: z.string().trim().default(''),
+  SMS_REGION: z.string().trim().default(''),
 });
 
 export type Config = {
@@ -67,6 +82,27 @@ export type Config = {
   /** Wrong passwords within LOGIN_LOCK_MINUTES that lock an account for LOGIN_LOCK_MINUTES. */
   loginMaxFailures: number;
   loginLockMinutes: number;
+  /** Wrong passwords for one account from all addresses together that lock it for every address. */
+  loginAccountMaxFailures: number;
+  loginAccountLockMinutes: number;
+  /** Password and SMS logins per minute for one account (the per-IP limit is RATE_LIMIT_PER_MINUTE). */
+  loginPerAccountPerMinute: number;
+  /** Refreshes per minute for one login session (token family). */
+  refreshPerSessionPerMinute: number;
+  /** The developer outbox (GET /api/dev/outbox, loopback only); never on in production. */
+  devOutbox: boolean;
+  sms: SmsConfig;
+};
+
+/** How SMS codes are delivered: '' chooses the log outside production and nothing in production. */
+export type SmsConfig = {
+  provider: '' | 'log' | 'tencent';
+  secretId: string;
+  secretKey: string;
+  sdkAppId: string;
+  signName: string;
+  templateId: string;
+  region: string;
 };
 
 export class ConfigError extends Error {}
@@ -78,6 +114,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const value = parsed.data;
+  if (value.SMS_PROVIDER === 'tencent') {
+    const missing = ['SMS_SECRET_ID', 'SMS_SECRET_KEY', 'SMS_SDK_APP_ID', 'SMS_SIGN_NAME', 'SMS_TEMPLATE_ID'].filter(
+      (name) => value[name as keyof typeof value] === '',
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid configuration:\n  SMS_PROVIDER=tencent needs ${missing.join(', ')}`);
+    }
+  }
   return {
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
@@ -98,5 +142,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     loginMaxFailures: value.LOGIN_MAX_FAILURES,
     loginLockMinutes: value.LOGIN_LOCK_MINUTES,
+    loginAccountMaxFailures: value.LOGIN_ACCOUNT_MAX_FAILURES,
+    loginAccountLockMinutes: value.LOGIN_ACCOUNT_LOCK_MINUTES,
+    loginPerAccountPerMinute: value.LOGIN_PER_ACCOUNT_PER_MINUTE,
+    refreshPerSessionPerMinute: value.REFRESH_PER_SESSION_PER_MINUTE,
+    devOutbox: value.DEV_OUTBOX && value.NODE_ENV !== 'production',
+    sms: {
+      provider: value.SMS_PROVIDER,
+      secretId: value.SMS_SECRET_ID,
+      secretKey: value.SMS_SECRET_KEY,
+      sdkAppId: value.SMS_SDK_APP_ID,
+      signName: value.SMS_SIGN_NAME,
+      templateId: value.SMS_TEMPLATE_ID,
+      region: value.SMS_REGION,
+    },
   };
 }

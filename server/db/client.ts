@@ -26,6 +26,8 @@ export type Database = {
   /** The server's own `select version()` line. */
   version: () => Promise<string>;
   close: () => Promise<void>;
+  /** PGlite only: a consistent tar.gz of its data folder, taken between queries (backups). */
+  dumpDataDir?: () => Promise<Blob>;
 };
 
 export type DatabaseOptions =
@@ -58,6 +60,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database & { mig
     version: () => selectVersion(db as unknown as Db),
     migrate: () => migratePglite(db, { migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA }),
     close: () => client.close(),
+    dumpDataDir: () => client.dumpDataDir('gzip'),
   };
 }
 

@@ -3,7 +3,18 @@
  * Part of the schema root (schema.ts).
  */
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () =>
   timestamp('created_at', { withTimezone: true })
@@ -143,4 +154,22 @@ export const smsCodes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('sms_codes_mobile_idx').on(t.mobile, t.createdAt)],
+);
+
+/**
+ * Wrong-password counters. One row per (account key, caller IP) locks that address out after a few
+ * failures; the row with ip '*' counts every address together and locks the account after many. The
+ * account key is `user:<id>` for a known account and `name:<login name>` for an unknown one, so both get
+ * the same answers.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    loginKey: text('login_key').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull().default(0),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.loginKey, t.ip] })],
 );

@@ -57,6 +57,7 @@ test.describe('scan station', () => {
         DATABASE_URL: '',
         LOG_LEVEL: 'warn',
         NODE_ENV: 'development',
+        DEV_OUTBOX: 'true',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
       // Its own process group: tsx runs the server in a child process, and the crash must take both.

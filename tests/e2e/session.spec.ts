@@ -29,7 +29,8 @@ test('a wrong password is refused with the server message and a fresh captcha', 
   const { latestCaptchaText } = await import('./portal-helpers');
   await dialog.getByLabel('图形验证码', { exact: true }).fill(await latestCaptchaText(page));
   await dialog.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page.getByText('用户名或密码错误')).toBeVisible();
+  // The server's message, with the attempts left before the lock, under the form (and in a toast).
+  await expect(dialog.getByRole('alert')).toHaveText('用户名或密码错误，还可尝试 4 次');
   await expect.poll(() => captcha.getAttribute('src')).not.toBe(before);
   await expect(page).toHaveURL(/\/$/);
 });

@@ -58,3 +58,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ACCESS_TOKEN_TTL_SECONDS: '10' })).toThrow(/ACCESS_TOKEN_TTL_SECONDS/);
   });
 });
+
+describe('loadConfig: security settings', () => {
+  it('keeps the developer outbox off unless DEV_OUTBOX=true, and always off in production', () => {
+    expect(loadConfig({}).devOutbox).toBe(false);
+    expect(loadConfig({ DEV_OUTBOX: 'true' }).devOutbox).toBe(true);
+    expect(loadConfig({ DEV_OUTBOX: 'true', NODE_ENV: 'production' }).devOutbox).toBe(false);
+  });
+
+  it('needs every Tencent SMS setting when SMS_PROVIDER=tencent, naming the missing ones', () => {
+    expect(() => loadConfig({ SMS_PROVIDER: 'tencent', SMS_SECRET_ID: 'id' })).toThrow(/SMS_SECRET_KEY, SMS_SDK_APP_ID/);
+    const config = loadConfig({
+      SMS_PROVIDER: 'tencent',
+      SMS_SECRET_ID: 'id',
+      SMS_SECRET_KEY: 'key',
+      SMS_SDK_APP_ID: '1400000000',
+      SMS_SIGN_NAME: '智慧作业',
+      SMS_TEMPLATE_ID: '100000',
+    });
+    expect(config.sms).toMatchObject({ provider: 'tencent', sdkAppId: '1400000000', region: '' });
+  });
+
+  it('has the documented lockout and limit defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      loginAccountMaxFailures: 50,
+      loginAccountLockMinutes: 60,
+      loginPerAccountPerMinute: 10,
+      refreshPerSessionPerMinute: 10,
+    });
+  });
+});

@@ -47,7 +47,9 @@ export async function createTestApp(overrides: TestAppOverrides = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-data-'));
   const app = await buildApp({
     config: {
-      ...loadConfig({ NODE_ENV: 'test' }),
+      // The suites read captcha answers and SMS codes from the developer outbox, and log in as one
+      // demo user many times a minute (login-limits.test.ts tests the per-account limit).
+      ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
       dataDir,
       clientDir: overrides.clientDir ?? '/nonexistent-client-dir',
       seedDemo: overrides.seedDemo ?? true,

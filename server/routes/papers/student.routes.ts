@@ -23,7 +23,15 @@ export default async function studentRoutes(app: FastifyInstance) {
     if (!request.isMultipart()) throw ApiError.badRequest('请上传花名册文件');
     const file = await request.file({ limits: { fileSize: MAX_ROSTER_BYTES, files: 1 } });
     if (!file) throw ApiError.badRequest('请上传花名册文件');
-    const buffer = await file.toBuffer();
+    let buffer: Buffer;
+    try {
+      buffer = await file.toBuffer();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        throw ApiError.badRequest(`花名册文件不能超过 ${MAX_ROSTER_BYTES / 1024 / 1024} MB`);
+      }
+      throw error;
+    }
     return ok(await students.importRoster(requireAuth(request).userId, id, buffer));
   });
 

@@ -9,6 +9,8 @@ import {
   scanPageImageParamsSchema,
 } from '../../../src/shared/contract/scan-upload';
 import { ApiError, parseInput } from '../../lib/api-error';
+import { IMAGE_LIMIT_MESSAGES, scanPageSizeProblem } from '../../lib/image-limits';
+import { isJpeg } from '../../services/scan/scan.service';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 
@@ -57,11 +59,16 @@ export default async function scanRoutes(app: FastifyInstance) {
         }
       }
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.badRequest(SCAN_MESSAGES.tooLarge);
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.badRequest(SCAN_MESSAGES.tooLarge);
+      if (code === 'FST_FILES_LIMIT') throw ApiError.badRequest(IMAGE_LIMIT_MESSAGES.oneFile);
       throw error;
     }
     const input = parseInput(scanPageFieldsSchema, fields);
     if (!data || data.length === 0) throw ApiError.badRequest(SCAN_MESSAGES.missingFile);
+    // Dimensions from the header, before the page is stored or anything decodes it.
+    const sizeProblem = isJpeg(data) ? await scanPageSizeProblem(data) : null;
+    if (sizeProblem) throw ApiError.badRequest(sizeProblem);
     return ok(await scan.storePage(userId, input, data));
   });
 

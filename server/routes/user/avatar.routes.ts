@@ -16,7 +16,9 @@ export default async function avatarRoutes(app: FastifyInstance) {
     try {
       data = await file.toBuffer();
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.badRequest(AVATAR_MESSAGES.tooLarge);
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.badRequest(AVATAR_MESSAGES.tooLarge);
+      if (code === 'FST_FILES_LIMIT') throw ApiError.badRequest(AVATAR_MESSAGES.oneFile);
       throw error;
     }
     return ok({ avatar: await app.accounts.avatars.save(userId, data) });

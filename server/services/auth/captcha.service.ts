@@ -18,7 +18,18 @@ const answerHash = (text: string) => sha256Hex(text.trim().toUpperCase());
 
 export type CaptchaService = ReturnType<typeof createCaptchaService>;
 
-export function createCaptchaService({ db, now, outbox }: { db: Db; now: Clock; outbox: DevOutbox }) {
+export function createCaptchaService({
+  db,
+  now,
+  outbox,
+  revealCaptcha,
+}: {
+  db: Db;
+  now: Clock;
+  outbox: DevOutbox;
+  /** Told each new captcha's answer (development: the server log). */
+  revealCaptcha?: (text: string) => void;
+}) {
   return {
     async create(): Promise<Captcha> {
       const createdAt = now();
@@ -33,6 +44,7 @@ export function createCaptchaService({ db, now, outbox }: { db: Db; now: Clock; 
         createdAt,
       });
       outbox.recordCaptcha(key, text);
+      revealCaptcha?.(text);
       return { captchaKey: key, svg: renderCaptchaSvg(text), expiresIn: CAPTCHA_TTL_SECONDS };
     },
 

@@ -1,6 +1,7 @@
 /**
  * The developer outbox: the latest SMS codes and captcha texts, kept in memory so a developer (or the
- * Playwright suite) can log in without a phone or eyes. Disabled in production, where it records nothing.
+ * Playwright suite) can log in without a phone or eyes. On only with DEV_OUTBOX=true outside production
+ * (and then answering loopback callers only, see routes/dev); otherwise it records nothing.
  */
 import type { DevOutbox as DevOutboxPayload, SmsPurpose } from '../../../src/shared/contract/auth';
 

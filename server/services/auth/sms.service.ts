@@ -1,18 +1,20 @@
 /**
  * SMS verification codes: sends 6-digit codes (5 minutes, single use, a few attempts) with a cooldown per
- * mobile, and checks them. Decides which purposes need a registered or an unregistered mobile. Delivery
- * is the SmsSender's business (sms-sender.ts).
+ * mobile, and checks them. Sending answers the same whether or not the mobile is registered (a stranger
+ * must not learn who uses the product); whether a purpose needs a registered or an unused mobile is
+ * decided after the code is proven, by the caller. Delivery is the SmsSender's business (sms-sender.ts);
+ * without one (production without a provider) the SMS features say so.
  */
 import { randomInt } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { SmsPurpose } from '../../../src/shared/contract/auth';
 import type { Db } from '../../db/client';
-import { smsCodes, users } from '../../db/schema';
+import { smsCodes } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { addSeconds, type Clock } from '../../lib/clock';
 import { sameHash, sha256Hex } from '../../lib/secrets';
 import type { DevOutbox } from './dev-outbox';
-import type { SmsSender } from './sms-sender';
+import { SmsDeliveryError, type SmsSender } from './sms-sender';
 
 export const SMS_COOLDOWN_SECONDS = 60;
 export const SMS_CODE_TTL_SECONDS = 300;
@@ -24,20 +26,33 @@ export const SMS_MESSAGES = {
   notRegistered: '该手机号尚未注册',
   wrongCode: '短信验证码错误或已过期',
   tooFrequent: (seconds: number) => `短信发送过于频繁，请 ${seconds} 秒后再试`,
+  unavailable: '本系统未配置短信服务，暂不能发送短信验证码，请使用账号密码登录或联系学校管理员',
+  deliveryFailed: '短信发送失败，请稍后再试',
 } as const;
-
-/** register and bind need a mobile nobody uses yet; login and reset need one that belongs to a user. */
-const NEEDS_UNUSED_MOBILE: Record<SmsPurpose, boolean> = { register: true, bind: true, login: false, reset: false };
 
 export type SmsService = ReturnType<typeof createSmsService>;
 
-export function createSmsService({ db, now, sender, outbox }: { db: Db; now: Clock; sender: SmsSender; outbox: DevOutbox }) {
+export function createSmsService({
+  db,
+  now,
+  sender,
+  outbox,
+  log,
+}: {
+  db: Db;
+  now: Clock;
+  /** null: no way to deliver SMS (production without a provider). */
+  sender: SmsSender | null;
+  outbox: DevOutbox;
+  log?: (error: Error) => void;
+}) {
   return {
+    /** Whether codes can be delivered at all. */
+    available: sender !== null,
+
     async sendCode(mobile: string, purpose: SmsPurpose): Promise<{ cooldown: number }> {
+      if (!sender) throw ApiError.badRequest(SMS_MESSAGES.unavailable);
       const sentAt = now();
-      const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.mobile, mobile));
-      if (NEEDS_UNUSED_MOBILE[purpose] && owner) throw ApiError.badRequest(SMS_MESSAGES.registered);
-      if (!NEEDS_UNUSED_MOBILE[purpose] && !owner) throw ApiError.badRequest(SMS_MESSAGES.notRegistered);
 
       const [latest] = await db
         .select({ createdAt: smsCodes.createdAt })
@@ -59,8 +74,14 @@ export function createSmsService({ db, now, sender, outbox }: { db: Db; now: Clo
         expiresAt: addSeconds(sentAt, SMS_CODE_TTL_SECONDS),
         createdAt: sentAt,
       });
-      await sender.send({ mobile, code, purpose });
       outbox.recordSms(mobile, code, purpose);
+      try {
+        await sender.send({ mobile, code, purpose });
+      } catch (error) {
+        if (!(error instanceof SmsDeliveryError)) throw error;
+        log?.(error);
+        throw ApiError.badRequest(SMS_MESSAGES.deliveryFailed);
+      }
       return { cooldown: SMS_COOLDOWN_SECONDS };
     },
 

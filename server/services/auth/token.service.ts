@@ -15,18 +15,20 @@ import { randomToken, sha256Hex } from '../../lib/secrets';
 
 export type IssuedTokens = { accessToken: string; refreshToken: string; expiresIn: number };
 /** Who a valid access token belongs to, and which login session (family) it is part of. */
-export type AuthContext = { userId: number; familyId: string };
+export type AuthContext = { userId: number; familyId: string; expiresAt: Date };
 
 export type TokenServiceDeps = {
   db: Db;
   now: Clock;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** Told the families a sign-out, password change or reuse detection just ended (to close their sockets). */
+  onRevoked?: (familyIds: string[]) => void;
 };
 
 export type TokenService = ReturnType<typeof createTokenService>;
 
-export function createTokenService({ db, now, accessTokenTtlSeconds, refreshTokenTtlSeconds }: TokenServiceDeps) {
+export function createTokenService({ db, now, accessTokenTtlSeconds, refreshTokenTtlSeconds, onRevoked }: TokenServiceDeps) {
   const invalidRefresh = () => ApiError.badRequest(REFRESH_TOKEN_INVALID_MESSAGE);
 
   async function issuePair(userId: number, familyId: string): Promise<IssuedTokens> {
@@ -55,10 +57,12 @@ export function createTokenService({ db, now, accessTokenTtlSeconds, refreshToke
   }
 
   async function revokeFamily(familyId: string): Promise<void> {
-    await db
+    const revoked = await db
       .update(tokenFamilies)
       .set({ revokedAt: now() })
-      .where(and(eq(tokenFamilies.id, familyId), isNull(tokenFamilies.revokedAt)));
+      .where(and(eq(tokenFamilies.id, familyId), isNull(tokenFamilies.revokedAt)))
+      .returning({ id: tokenFamilies.id });
+    if (revoked.length > 0) onRevoked?.(revoked.map((row) => row.id));
   }
 
   return {
@@ -72,7 +76,7 @@ export function createTokenService({ db, now, accessTokenTtlSeconds, refreshToke
     /** The owner of a live access token, or null when it is unknown, expired or revoked. */
     async authenticate(accessToken: string): Promise<AuthContext | null> {
       const [row] = await db
-        .select({ userId: oauthTokens.userId, familyId: oauthTokens.familyId })
+        .select({ userId: oauthTokens.userId, familyId: oauthTokens.familyId, expiresAt: oauthTokens.expiresAt })
         .from(oauthTokens)
         .innerJoin(tokenFamilies, eq(tokenFamilies.id, oauthTokens.familyId))
         .where(
@@ -124,9 +128,18 @@ export function createTokenService({ db, now, accessTokenTtlSeconds, refreshToke
 
     revokeFamily,
 
+    /** The login session a refresh token belongs to (spent or not), or null; for rate limiting. */
+    async familyOfRefreshToken(refreshToken: string): Promise<string | null> {
+      const [row] = await db
+        .select({ familyId: oauthTokens.familyId })
+        .from(oauthTokens)
+        .where(and(eq(oauthTokens.tokenHash, sha256Hex(refreshToken)), eq(oauthTokens.kind, 'refresh')));
+      return row?.familyId ?? null;
+    },
+
     /** Ends every session of the user, or every session but one (the one changing the password). */
     async revokeUserFamilies(userId: number, exceptFamilyId?: string): Promise<void> {
-      await db
+      const revoked = await db
         .update(tokenFamilies)
         .set({ revokedAt: now() })
         .where(
@@ -135,7 +148,9 @@ export function createTokenService({ db, now, accessTokenTtlSeconds, refreshToke
             isNull(tokenFamilies.revokedAt),
             exceptFamilyId ? ne(tokenFamilies.id, exceptFamilyId) : undefined,
           ),
-        );
+        )
+        .returning({ id: tokenFamilies.id });
+      if (revoked.length > 0) onRevoked?.(revoked.map((row) => row.id));
     },
   };
 }

@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { classes, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { isUniqueViolation } from '../../lib/secrets';
+import { guardXlsx, type XlsxLimits, XlsxRefused } from '../../lib/xlsx-guard';
 import { requireClass, requireSchool } from './school-scope';
 
 /** Most students one file may hold. */
@@ -27,6 +28,8 @@ export const ROSTER_MESSAGES = {
   header: `花名册第一行必须包含“${ROSTER_COLUMNS.name}”和“${ROSTER_COLUMNS.code}”两列`,
   empty: '花名册中没有学生',
   tooMany: `一次最多导入 ${MAX_ROSTER_ROWS} 名学生`,
+  tooLarge: `花名册文件内容过大，请只保留学生名单（最多 ${MAX_ROSTER_ROWS} 名学生）后重新上传`,
+  tooManyRows: `花名册行数或单元格过多，一次最多导入 ${MAX_ROSTER_ROWS} 名学生，请删除多余的行和列后重新上传`,
   emptyName: '姓名不能为空',
   longName: `姓名不能超过 ${MAX_NAME_LENGTH} 个字`,
   emptyCode: '学号不能为空',
@@ -53,11 +56,29 @@ function cellText(value: ExcelJS.CellValue): string {
 
 type RosterRow = { row: number; name: string; code: string };
 
+/**
+ * What a roster may hold before it is parsed: a 2,000-student roster is well under a megabyte of XML;
+ * room is left for formatting, blank rows and a few extra columns.
+ */
+export const ROSTER_XLSX_LIMITS: XlsxLimits = {
+  maxUncompressedBytes: 20 * 1024 * 1024,
+  maxEntries: 200,
+  maxRows: MAX_ROSTER_ROWS * 5,
+  maxCells: 100_000,
+};
+
 /** Reads the rows of the first sheet; throws a 400 for a file that is not a roster at all. */
 async function readRoster(file: Buffer): Promise<RosterRow[]> {
+  let checked: Uint8Array;
+  try {
+    checked = guardXlsx(file, ROSTER_XLSX_LIMITS);
+  } catch (error) {
+    if (!(error instanceof XlsxRefused)) throw error;
+    throw ApiError.badRequest(error.problem === 'notZip' ? ROSTER_MESSAGES.notXlsx : ROSTER_MESSAGES[error.problem]);
+  }
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+    await workbook.xlsx.load(checked as unknown as ArrayBuffer);
   } catch {
     throw ApiError.badRequest(ROSTER_MESSAGES.notXlsx);
   }

@@ -3,11 +3,15 @@
  * page per worker at a time, the rest queued in arrival order. A worker asks for a page's template by
  * message and the pool answers it with the caller's resolver, which stays on the main thread. A worker
  * that dies fails only the page it was reading and is replaced; workers that keep dying before reading
- * anything (a broken install) stop the engine instead of being restarted for ever.
+ * anything (a broken install) stop the engine instead of being restarted for ever. The pages being read
+ * at once are also bounded by their pixels (pixelBudget), so the memory recognition takes does not grow
+ * with the machine's cores: a page is started only while the pixels in flight leave room for it (one
+ * page always runs, however large).
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { jpegDimensions, SCAN_PAGE_MAX_PIXELS } from '../../lib/image-limits';
 import { startModuleWorker } from './module-worker';
 import type { RecognitionEngine, RecognitionResult, TemplateResolver } from './recognition-engine';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './recognition.worker';
@@ -19,7 +23,15 @@ export type RecognitionEngineOptions = {
   regionDpi?: number;
   /** The worker's module; tests point it elsewhere. Default: recognition.worker beside this file. */
   workerEntry?: URL;
+  /** Pixels of the pages read at once (default DEFAULT_PIXEL_BUDGET). */
+  pixelBudget?: number;
 };
+
+/** About 100 megapixels in flight (ten A4 pages at 300 dpi, or one A3 at 600 dpi): some 500 MB at most. */
+export const DEFAULT_PIXEL_BUDGET = 100_000_000;
+
+/** A page whose size cannot be read counts as the largest page accepted. */
+const UNKNOWN_PAGE_PIXELS = SCAN_PAGE_MAX_PIXELS.shortSide * SCAN_PAGE_MAX_PIXELS.longSide;
 
 /** Workers dying one after another without reading a page: the engine gives up after this many. */
 const MAX_STARTUP_FAILURES = 3;
@@ -27,6 +39,7 @@ const MAX_STARTUP_FAILURES = 3;
 type Task = {
   id: number;
   image: Buffer;
+  pixels: number;
   resolveTemplate: TemplateResolver;
   resolve: (result: RecognitionResult) => void;
   reject: (error: Error) => void;
@@ -50,13 +63,19 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
   let closed = false;
   let broken: Error | null = null;
   let startupFailures = 0;
+  const pixelBudget = options.pixelBudget ?? DEFAULT_PIXEL_BUDGET;
+  let pixelsInFlight = 0;
 
   const post = (slot: Slot, request: WorkerRequest, transfer: ArrayBuffer[] = []) => slot.worker.postMessage(request, transfer);
 
   function dispatch() {
     for (const slot of slots) {
       if (slot.task || queue.length === 0) continue;
+      const next = queue[0]!;
+      // In arrival order: a large page waits for room rather than being overtaken for ever.
+      if (pixelsInFlight > 0 && pixelsInFlight + next.pixels > pixelBudget) return;
       const task = queue.shift() as Task;
+      pixelsInFlight += task.pixels;
       slot.task = task;
       // A copy the worker may own: the caller's Buffer may share its memory with others.
       const image = new Uint8Array(task.image);
@@ -68,6 +87,7 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
     const task = slot.task;
     if (!task || task.id !== id) return null;
     slot.task = null;
+    pixelsInFlight -= task.pixels;
     slot.served += 1;
     startupFailures = 0;
     queueMicrotask(dispatch);
@@ -109,6 +129,7 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
     const replace = (error: Error) => {
       const task = slot.task;
       slot.task = null;
+      if (task) pixelsInFlight -= task.pixels;
       task?.reject(error);
       const index = slots.indexOf(slot);
       if (index < 0 || closed) return;
@@ -135,7 +156,9 @@ export function createRecognitionEngine(options: RecognitionEngineOptions = {}):
       if (closed) return Promise.reject(new Error('The recognition engine is closed'));
       if (broken) return Promise.reject(broken);
       return new Promise<RecognitionResult>((resolve, reject) => {
-        queue.push({ id: nextId++, image, resolveTemplate, resolve, reject });
+        const size = jpegDimensions(image);
+        const pixels = size ? size.width * size.height : UNKNOWN_PAGE_PIXELS;
+        queue.push({ id: nextId++, image, pixels, resolveTemplate, resolve, reject });
         dispatch();
       });
     },

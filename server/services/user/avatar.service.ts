@@ -1,5 +1,7 @@
 /**
- * Avatars: checks an uploaded image by its magic bytes (never by the declared type), stores it under
+ * Avatars: checks an uploaded image by its magic bytes (never by the declared type) and its dimensions
+ * from the header (before anything is decoded), re-encodes it with sharp as a small PNG (so what is
+ * served is always an image this server made, never bytes the uploader chose), stores it under
  * DATA_DIR/files/avatars with a random name and points the user at it. Serving the files is the files
  * plugin's job.
  */
@@ -7,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { AVATAR_MAX_BYTES } from '../../../src/shared/contract/auth';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
@@ -18,7 +21,14 @@ export const AVATAR_MESSAGES = {
   missing: '请选择要上传的头像图片',
   badType: '头像仅支持 PNG、JPEG、WebP 或 GIF 图片',
   tooLarge: `头像图片不能超过 ${AVATAR_MAX_BYTES / 1024 / 1024} MB`,
+  tooManyPixels: '头像图片尺寸过大，请上传长宽不超过 4096 像素的图片',
+  unreadable: '头像图片已损坏或无法识别，请换一张图片',
+  oneFile: '每次只能上传一张头像图片',
 } as const;
+
+/** Larger sides are refused before decoding; what is kept is at most AVATAR_SIZE square. */
+const AVATAR_MAX_SIDE = 4096;
+const AVATAR_SIZE = 256;
 
 type ImageKind = 'png' | 'jpg' | 'gif' | 'webp';
 
@@ -35,6 +45,29 @@ export function detectImageKind(data: Buffer): ImageKind | null {
   return null;
 }
 
+/** The header's dimensions are checked first; only then is the (first frame of the) image decoded. */
+async function reencode(data: Buffer): Promise<Buffer> {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    // Reading the header decodes nothing; the pixel limit applies to decoding, below.
+    ({ width, height } = await sharp(data, { limitInputPixels: false }).metadata());
+  } catch {
+    throw ApiError.badRequest(AVATAR_MESSAGES.unreadable);
+  }
+  if (!width || !height) throw ApiError.badRequest(AVATAR_MESSAGES.unreadable);
+  if (width > AVATAR_MAX_SIDE || height > AVATAR_MAX_SIDE) throw ApiError.badRequest(AVATAR_MESSAGES.tooManyPixels);
+  try {
+    return await sharp(data, { limitInputPixels: AVATAR_MAX_SIDE * AVATAR_MAX_SIDE })
+      .rotate()
+      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
+      .png()
+      .toBuffer();
+  } catch {
+    throw ApiError.badRequest(AVATAR_MESSAGES.unreadable);
+  }
+}
+
 export type AvatarService = ReturnType<typeof createAvatarService>;
 
 export function createAvatarService({ db, filesDir }: { db: Db; filesDir: string }) {
@@ -43,12 +76,12 @@ export function createAvatarService({ db, filesDir }: { db: Db; filesDir: string
     async save(userId: number, data: Buffer): Promise<string> {
       if (data.length === 0) throw ApiError.badRequest(AVATAR_MESSAGES.missing);
       if (data.length > AVATAR_MAX_BYTES) throw ApiError.badRequest(AVATAR_MESSAGES.tooLarge);
-      const kind = detectImageKind(data);
-      if (!kind) throw ApiError.badRequest(AVATAR_MESSAGES.badType);
+      if (!detectImageKind(data)) throw ApiError.badRequest(AVATAR_MESSAGES.badType);
+      const image = await reencode(data);
 
-      const relative = `${AVATAR_DIR}/${randomBytes(16).toString('hex')}.${kind}`;
+      const relative = `${AVATAR_DIR}/${randomBytes(16).toString('hex')}.png`;
       await fs.mkdir(path.join(filesDir, AVATAR_DIR), { recursive: true });
-      await fs.writeFile(path.join(filesDir, relative), data);
+      await fs.writeFile(path.join(filesDir, relative), image);
 
       const [previous] = await db.select({ avatar: users.avatar }).from(users).where(eq(users.id, userId));
       await db.update(users).set({ avatar: relative }).where(eq(users.id, userId));

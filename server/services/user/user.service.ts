@@ -14,10 +14,11 @@ import {
   type UserGradeInfo,
 } from '../../../src/shared/contract/auth';
 import type { Db } from '../../db/client';
-import { classes, memberships, orgs, users } from '../../db/schema';
+import { classes, loginFailures, memberships, orgs, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { isUniqueViolation } from '../../lib/secrets';
 import { hashPassword, verifyPassword } from '../auth/password-hasher';
+import { loginKeyOfUser } from '../auth/login.service';
 import { SMS_MESSAGES, type SmsService } from '../auth/sms.service';
 import type { TokenService } from '../auth/token.service';
 
@@ -99,8 +100,9 @@ export function createUserService({ db, sms, tokens }: { db: Db; sms: SmsService
 
     /** Creates the account (username = mobile) once the SMS code proves the mobile. */
     async register(input: RegisterRequest): Promise<number> {
-      if (await mobileInUse(input.mobile)) throw ApiError.badRequest(SMS_MESSAGES.registered);
+      // The code first: only the phone's holder learns that the mobile is registered.
       await sms.consumeCode(input.mobile, 'register', input.smsCode);
+      if (await mobileInUse(input.mobile)) throw ApiError.badRequest(SMS_MESSAGES.registered);
       const passwordHash = await hashPassword(input.password);
       try {
         const [created] = await db
@@ -116,13 +118,14 @@ export function createUserService({ db, sms, tokens }: { db: Db; sms: SmsService
 
     /** Forgotten password: proven by SMS; ends every session and lifts a lockout. */
     async resetPassword(input: ResetPasswordRequest): Promise<void> {
+      await sms.consumeCode(input.mobile, 'reset', input.smsCode);
       const [user] = await db.select({ id: users.id }).from(users).where(eq(users.mobile, input.mobile));
       if (!user) throw ApiError.badRequest(SMS_MESSAGES.notRegistered);
-      await sms.consumeCode(input.mobile, 'reset', input.smsCode);
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(input.password), failedLoginCount: 0, failedLoginSince: null, lockedUntil: null })
         .where(eq(users.id, user.id));
+      await db.delete(loginFailures).where(eq(loginFailures.loginKey, loginKeyOfUser(user.id)));
       await tokens.revokeUserFamilies(user.id);
     },
 
@@ -146,8 +149,8 @@ export function createUserService({ db, sms, tokens }: { db: Db; sms: SmsService
     },
 
     async changeMobile(userId: number, input: { mobile: string; smsCode: string }): Promise<CurrentUser> {
-      if (await mobileInUse(input.mobile, userId)) throw ApiError.badRequest(SMS_MESSAGES.registered);
       await sms.consumeCode(input.mobile, 'bind', input.smsCode);
+      if (await mobileInUse(input.mobile, userId)) throw ApiError.badRequest(SMS_MESSAGES.registered);
       try {
         await db.update(users).set({ mobile: input.mobile }).where(eq(users.id, userId));
       } catch (error) {

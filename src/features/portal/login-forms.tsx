@@ -31,8 +31,11 @@ function useFailedLoginCount(): number {
   return failures;
 }
 
+/** The server's answer to a wrong password that counts towards the lock: attempts left, or locked. */
+const LOCKOUT_WARNING = /还可尝试 \d+ 次|账号已锁定/;
+
 export function PasswordLoginForm() {
-  const { login, loggingIn } = useSession();
+  const { login, loggingIn, error } = useSession();
   const failures = useFailedLoginCount();
   const [captchaKey, setCaptchaKey] = useState('');
   const formApi = useRef<FormApi<Values> | null>(null);
@@ -80,6 +83,11 @@ export function PasswordLoginForm() {
         <Form.Input field="captcha" label="图形验证码" placeholder="图形验证码" rules={captchaRules} autoComplete="off" />
         <CaptchaImage onKey={onKey} refreshSignal={failures} />
       </div>
+      {!loggingIn && error && LOCKOUT_WARNING.test(error) ? (
+        <div role="alert" className={styles.lockoutWarning}>
+          {error}
+        </div>
+      ) : null}
       <Button htmlType="submit" theme="solid" block loading={loggingIn} className={styles.submit}>
         登录
       </Button>

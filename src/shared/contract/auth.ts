@@ -119,7 +119,7 @@ export type SmsPurpose = z.infer<typeof smsPurposeSchema>;
 export const smsCodeRequestSchema = z.object({ mobile: mobileSchema, purpose: smsPurposeSchema });
 export const smsCodeResponseSchema = z.object({ cooldown: z.number().int() });
 
-/** GET /api/dev/outbox (only when NODE_ENV is not production), latest first. */
+/** GET /api/dev/outbox (only with DEV_OUTBOX=true outside production, loopback callers only), latest first. */
 export const devOutboxSchema = z.object({
   sms: z.array(z.object({ mobile: z.string(), code: z.string(), purpose: smsPurposeSchema })),
   captcha: z.array(z.object({ key: z.string(), text: z.string() })),

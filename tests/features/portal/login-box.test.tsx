@@ -57,4 +57,14 @@ describe('the login box', () => {
     expect(await screen.findByText('两次输入的密码不一致')).toBeInTheDocument();
     expect(screen.getByText('请输入昵称')).toBeInTheDocument();
   });
+
+  it('warns of the attempts left before the lock under the password form', async () => {
+    renderPortal(<LoginBox />, { user: null, path: '/', loginError: '用户名或密码错误，还可尝试 2 次' });
+    act(() => useLoginBox.getState().show('password'));
+    await userEvent.type(await screen.findByRole('textbox', { name: /用户名/ }), 'teacher');
+    await userEvent.type(screen.getByLabelText('密码', { exact: true }), 'Wrong@2026');
+    await userEvent.type(screen.getByRole('textbox', { name: /图形验证码/ }), 'ABCD');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('用户名或密码错误，还可尝试 2 次');
+  });
 });

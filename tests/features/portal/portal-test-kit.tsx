@@ -54,9 +54,18 @@ export function renderPortal(
     state?: unknown;
     schoolYears?: ClassItem[];
     gradeInfo?: ClassItem | null;
+    /** The server's message for a failed login. */
+    loginError?: string;
   } = {},
 ) {
-  const { user = makeUser(), path = '/paperlist', state, schoolYears = [], gradeInfo = null } = options;
+  const {
+    user = makeUser(),
+    path = '/paperlist',
+    state,
+    schoolYears = [],
+    gradeInfo = null,
+    loginError = '用户名或密码错误',
+  } = options;
   const saveDefault = vi.fn(async (_args: { input: { orgId: number; classId: number } }): Promise<void> => undefined);
   const storeGradeInfo = vi.fn();
   const reloadPage = vi.fn();
@@ -65,7 +74,7 @@ export function renderPortal(
     sessionMachine.provide({
       actors: {
         login: fromPromise<TokenResponse, LoginRequest>(async () => {
-          throw new Error('用户名或密码错误');
+          throw new Error(loginError);
         }),
         refresh: fromPromise<TokenResponse, { refreshToken: string }>(async () => {
           throw new Error('not expected');

@@ -39,20 +39,31 @@ describe('POST /api/sms/code', () => {
     expect((await sendCode({ mobile: '13800000003', purpose: 'reset' })).statusCode).toBe(200);
   });
 
-  it('registers only an unused mobile and logs in or resets only a registered one', async () => {
-    expect(failure(await sendCode({ mobile: '13800000004', purpose: 'register' }))).toEqual({
-      status: 400,
-      msg: '该手机号已注册',
-    });
-    expect(failure(await sendCode({ mobile: '13900000009', purpose: 'login' }))).toEqual({
+  it('answers the same whether or not the mobile is registered, and tells only the phone holder', async () => {
+    clock.advanceSeconds(120);
+    // A stranger learns nothing: every purpose is sent alike for a registered and an unknown mobile.
+    for (const mobile of ['13800000004', '13900000009']) {
+      for (const purpose of ['register', 'login', 'reset'] as const) {
+        const response = await sendCode({ mobile, purpose });
+        expect(response.json()).toEqual({ code: 200, msg: '操作成功', data: { cooldown: 60 } });
+        clock.advanceSeconds(61);
+      }
+    }
+    // Holding the code, the phone's holder is told: SMS login with an unknown mobile...
+    await sendCode({ mobile: '13900000009', purpose: 'login' });
+    const loginCode = sent.at(-1)!.code;
+    expect(failure(await postToken(app(), { grant_type: 'sms', mobile: '13900000009', smsCode: loginCode }))).toEqual({
       status: 400,
       msg: '该手机号尚未注册',
     });
-    expect(failure(await sendCode({ mobile: '13900000009', purpose: 'reset' }))).toEqual({
+    // ...while a wrong code says nothing about the mobile.
+    clock.advanceSeconds(61);
+    await sendCode({ mobile: '13900000009', purpose: 'login' });
+    const wrong = sent.at(-1)!.code === '000000' ? '111111' : '000000';
+    expect(failure(await postToken(app(), { grant_type: 'sms', mobile: '13900000009', smsCode: wrong }))).toEqual({
       status: 400,
-      msg: '该手机号尚未注册',
+      msg: '短信验证码错误或已过期',
     });
-    expect((await sendCode({ mobile: '13900000009', purpose: 'register' })).statusCode).toBe(200);
   });
 
   it('expires codes after five minutes', async () => {
@@ -88,5 +99,21 @@ describe('POST /api/sms/code', () => {
   it('answers 400 for an empty body', async () => {
     const response = await app().inject({ method: 'POST', url: '/api/sms/code' });
     expect(failure(response).status).toBe(400);
+  });
+});
+
+describe('POST /api/sms/code without an SMS provider (production)', () => {
+  const app = useTestApp({ smsSender: null });
+
+  it('says SMS is not available instead of pretending to send', async () => {
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/sms/code',
+      payload: { mobile: '13800000001', purpose: 'login' },
+    });
+    expect(failure(response)).toEqual({
+      status: 400,
+      msg: '本系统未配置短信服务，暂不能发送短信验证码，请使用账号密码登录或联系学校管理员',
+    });
   });
 });

@@ -146,7 +146,12 @@ export async function createMarkingApp(
   const fresh = options.shared ? null : testDatabaseOptions();
   const database = options.shared?.database ?? fresh!.options;
   const app = await buildApp({
-    config: { ...loadConfig({ NODE_ENV: 'test' }), dataDir, clientDir: '/nonexistent-client-dir', seedDemo: true },
+    config: {
+      ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
+      dataDir,
+      clientDir: '/nonexistent-client-dir',
+      seedDemo: true,
+    },
     database,
   });
   if (options.engine) app.marking.useEngine(options.engine);

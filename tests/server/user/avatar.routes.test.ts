@@ -1,14 +1,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR_MAX_BYTES, currentUserSchema } from '../../../src/shared/contract/auth';
 import { bearer, failure, loginAs } from '../accounts-helper';
 import { createTestApp } from '../helper';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');
-const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
-const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
+const square = (size: number) => sharp({ create: { width: size, height: size, channels: 3, background: '#3366cc' } });
+const PNG = await square(600).png().toBuffer();
+const JPEG = await square(300).jpeg().toBuffer();
+const GIF = await square(64).gif().toBuffer();
+const WEBP = await square(128).webp().toBuffer();
+
+/** A PNG whose header declares the size, with a token of (deflated white) pixel data. */
+export function pngWithHeader(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = zlib.deflateSync(Buffer.alloc((width * 3 + 1) * 4, 0xff));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 function multipart(field: string, filename: string, contentType: string, data: Buffer) {
   const boundary = '----smart-homework-test';
@@ -44,17 +70,42 @@ describe('POST /api/user/avatar', () => {
     ['jpg', JPEG, 'image/jpeg'],
     ['gif', GIF, 'image/gif'],
     ['webp', WEBP, 'image/webp'],
-  ])('stores a %s under DATA_DIR/files/avatars, answers its relative path and serves it at /files/', async (ext, data, type) => {
-    const response = await upload(multipart('file', `me.${ext}`, type, data));
-    expect(response.statusCode).toBe(200);
-    const avatar = response.json().data.avatar as string;
-    expect(avatar).toMatch(new RegExp(`^avatars/[0-9a-f]{32}\\.${ext}$`));
-    expect(fs.readFileSync(path.join(handle.dataDir, 'files', avatar))).toEqual(data);
+  ])(
+    're-encodes a %s as a small PNG under DATA_DIR/files/avatars and serves it at /files/ with nosniff',
+    async (ext, data, type) => {
+      const response = await upload(multipart('file', `me.${ext}`, type, data));
+      expect(response.statusCode).toBe(200);
+      const avatar = response.json().data.avatar as string;
+      expect(avatar).toMatch(/^avatars\/[0-9a-f]{32}\.png$/);
+      const stored = fs.readFileSync(path.join(handle.dataDir, 'files', avatar));
+      expect(await sharp(stored).metadata()).toMatchObject({ format: 'png', width: 256, height: 256 });
 
-    const served = await handle.app.inject({ method: 'GET', url: `/files/${avatar}` });
-    expect(served.statusCode).toBe(200);
-    expect(served.rawPayload).toEqual(data);
+      const served = await handle.app.inject({ method: 'GET', url: `/files/${avatar}` });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload).toEqual(stored);
+      expect(served.headers['content-type']).toBe('image/png');
+      expect(served.headers['x-content-type-options']).toBe('nosniff');
+    },
+  );
+
+  it('never serves the uploaded bytes: HTML behind PNG magic bytes is refused, not stored', async () => {
+    const polyglot = Buffer.concat([PNG.subarray(0, 8), Buffer.from('<html><script>alert(document.cookie)</script></html>')]);
+    const response = await upload(multipart('file', 'evil.png', 'image/png', polyglot));
+    expect(failure(response)).toEqual({ status: 400, msg: '头像图片已损坏或无法识别，请换一张图片' });
+    expect(fs.readdirSync(path.join(handle.dataDir, 'files', 'avatars')).every((name) => name.endsWith('.png'))).toBe(true);
   });
+
+  it('refuses a 20000x20000 image from its header, before decoding it', async () => {
+    // Decoding it would take 1.2 GB; its header alone says so.
+    const huge = pngWithHeader(20_000, 20_000);
+    expect((await sharp(huge, { limitInputPixels: false }).metadata()).width).toBe(20_000);
+    const started = Date.now();
+    expect(failure(await upload(multipart('file', 'huge.png', 'image/png', huge)))).toEqual({
+      status: 400,
+      msg: '头像图片尺寸过大，请上传长宽不超过 4096 像素的图片',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 60_000);
 
   it('points the user at the new avatar and deletes the previous file', async () => {
     const first = (await upload(multipart('file', 'a.png', 'image/png', PNG))).json().data.avatar as string;
