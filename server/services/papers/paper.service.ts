@@ -29,7 +29,14 @@ import {
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { descendantIds, loadQuestions, visibleQuestionsOf } from './question-bank.service';
-import { requireSchool, requireSchoolYear, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
+import {
+  requireOwnerOrAdmin,
+  requireSchool,
+  requireSchoolYear,
+  requireSubject,
+  sameNameSubjectIds,
+  type SchoolScope,
+} from './school-scope';
 
 type PaperInputData = z.output<typeof paperInputSchema>;
 type AutoComposeData = z.output<typeof autoComposeRequestSchema>;
@@ -223,7 +230,8 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
 
     async update(userId: number, id: number, input: PaperInputData): Promise<PaperDetail> {
       const scope = await requireSchool(db, userId);
-      await requirePaper(scope, id);
+      const paper = await requirePaper(scope, id);
+      await requireOwnerOrAdmin(db, scope, paper.createdBy);
       await checkInput(scope, input);
       const [printed] = await db
         .select({ value: count() })
@@ -247,7 +255,8 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
 
     async remove(userId: number, id: number): Promise<null> {
       const scope = await requireSchool(db, userId);
-      await requirePaper(scope, id);
+      const paper = await requirePaper(scope, id);
+      await requireOwnerOrAdmin(db, scope, paper.createdBy);
       const [used] = await db.select({ value: count() }).from(homework).where(eq(homework.paperId, id));
       if ((used?.value ?? 0) > 0) throw ApiError.badRequest('试卷已布置为作业，不能删除');
       await db.transaction(async (t) => {
