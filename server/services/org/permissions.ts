@@ -71,8 +71,8 @@ export function assertCan(actor: Actor, action: Action): void {
 }
 
 /**
- * The caller as a member of `orgId`, or of their default school when none is given. Not a member
- * (or no default school): 403.
+ * The caller as a member of `orgId`, or of their default school when none is given. Not a member of
+ * the school named: 404 (another school's rows are not there for them); no default school: 403.
  */
 export async function loadActor(db: Db, userId: number, orgId?: number): Promise<Actor> {
   const [membership] =
@@ -86,7 +86,7 @@ export async function loadActor(db: Db, userId: number, orgId?: number): Promise
           .select({ orgId: memberships.orgId, role: memberships.role })
           .from(memberships)
           .where(and(eq(memberships.userId, userId), eq(memberships.orgId, orgId)));
-  if (!membership) throw ApiError.forbidden();
+  if (!membership) throw orgId === undefined ? ApiError.forbidden() : ApiError.notFound();
   const org = membership.orgId;
   const [directed, classTeacher, teaches] = await Promise.all([
     db
