@@ -21,9 +21,14 @@ import { PendingPage } from '../src/features/portal/pages/pending-page';
 import { ProtocolPage } from '../src/features/portal/pages/protocol-page';
 import { UsersetPage } from '../src/features/portal/pages/userset-page';
 import { PortalLayout } from '../src/features/portal/portal-layout';
+import { InvitePage } from '../src/features/team/pages/invite-page';
+import { TeamDetailsPage } from '../src/features/team/pages/team-details-page';
+import { TeamGroupPage } from '../src/features/team/pages/team-group-page';
+import { TeamMemberPage } from '../src/features/team/pages/team-member-page';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
 import { TeacherScanPage } from './teacher-scan-page';
 import { WithMarking, WithPapers } from './teacher-feature-providers';
+import { WithTeam } from './teacher-team-provider';
 
 const PAGES: Record<string, ReactNode> = {
   '/': <LandingPage />,
@@ -79,6 +84,26 @@ const PAGES: Record<string, ReactNode> = {
     <WithMarking>
       <WritePage />
     </WithMarking>
+  ),
+  '/team/details': (
+    <WithTeam>
+      <TeamDetailsPage />
+    </WithTeam>
+  ),
+  '/team/member': (
+    <WithTeam>
+      <TeamMemberPage />
+    </WithTeam>
+  ),
+  '/team/group': (
+    <WithTeam>
+      <TeamGroupPage />
+    </WithTeam>
+  ),
+  '/invite': (
+    <WithTeam>
+      <InvitePage />
+    </WithTeam>
   ),
 };
 
