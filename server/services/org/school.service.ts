@@ -108,15 +108,13 @@ export function createSchoolService({
           .values({ name: input.name, region: input.region, schoolType: input.schoolType, createdBy: userId })
           .returning({ id: orgs.id });
         await tx.insert(memberships).values({ orgId: org!.id, userId, role: 'creator' });
-        await tx
-          .insert(subjects)
-          .values(
-            (STARTING_SUBJECTS[input.schoolType] ?? STARTING_SUBJECTS['初中']!).map((name, i) => ({
-              orgId: org!.id,
-              name,
-              sort: i + 1,
-            })),
-          );
+        await tx.insert(subjects).values(
+          (STARTING_SUBJECTS[input.schoolType] ?? STARTING_SUBJECTS['初中']!).map((name, i) => ({
+            orgId: org!.id,
+            name,
+            sort: i + 1,
+          })),
+        );
         await tx.update(users).set({ defaultOrgId: org!.id }).where(eq(users.id, userId));
       });
       return currentUser(userId);
@@ -196,6 +194,11 @@ export function createSchoolService({
             .insert(classes)
             .values(input.classNames.map((name, i) => ({ orgId, pid: year!.id, type: CLASS_TYPE.klass, name, sort: i + 1 })));
         }
+        // The first school year becomes the default of whoever has none yet in this school.
+        await tx
+          .update(memberships)
+          .set({ defaultClassId: year!.id })
+          .where(and(eq(memberships.orgId, orgId), isNull(memberships.defaultClassId)));
         return year!.id;
       });
       return { id };

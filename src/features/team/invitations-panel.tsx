@@ -86,6 +86,7 @@ export function InvitationsPanel({ orgId, structure }: { orgId: number; structur
           loading={invitations.loading}
           dataSource={invitations.data ?? []}
           pagination={false}
+          scroll={{ x: 760 }}
           empty="还没有邀请"
           columns={[
             {

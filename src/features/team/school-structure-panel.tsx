@@ -44,7 +44,7 @@ export function SchoolStructurePanel({
   canManage: boolean;
   onChanged: () => void;
 }) {
-  const { http } = useTeamServices();
+  const { http, user, onUserChanged } = useTeamServices();
   const [showArchived, setShowArchived] = useState(false);
 
   const run = async (action: () => Promise<unknown>, done: string) => {
@@ -64,6 +64,8 @@ export function SchoolStructurePanel({
     const n = Math.max(0, Math.min(40, Number(count ?? 0) || 0));
     const classNames = Array.from({ length: n }, (_, i) => `${i + 1}班`);
     await run(() => createSchoolYear(http, orgId, name, classNames), '学年已创建');
+    // A first school year becomes the default one: show it in the top bar.
+    if (user && user.userGradeInfo.classDefaultId === null) onUserChanged(await fetchCurrentUser(http).catch(() => user));
   };
 
   const years = structure.schoolYears.filter((y) => showArchived || !y.archived);

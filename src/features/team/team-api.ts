@@ -16,6 +16,9 @@ import { z } from 'zod';
 const idSchema = z.object({ id: z.number().int() });
 const org = (orgId: number) => `/api/org/schools/${orgId}`;
 
+/** The user as the server now sees them (after a change that may move their default school year). */
+export const fetchCurrentUser = (http: HttpClient) => http.get('/api/user/info', undefined, currentUserSchema);
+
 export const createSchool = (http: HttpClient, input: CreateSchool) =>
   http.postJson('/api/org/schools', input, currentUserSchema);
 export const switchSchool = (http: HttpClient, orgId: number) => http.putJson('/api/org/default', { orgId }, currentUserSchema);

@@ -87,6 +87,7 @@ export function TeamMemberPage() {
           loading={members.loading}
           dataSource={members.data ?? []}
           pagination={false}
+          scroll={{ x: 760 }}
           columns={[
             { title: '姓名', dataIndex: 'nickname' },
             { title: '手机号', dataIndex: 'mobile', render: (m: string | null) => m ?? '—' },
