@@ -253,6 +253,50 @@ export function createPaperService({ db, random = Math.random }: { db: Db; rando
       return detail(id);
     },
 
+    /** A colleague's (or one's own) paper copied into a new paper of the caller's, titled 「…（副本）」. */
+    async copy(userId: number, id: number): Promise<PaperDetail> {
+      const scope = await requireSchool(db, userId);
+      const source = await requirePaper(scope, id);
+      const refs = await db.select().from(paperQuestions).where(eq(paperQuestions.paperId, id)).orderBy(asc(paperQuestions.no));
+      const sectionRows = await db
+        .select()
+        .from(paperSections)
+        .where(eq(paperSections.paperId, id))
+        .orderBy(asc(paperSections.sort));
+      const newId = await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const [row] = await tx
+          .insert(papers)
+          .values({
+            orgId: scope.orgId,
+            subjectId: source.subjectId,
+            schoolYearId: source.schoolYearId,
+            title: `${source.title}（副本）`.slice(0, 100),
+            paperSize: source.paperSize,
+            createdBy: userId,
+          })
+          .returning({ id: papers.id });
+        await writeSections(tx, row!.id, {
+          title: source.title,
+          subjectId: source.subjectId,
+          schoolYearId: source.schoolYearId,
+          paperSize: source.paperSize === 'A3' ? 'A3' : 'A4',
+          sections: sectionRows.map((section) => ({
+            title: section.title,
+            questions: refs
+              .filter((ref) => ref.sectionId === section.id)
+              .map((ref) => ({ questionId: ref.questionId, score: ref.score })),
+          })),
+        } as PaperInputData);
+        await refreshUsage(
+          tx,
+          refs.map((ref) => ref.questionId),
+        );
+        return row!.id;
+      });
+      return detail(newId);
+    },
+
     async remove(userId: number, id: number): Promise<null> {
       const scope = await requireSchool(db, userId);
       const paper = await requirePaper(scope, id);

@@ -2,13 +2,11 @@
  * The permission matrix: every endpoint of the route table below, called by each kind of caller, answers
  * the expected status. Resources a call changes are made fresh for each call by the row's setup.
  */
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/contract/envelope';
 import { homeworkSchema, paperDetailSchema, questionPageSchema, questionSchema } from '../../../src/shared/contract/papers';
 import { invitationSchema } from '../../../src/shared/contract/org';
-import { memberships } from '../../../server/db/schema';
 import { useTestApp } from '../helper';
 import { type Caller, callerFor, createOtherSchool } from '../papers/papers-helper';
 import { addMember, demoSchool } from './org-helper';
@@ -130,6 +128,11 @@ const ROUTES: Row[] = [
     name: 'DELETE /api/papers/:id',
     expected: OWNED,
     request: async (c) => ({ method: 'DELETE', url: `/api/papers/${await ownedPaper(c)}` }),
+  },
+  {
+    name: 'POST /api/papers/:id/copy',
+    expected: READ,
+    request: async (c) => ({ method: 'POST', url: `/api/papers/${await ownedPaper(c)}/copy` }),
   },
   {
     name: 'POST /api/papers/:id/docx',
@@ -304,9 +307,19 @@ describe('the permission matrix', () => {
     };
   });
 
-  it('uses seeded duties the matrix relies on', async () => {
-    const rows = await app().database.db.select().from(memberships).where(eq(memberships.orgId, ctx.school.orgId));
-    expect(rows.find((row) => row.role === 'creator')).toBeDefined();
+  it('lets a colleague copy a paper they may not change, and change the copy', async () => {
+    const paperId = await ownedPaper(ctx);
+    const copied = await callers.director({ method: 'POST', url: `/api/papers/${paperId}/copy` });
+    const copy = paperDetailSchema.parse(copied.json().data);
+    expect(copy.id).not.toBe(paperId);
+    expect(copy.title).toMatch(/（副本）$/);
+    expect(copy.questionCount).toBe(2);
+    expect((await callers.director({ method: 'PUT', url: `/api/papers/${copy.id}`, payload: paperInput(ctx) })).statusCode).toBe(
+      200,
+    );
+    expect((await callers.director({ method: 'PUT', url: `/api/papers/${paperId}`, payload: paperInput(ctx) })).statusCode).toBe(
+      403,
+    );
   });
 
   describe.each(ROUTES)('$name', (row) => {
