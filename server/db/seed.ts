@@ -79,16 +79,14 @@ export async function seedDemo(db: Db): Promise<boolean> {
     // Duties: the teacher teaches maths to every 2026级 class and is class teacher of the first; the
     // director directs 2026级.
     const firstYearClasses = classRows.filter((klass) => klass.pid === firstYear.id);
-    await tx
-      .insert(teachingAssignments)
-      .values(
-        firstYearClasses.map((klass) => ({
-          orgId: school.id,
-          userId: teacher!.id,
-          classId: klass.id,
-          subjectId: subjectId('数学')!,
-        })),
-      );
+    await tx.insert(teachingAssignments).values(
+      firstYearClasses.map((klass) => ({
+        orgId: school.id,
+        userId: teacher!.id,
+        classId: klass.id,
+        subjectId: subjectId('数学')!,
+      })),
+    );
     await tx.insert(classTeachers).values({ orgId: school.id, userId: teacher!.id, classId: firstYearClasses[0]!.id });
     await tx.insert(gradeDirectors).values({ orgId: school.id, userId: director!.id, schoolYearId: firstYear.id });
     for (const user of [teacher!, director!, creator!]) {

@@ -18,7 +18,8 @@ async function register(request: APIRequestContext, nickname: string): Promise<s
 async function answerPrompt(page: Page, value: string) {
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox').fill(value);
-  await dialog.getByRole('button', { name: '确定' }).click();
+  // Semi labels the confirm's buttons for screen readers in English: find it by its text.
+  await dialog.getByRole('button').filter({ hasText: '确定' }).click();
   await expect(dialog).toHaveCount(0);
 }
 
@@ -26,6 +27,7 @@ test('a newcomer sets up a school, invites a colleague who joins by the link and
   page,
   browser,
 }) => {
+  test.setTimeout(180_000);
   const errors = watchErrors(page);
   const head = await register(page.request, '周校长');
   await loginAs(page, head);

@@ -7,6 +7,7 @@ import {
   createClass,
   createSchoolYear,
   createSubject,
+  fetchCurrentUser,
   renameClass,
   renameSubject,
 } from './team-api';
