@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD, latestCaptchaText, loginAs, watchErrors } from './portal-helpers';
 
 /** Registers a fresh account through the API (SMS code from the development outbox); answers its mobile. */
@@ -12,15 +12,6 @@ async function register(request: APIRequestContext, nickname: string): Promise<s
   });
   expect(response.ok()).toBe(true);
   return mobile;
-}
-
-/** Answers a Semi dialog that asks for one name. */
-async function answerPrompt(page: Page, value: string) {
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox').fill(value);
-  // Semi labels the confirm's buttons for screen readers in English: find it by its text.
-  await dialog.getByRole('button').filter({ hasText: '确定' }).click();
-  await expect(dialog).toHaveCount(0);
 }
 
 test('a newcomer sets up a school, invites a colleague who joins by the link and is made grade director', async ({
@@ -43,8 +34,10 @@ test('a newcomer sets up a school, invites a colleague who joins by the link and
   await expect(page.getByRole('button', { name: '保存设置' })).toBeVisible();
 
   await page.getByRole('button', { name: '新建学年' }).click();
-  await answerPrompt(page, '2026级');
-  await answerPrompt(page, '2');
+  const newYear = page.getByRole('dialog');
+  await newYear.getByLabel('学年名称').fill('2026级');
+  await newYear.getByLabel('班级数量').fill('2');
+  await newYear.getByRole('button', { name: '创建学年' }).click();
   await expect(page.getByText('2班', { exact: true })).toBeVisible();
 
   await page.goto('/team/member');

@@ -1,4 +1,4 @@
-import { Button, Empty, Input, Modal, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Form, Input, Modal, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import type { SchoolStructure } from '../../shared/contract/org';
 import {
@@ -47,6 +47,7 @@ export function SchoolStructurePanel({
 }) {
   const { http, user, onUserChanged } = useTeamServices();
   const [showArchived, setShowArchived] = useState(false);
+  const [addingYear, setAddingYear] = useState(false);
 
   const run = async (action: () => Promise<unknown>, done: string) => {
     try {
@@ -58,13 +59,11 @@ export function SchoolStructurePanel({
     }
   };
 
-  const addYear = async () => {
-    const name = await askName('新建学年', '', '例如：2027级。下一步可一次建好班级。');
-    if (!name) return;
-    const count = await askName('班级数量', '4', '将按「1班、2班……」命名，之后可改名；填 0 不建班级');
-    const n = Math.max(0, Math.min(40, Number(count ?? 0) || 0));
-    const classNames = Array.from({ length: n }, (_, i) => `${i + 1}班`);
-    await run(() => createSchoolYear(http, orgId, name, classNames), '学年已创建');
+  const addYear = async (values: { name: string; classCount: number }) => {
+    const count = Math.max(0, Math.min(40, Math.floor(values.classCount ?? 0)));
+    const classNames = Array.from({ length: count }, (_, i) => `${i + 1}班`);
+    setAddingYear(false);
+    await run(() => createSchoolYear(http, orgId, values.name.trim(), classNames), '学年已创建');
     // A first school year becomes the default one: show it in the top bar.
     if (user && user.userGradeInfo.classDefaultId === null) onUserChanged(await fetchCurrentUser(http).catch(() => user));
   };
@@ -81,12 +80,37 @@ export function SchoolStructurePanel({
             {showArchived ? '隐藏已归档' : '显示已归档'}
           </Button>
           {canManage ? (
-            <Button size="small" theme="solid" onClick={addYear}>
+            <Button size="small" theme="solid" onClick={() => setAddingYear(true)}>
               新建学年
             </Button>
           ) : null}
         </Space>
       </div>
+      <Modal title="新建学年" visible={addingYear} onCancel={() => setAddingYear(false)} footer={null}>
+        <Form<{ name: string; classCount: number }>
+          labelPosition="top"
+          initValues={{ name: '', classCount: 4 }}
+          onSubmit={addYear}
+        >
+          <Form.Input
+            field="name"
+            label="学年名称"
+            placeholder="例如：2027级"
+            maxLength={40}
+            rules={[{ required: true, message: '请输入学年名称' }]}
+          />
+          <Form.InputNumber
+            field="classCount"
+            label="班级数量"
+            min={0}
+            max={40}
+            extraText="班级按「1班、2班……」命名，之后可改名"
+          />
+          <Button htmlType="submit" theme="solid" block>
+            创建学年
+          </Button>
+        </Form>
+      </Modal>
       {years.length === 0 ? <Empty description="还没有学年" /> : null}
       {years.map((year) => (
         <div key={year.id} className={styles.year}>
