@@ -35,8 +35,8 @@ test('a newcomer sets up a school, invites a colleague who joins by the link and
 
   await page.getByRole('button', { name: '新建学年' }).click();
   const newYear = page.getByRole('dialog');
-  await newYear.getByLabel('学年名称').fill('2026级');
-  await newYear.getByLabel('班级数量').fill('2');
+  await newYear.getByPlaceholder('例如：2027级').fill('2026级');
+  await newYear.locator('input').nth(1).fill('2');
   await newYear.getByRole('button', { name: '创建学年' }).click();
   await expect(page.getByText('2班', { exact: true })).toBeVisible();
 
