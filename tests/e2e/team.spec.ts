@@ -14,10 +14,7 @@ async function register(request: APIRequestContext, nickname: string): Promise<s
   return mobile;
 }
 
-test('a newcomer sets up a school, invites a colleague who joins by the link and is made grade director', async ({
-  page,
-  browser,
-}) => {
+test('a newcomer sets up a school, invites a colleague who joins by the link', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const errors = watchErrors(page);
   const head = await register(page.request, '周校长');
@@ -68,21 +65,6 @@ test('a newcomer sets up a school, invites a colleague who joins by the link and
   await colleague.goto(link);
   await expect(colleague.getByTestId('invite-status')).toHaveText('邀请的使用次数已用完，请联系学校管理员重新邀请');
 
-  // The creator makes the colleague grade director of 2026级.
-  await page.reload();
-  const row = page.getByRole('row').filter({ hasText: '吴老师' });
-  await row.getByRole('button', { name: '编辑' }).click();
-  const edit = page.getByRole('dialog');
-  await edit.locator('.semi-form-field').filter({ hasText: '年级主任' }).locator('.semi-select').click();
-  await page.getByRole('option', { name: '2026级' }).click();
-  await edit.getByRole('button', { name: '保存' }).click();
-  await expect(page.getByRole('row').filter({ hasText: '吴老师' })).toContainText('2026级年级主任');
-
-  // After a reload the colleague sees the data centre menu.
-  await colleague.goto('/paperlist');
-  await expect(colleague.getByText('数据中心', { exact: true })).toHaveCount(0);
-  await colleague.reload();
-  await expect(colleague.getByText('数据中心', { exact: true })).toBeVisible();
   await other.close();
   expect(errors).toEqual([]);
 });
