@@ -11,6 +11,7 @@ import { lazyPage } from '../src/shared/ui/lazy-page';
 import { RouteErrorPage } from '../src/shared/ui/route-error-page';
 import { WithMarking, WithPapers } from './teacher-feature-providers';
 import { WithAnalysis } from './teacher-analysis-provider';
+import { WithTeam } from './teacher-team-provider';
 
 // Each page is its own chunk, loaded on first visit: lazyPage(() => import('<module>'), '<ExportName>').
 const CorrectPage = lazyPage(() => import('../src/features/marking/pages/correct-page'), 'CorrectPage');
@@ -46,6 +47,10 @@ const SubjectStatsPage = lazyPage(() => import('../src/features/analysis/pages/d
 const CorrectScorePage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'CorrectScorePage');
 const AverageScorePage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'AverageScorePage');
 const BigDataPage = lazyPage(() => import('../src/features/analysis/pages/big-data-page'), 'BigDataPage');
+const InvitePage = lazyPage(() => import('../src/features/team/pages/invite-page'), 'InvitePage');
+const TeamDetailsPage = lazyPage(() => import('../src/features/team/pages/team-details-page'), 'TeamDetailsPage');
+const TeamGroupPage = lazyPage(() => import('../src/features/team/pages/team-group-page'), 'TeamGroupPage');
+const TeamMemberPage = lazyPage(() => import('../src/features/team/pages/team-member-page'), 'TeamMemberPage');
 
 const PAGES: Record<string, ReactNode> = {
   '/': <LandingPage />,
@@ -156,6 +161,26 @@ const PAGES: Record<string, ReactNode> = {
     <WithAnalysis>
       <BigDataPage />
     </WithAnalysis>
+  ),
+  '/team/details': (
+    <WithTeam>
+      <TeamDetailsPage />
+    </WithTeam>
+  ),
+  '/team/member': (
+    <WithTeam>
+      <TeamMemberPage />
+    </WithTeam>
+  ),
+  '/team/group': (
+    <WithTeam>
+      <TeamGroupPage />
+    </WithTeam>
+  ),
+  '/invite': (
+    <WithTeam>
+      <InvitePage />
+    </WithTeam>
   ),
 };
 

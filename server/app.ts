@@ -19,6 +19,7 @@ import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import filesPlugin from './plugins/files';
 import markingPlugin from './plugins/marking';
+import orgPlugin from './plugins/org';
 import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
 import redisPlugin from './plugins/redis';
@@ -33,6 +34,8 @@ import markingRoutes from './routes/marking/marking.routes';
 import reviewRoutes from './routes/marking/review.routes';
 import scoresRoutes from './routes/marking/scores.routes';
 import oauthRoutes from './routes/oauth/oauth.routes';
+import invitationRoutes from './routes/org/invitation.routes';
+import schoolRoutes from './routes/org/school.routes';
 import homeworkRoutes from './routes/papers/homework.routes';
 import paperRoutes from './routes/papers/paper.routes';
 import questionBankRoutes from './routes/papers/question-bank.routes';
@@ -119,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(scanPlugin, { dataDir: config.dataDir });
   await app.register(markingPlugin);
   await app.register(backupPlugin, { dataDir: config.dataDir });
+  await app.register(orgPlugin, { now: options.now ?? systemClock });
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(
@@ -145,6 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(scoresRoutes);
       if (config.devOutbox && config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
       await api.register(analysisRoutes);
+      await api.register(schoolRoutes);
+      await api.register(invitationRoutes, limited);
     },
     { prefix: '/api' },
   );

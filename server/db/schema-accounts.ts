@@ -8,6 +8,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -26,6 +27,17 @@ export const orgs = pgTable('orgs', {
   name: text('name').notNull(),
   createdBy: integer('created_by'),
   createdAt: createdAt(),
+  region: text('region').notNull().default(''),
+  /** 小学 | 初中 | 高中 | 完全中学 */
+  schoolType: text('school_type').notNull().default('初中'),
+  /** Relative path under the image base URL, e.g. logos/3f2a.png. */
+  logo: text('logo'),
+  /** The footer's filing number (备案号). */
+  filingNumber: text('filing_number').notNull().default(''),
+  /** Score bands read by analysis, in percent of the full mark: 及格, 良好, 优秀. */
+  passPercent: integer('pass_percent').notNull().default(60),
+  goodPercent: integer('good_percent').notNull().default(75),
+  excellentPercent: integer('excellent_percent').notNull().default(85),
 });
 
 /** One tree per school: school years (type 1, pid null) and their classes (type 2, pid = school year). */
@@ -40,6 +52,7 @@ export const classes = pgTable(
     type: integer('type').notNull(),
     name: text('name').notNull(),
     sort: integer('sort').notNull().default(0),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [index('classes_org_type_pid_idx').on(t.orgId, t.type, t.pid)],
 );
@@ -53,6 +66,7 @@ export const subjects = pgTable(
       .references(() => orgs.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     sort: integer('sort').notNull().default(0),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('subjects_org_name_idx').on(t.orgId, t.name)],
 );
@@ -86,6 +100,7 @@ export const memberships = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** creator | admin | teacher */
     role: text('role').notNull(),
+    /** True while the member directs at least one school year (grade_directors); the spec's flag. */
     gradeDirector: boolean('grade_director').notNull().default(false),
     subjectId: integer('subject_id').references(() => subjects.id, { onDelete: 'set null' }),
     /** The user's default school year (class tree node of type 1) in this org. */
@@ -172,4 +187,95 @@ export const loginFailures = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.loginKey, t.ip] })],
+);
+
+/** Subject teachers: who teaches which subject to which class. */
+export const teachingAssignments = pgTable(
+  'teaching_assignments',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    classId: integer('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => subjects.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    uniqueIndex('teaching_assignments_user_class_subject_idx').on(t.userId, t.classId, t.subjectId),
+    index('teaching_assignments_org_idx').on(t.orgId),
+  ],
+);
+
+/** Class teachers (班主任): at most one per class. */
+export const classTeachers = pgTable(
+  'class_teachers',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    classId: integer('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('class_teachers_class_idx').on(t.classId), index('class_teachers_org_idx').on(t.orgId)],
+);
+
+/** Grade directors (年级主任) of a school year. */
+export const gradeDirectors = pgTable(
+  'grade_directors',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    schoolYearId: integer('school_year_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    uniqueIndex('grade_directors_year_user_idx').on(t.schoolYearId, t.userId),
+    index('grade_directors_org_idx').on(t.orgId),
+  ],
+);
+
+/**
+ * Invitations to join a school: a link (token) and a 6-digit code, with the role and teaching preset
+ * the joiner gets, an expiry and a number of uses.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    token: text('token').notNull().unique(),
+    code: text('code').notNull(),
+    /** admin | teacher */
+    role: text('role').notNull(),
+    schoolYearId: integer('school_year_id').references(() => classes.id, { onDelete: 'set null' }),
+    classIds: jsonb('class_ids').$type<number[]>().notNull().default([]),
+    subjectIds: jsonb('subject_ids').$type<number[]>().notNull().default([]),
+    maxUses: integer('max_uses').notNull(),
+    usedCount: integer('used_count').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invitations_org_idx').on(t.orgId), index('invitations_code_idx').on(t.code)],
 );

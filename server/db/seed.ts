@@ -6,7 +6,7 @@ import { count, eq } from 'drizzle-orm';
 import { CLASS_TYPE } from '../../src/shared/contract/system';
 import { hashPassword } from '../services/auth/password-hasher';
 import type { Db } from './client';
-import { classes, memberships, orgs, subjects, users } from './schema';
+import { classes, classTeachers, gradeDirectors, memberships, orgs, subjects, teachingAssignments, users } from './schema';
 import { seedPapersDemo } from './seed-papers';
 import { seedSemesterForSchool } from './seed-semester';
 
@@ -46,17 +46,20 @@ export async function seedDemo(db: Db, options: { semester?: boolean } = {}): Pr
         DEMO_SCHOOL_YEARS.map((year, i) => ({ orgId: school.id, type: CLASS_TYPE.schoolYear, name: year.name, sort: i + 1 })),
       )
       .returning();
-    await tx.insert(classes).values(
-      years.flatMap((year, i) =>
-        Array.from({ length: DEMO_CLASSES_PER_YEAR }, (_, k) => ({
-          orgId: school.id,
-          pid: year.id,
-          type: CLASS_TYPE.klass,
-          name: `${DEMO_SCHOOL_YEARS[i]!.grade}(${k + 1})班`,
-          sort: k + 1,
-        })),
-      ),
-    );
+    const classRows = await tx
+      .insert(classes)
+      .values(
+        years.flatMap((year, i) =>
+          Array.from({ length: DEMO_CLASSES_PER_YEAR }, (_, k) => ({
+            orgId: school.id,
+            pid: year.id,
+            type: CLASS_TYPE.klass,
+            name: `${DEMO_SCHOOL_YEARS[i]!.grade}(${k + 1})班`,
+            sort: k + 1,
+          })),
+        ),
+      )
+      .returning();
     const subjectRows = await tx
       .insert(subjects)
       .values(DEMO_SUBJECTS.map((name, i) => ({ orgId: school.id, name, sort: i + 1 })))
@@ -75,6 +78,19 @@ export async function seedDemo(db: Db, options: { semester?: boolean } = {}): Pr
       { orgId: school.id, userId: director!.id, role: 'teacher', gradeDirector: true, subjectId: subjectId('语文') },
       { orgId: school.id, userId: creator!.id, role: 'creator' },
     ]);
+    // Duties: the teacher teaches maths to every 2026级 class and is class teacher of the first; the
+    // director directs 2026级.
+    const firstYearClasses = classRows.filter((klass) => klass.pid === firstYear.id);
+    await tx.insert(teachingAssignments).values(
+      firstYearClasses.map((klass) => ({
+        orgId: school.id,
+        userId: teacher!.id,
+        classId: klass.id,
+        subjectId: subjectId('数学')!,
+      })),
+    );
+    await tx.insert(classTeachers).values({ orgId: school.id, userId: teacher!.id, classId: firstYearClasses[0]!.id });
+    await tx.insert(gradeDirectors).values({ orgId: school.id, userId: director!.id, schoolYearId: firstYear.id });
     for (const user of [teacher!, director!, creator!]) {
       await tx.update(users).set({ defaultOrgId: school.id }).where(eq(users.id, user.id));
     }

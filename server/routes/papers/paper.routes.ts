@@ -53,6 +53,12 @@ export default async function paperRoutes(app: FastifyInstance, options: PaperRo
     return ok(await papers.update(requireAuth(request).userId, id, input));
   });
 
+  // Colleagues read and copy each other's papers; only the owner and admins change them.
+  app.post('/papers/:id/copy', authenticated, async (request) => {
+    const { id } = parseInput(idParamsSchema, request.params);
+    return ok(await papers.copy(requireAuth(request).userId, id));
+  });
+
   app.delete('/papers/:id', authenticated, async (request) => {
     const { id } = parseInput(idParamsSchema, request.params);
     return ok(await papers.remove(requireAuth(request).userId, id));

@@ -36,7 +36,7 @@ import {
 import { ApiError } from '../../lib/api-error';
 import { renderAnswerSheetPdf, type AnswerSheetCopy } from '../answer-sheet/answer-sheet-pdf';
 import type { PaperService } from './paper.service';
-import { requireClasses, requireSchool, type SchoolScope } from './school-scope';
+import { requireClasses, requireOwnerOrAdmin, requireSchool, type SchoolScope } from './school-scope';
 
 type HomeworkCreateData = z.output<typeof homeworkCreateSchema>;
 type HomeworkListData = z.output<typeof homeworkListQuerySchema>;
@@ -254,7 +254,8 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
 
     async setStatus(userId: number, id: number, status: HomeworkStatus): Promise<Homework> {
       const scope = await requireSchool(db, userId);
-      await requireHomework(scope, id);
+      const row = await requireHomework(scope, id);
+      await requireOwnerOrAdmin(db, scope, row.createdBy);
       await db.update(homework).set({ status }).where(eq(homework.id, id));
       return describeOne(id);
     },

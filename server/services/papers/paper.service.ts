@@ -36,7 +36,14 @@ import {
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { descendantIds, escapeLike, loadQuestions, visibleQuestionsOf } from './question-bank.service';
-import { requireSchool, requireSchoolYear, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
+import {
+  requireOwnerOrAdmin,
+  requireSchool,
+  requireSchoolYear,
+  requireSubject,
+  sameNameSubjectIds,
+  type SchoolScope,
+} from './school-scope';
 
 type PaperInputData = z.output<typeof paperInputSchema>;
 type AutoComposeData = z.output<typeof autoComposeRequestSchema>;
@@ -358,7 +365,8 @@ export function createPaperService({
 
     async update(userId: number, id: number, input: PaperInputData): Promise<PaperDetail> {
       const scope = await requireSchool(db, userId);
-      await requirePaper(scope, id);
+      const paper = await requirePaper(scope, id);
+      await requireOwnerOrAdmin(db, scope, paper.createdBy);
       await checkInput(scope, input);
       const [printed] = await db
         .select({ value: count() })
@@ -380,10 +388,54 @@ export function createPaperService({
       return detail(id);
     },
 
+    /** A colleague's (or one's own) paper copied into a new paper of the caller's, titled 「…（副本）」. */
+    async copy(userId: number, id: number): Promise<PaperDetail> {
+      const scope = await requireSchool(db, userId);
+      const source = await requirePaper(scope, id);
+      const refs = await db.select().from(paperQuestions).where(eq(paperQuestions.paperId, id)).orderBy(asc(paperQuestions.no));
+      const sectionRows = await db
+        .select()
+        .from(paperSections)
+        .where(eq(paperSections.paperId, id))
+        .orderBy(asc(paperSections.sort));
+      const newId = await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const [row] = await tx
+          .insert(papers)
+          .values({
+            orgId: scope.orgId,
+            subjectId: source.subjectId,
+            schoolYearId: source.schoolYearId,
+            title: `${source.title}（副本）`.slice(0, 100),
+            paperSize: source.paperSize,
+            createdBy: userId,
+          })
+          .returning({ id: papers.id });
+        await writeSections(tx, row!.id, {
+          title: source.title,
+          subjectId: source.subjectId,
+          schoolYearId: source.schoolYearId,
+          paperSize: source.paperSize === 'A3' ? 'A3' : 'A4',
+          sections: sectionRows.map((section) => ({
+            title: section.title,
+            questions: refs
+              .filter((ref) => ref.sectionId === section.id)
+              .map((ref) => ({ questionId: ref.questionId, score: ref.score })),
+          })),
+        } as PaperInputData);
+        await refreshUsage(
+          tx,
+          refs.map((ref) => ref.questionId),
+        );
+        return row!.id;
+      });
+      return detail(newId);
+    },
+
     async remove(userId: number, id: number): Promise<null> {
       const scope = await requireSchool(db, userId);
       const paper = await requirePaper(scope, id);
-      if (paper.createdBy !== userId) throw ApiError.forbidden();
+      await requireOwnerOrAdmin(db, scope, paper.createdBy);
       const [used] = await db.select({ value: count() }).from(homework).where(eq(homework.paperId, id));
       if ((used?.value ?? 0) > 0) throw ApiError.badRequest('试卷已布置为作业，不能删除');
       await db.transaction(async (t) => {

@@ -24,7 +24,7 @@ import {
   subjects,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
-import { requireSchool, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
+import { requireOwnerOrAdmin, requireSchool, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
 
 type QuestionRow = typeof questions.$inferSelect;
 type QuestionInputData = z.output<typeof questionInputSchema>;
@@ -139,11 +139,18 @@ function toQuestion(row: QuestionRow, chapterIds: number[], points: { id: number
 }
 
 export function createQuestionBankService({ db }: { db: Db }) {
-  /** The school's own question, or 403 for a shared one and 404 for anything else. */
+  /**
+   * The school's own question that the caller may change (its author or an admin), or 403 for a shared
+   * one or a colleague's, and 404 for anything else.
+   */
   async function requireOwnQuestion(scope: SchoolScope, id: number) {
-    const [row] = await db.select({ id: questions.id, orgId: questions.orgId }).from(questions).where(eq(questions.id, id));
+    const [row] = await db
+      .select({ id: questions.id, orgId: questions.orgId, createdBy: questions.createdBy })
+      .from(questions)
+      .where(eq(questions.id, id));
     if (!row || (row.orgId !== null && row.orgId !== scope.orgId)) throw ApiError.notFound();
     if (row.orgId === null) throw ApiError.forbidden();
+    await requireOwnerOrAdmin(db, scope, row.createdBy);
     return row;
   }
 

@@ -7,6 +7,7 @@ import { CLASS_TYPE } from '../../../src/shared/contract/system';
 import type { Db } from '../../db/client';
 import { classes, memberships, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { requirePermission, schoolYearOf } from '../org/permissions';
 
 export type SchoolScope = { userId: number; orgId: number };
 
@@ -18,6 +19,21 @@ export async function requireSchool(db: Db, userId: number): Promise<SchoolScope
     .where(eq(users.id, userId));
   if (!row) throw ApiError.forbidden();
   return { userId, orgId: row.orgId };
+}
+
+/**
+ * Changing or deleting what a colleague made (a paper, a question, a homework): its owner and the
+ * school's admins may; anyone else in the school reads (and copies) it and gets a 403 here.
+ */
+export async function requireOwnerOrAdmin(db: Db, scope: SchoolScope, ownerId: number | null): Promise<void> {
+  if (ownerId !== null && ownerId === scope.userId) return;
+  await requirePermission(db, scope.userId, { kind: 'owned.edit', ownerId }, scope.orgId);
+}
+
+/** Changing a class's students: admins, the director of its school year, its class and subject teachers. */
+export async function requireClassManager(db: Db, scope: SchoolScope, classId: number): Promise<void> {
+  const schoolYearId = await schoolYearOf(db, scope.orgId, classId);
+  await requirePermission(db, scope.userId, { kind: 'class.manage', classId, schoolYearId }, scope.orgId);
 }
 
 /** A subject of the school, or a 404. */

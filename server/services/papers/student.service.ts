@@ -17,7 +17,7 @@ import { classes, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { isUniqueViolation } from '../../lib/secrets';
 import { guardXlsx, type XlsxLimits, XlsxRefused } from '../../lib/xlsx-guard';
-import { requireClass, requireSchool } from './school-scope';
+import { requireClass, requireClassManager, requireSchool } from './school-scope';
 
 /** Most students one file may hold. */
 export const MAX_ROSTER_ROWS = 2000;
@@ -123,6 +123,7 @@ export function createStudentService({ db }: { db: Db }) {
     async importRoster(userId: number, classId: number, file: Buffer): Promise<RosterImportResult> {
       const scope = await requireSchool(db, userId);
       await requireClass(db, scope, classId);
+      await requireClassManager(db, scope, classId);
       const rows = await readRoster(file);
 
       const codes = [...new Set(rows.map((r) => r.code).filter((code) => STUDENT_CODE_PATTERN.test(code)))];

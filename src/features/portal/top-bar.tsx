@@ -1,4 +1,4 @@
-import { IconChevronDown, IconExit, IconMenu, IconScan, IconSetting, IconUser } from '@douyinfe/semi-icons';
+import { IconChevronDown, IconExit, IconMenu, IconScan, IconSetting, IconUser, IconUserGroup } from '@douyinfe/semi-icons';
 import { Avatar, Button, Dropdown, Nav, Toast, Tooltip } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -129,6 +129,9 @@ export function TopBar() {
                     学校设置
                   </Dropdown.Item>
                 ) : null}
+                <Dropdown.Item icon={<IconUserGroup />} onClick={() => go('/team/group')}>
+                  {info?.orgDefaultId == null ? '创建/加入学校' : user.orgs.length > 1 ? '我的团队 / 切换学校' : '我的团队'}
+                </Dropdown.Item>
                 <Dropdown.Divider />
                 <Dropdown.Item icon={<IconExit />} onClick={logout}>
                   退出登录

@@ -54,6 +54,9 @@ export const PORTAL_REDIRECTS: Readonly<Record<string, string>> = {
 /** Reachable without a session (spec §2, navigation guard). */
 export const PUBLIC_PATHS: readonly string[] = ['/', '/404'];
 
+/** Reachable with or without a session: an invitation link opened logged out offers login or register. */
+export const OPEN_PATHS: readonly string[] = ['/invite'];
+
 /** Where a logged-in visitor on a public path is sent. */
 export const PORTAL_HOME = '/paperList';
 
@@ -122,6 +125,7 @@ export function routeName(pathname: string): string | undefined {
  * visitor without one anywhere else goes to /; otherwise navigation proceeds (null).
  */
 export function guardRedirect(pathname: string, hasSession: boolean): string | null {
+  if (pathIn(pathname, OPEN_PATHS)) return null;
   const isPublic = pathIn(pathname, PUBLIC_PATHS);
   if (hasSession && isPublic) return PORTAL_HOME;
   if (!hasSession && !isPublic) return '/';

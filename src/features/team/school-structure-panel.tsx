@@ -1,0 +1,238 @@
+import { Button, Empty, Form, Input, Modal, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { useState } from 'react';
+import type { SchoolStructure } from '../../shared/contract/org';
+import {
+  archiveClass,
+  archiveSubject,
+  createClass,
+  createSchoolYear,
+  createSubject,
+  fetchCurrentUser,
+  renameClass,
+  renameSubject,
+} from './team-api';
+import { useTeamServices } from './team-services';
+import styles from './team.module.css';
+
+/** Asks for a name in a small dialog; resolves null when cancelled. */
+function askName(title: string, initial = '', hint?: string): Promise<string | null> {
+  let value = initial;
+  return new Promise((resolve) => {
+    Modal.confirm({
+      title,
+      icon: null,
+      content: (
+        <div>
+          <Input defaultValue={initial} autoFocus maxLength={40} onChange={(v) => (value = v)} aria-label={title} />
+          {hint ? <Typography.Text type="tertiary">{hint}</Typography.Text> : null}
+        </div>
+      ),
+      onOk: () => resolve(value.trim() || null),
+      onCancel: () => resolve(null),
+    });
+  });
+}
+
+/** School years with their classes, and subjects: read by everyone, changed by the creator and admins. */
+export function SchoolStructurePanel({
+  orgId,
+  structure,
+  canManage,
+  onChanged,
+}: {
+  orgId: number;
+  structure: SchoolStructure;
+  canManage: boolean;
+  onChanged: () => void;
+}) {
+  const { http, user, onUserChanged } = useTeamServices();
+  const [showArchived, setShowArchived] = useState(false);
+  const [addingYear, setAddingYear] = useState(false);
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    try {
+      await action();
+      Toast.success(done);
+      onChanged();
+    } catch {
+      // The HTTP client has shown the server's message.
+    }
+  };
+
+  const addYear = async (values: { name: string; classCount: number }) => {
+    const count = Math.max(0, Math.min(40, Math.floor(values.classCount ?? 0)));
+    const classNames = Array.from({ length: count }, (_, i) => `${i + 1}班`);
+    setAddingYear(false);
+    await run(() => createSchoolYear(http, orgId, values.name.trim(), classNames), '学年已创建');
+    // A first school year becomes the default one: show it in the top bar.
+    if (user && user.userGradeInfo.classDefaultId === null) onUserChanged(await fetchCurrentUser(http).catch(() => user));
+  };
+
+  const years = structure.schoolYears.filter((y) => showArchived || !y.archived);
+  const subjects = structure.subjects.filter((s) => showArchived || !s.archived);
+
+  return (
+    <div>
+      <div className={styles.header}>
+        <Typography.Title heading={5}>学年与班级</Typography.Title>
+        <Space>
+          <Button size="small" onClick={() => setShowArchived((v) => !v)}>
+            {showArchived ? '隐藏已归档' : '显示已归档'}
+          </Button>
+          {canManage ? (
+            <Button size="small" theme="solid" onClick={() => setAddingYear(true)}>
+              新建学年
+            </Button>
+          ) : null}
+        </Space>
+      </div>
+      <Modal title="新建学年" visible={addingYear} onCancel={() => setAddingYear(false)} footer={null}>
+        <Form<{ name: string; classCount: number }>
+          labelPosition="top"
+          initValues={{ name: '', classCount: 4 }}
+          onSubmit={addYear}
+        >
+          <Form.Input
+            field="name"
+            label="学年名称"
+            placeholder="例如：2027级"
+            maxLength={40}
+            rules={[{ required: true, message: '请输入学年名称' }]}
+          />
+          <Form.InputNumber
+            field="classCount"
+            label="班级数量"
+            min={0}
+            max={40}
+            extraText="班级按「1班、2班……」命名，之后可改名"
+          />
+          <Button htmlType="submit" theme="solid" block>
+            创建学年
+          </Button>
+        </Form>
+      </Modal>
+      {years.length === 0 ? <Empty description="还没有学年" /> : null}
+      {years.map((year) => (
+        <div key={year.id} className={styles.year}>
+          <div className={styles.yearHead}>
+            <Typography.Text strong className={year.archived ? styles.archived : undefined}>
+              {year.name}
+            </Typography.Text>
+            {canManage ? (
+              <Space wrap>
+                <Button
+                  size="small"
+                  onClick={async () => {
+                    const name = await askName('新建班级');
+                    if (name) await run(() => createClass(http, orgId, year.id, name), '班级已创建');
+                  }}
+                >
+                  添加班级
+                </Button>
+                <Button
+                  size="small"
+                  onClick={async () => {
+                    const name = await askName('重命名学年', year.name);
+                    if (name) await run(() => renameClass(http, orgId, year.id, name), '已重命名');
+                  }}
+                >
+                  重命名
+                </Button>
+                <Button
+                  size="small"
+                  onClick={() =>
+                    run(() => archiveClass(http, orgId, year.id, !year.archived), year.archived ? '已恢复' : '已归档')
+                  }
+                >
+                  {year.archived ? '恢复' : '归档'}
+                </Button>
+              </Space>
+            ) : null}
+          </div>
+          <div className={styles.row}>
+            {year.classes
+              .filter((c) => showArchived || !c.archived)
+              .map((klass) => (
+                <Tag
+                  key={klass.id}
+                  size="large"
+                  color={klass.archived ? 'grey' : 'blue'}
+                  className={klass.archived ? styles.archived : undefined}
+                  onClick={
+                    canManage
+                      ? async () => {
+                          if (klass.archived) {
+                            await run(() => archiveClass(http, orgId, klass.id, false), '班级已恢复');
+                            return;
+                          }
+                          const name = await askName(`重命名 ${klass.name}`, klass.name);
+                          if (name) await run(() => renameClass(http, orgId, klass.id, name), '已重命名');
+                        }
+                      : undefined
+                  }
+                  closable={canManage && !klass.archived}
+                  onClose={(_, event) => {
+                    event.preventDefault();
+                    void run(() => archiveClass(http, orgId, klass.id, true), '班级已归档');
+                  }}
+                >
+                  {klass.name}
+                </Tag>
+              ))}
+            {year.classes.length === 0 ? <Typography.Text type="tertiary">暂无班级</Typography.Text> : null}
+          </div>
+        </div>
+      ))}
+
+      <div className={styles.header} style={{ marginTop: 24 }}>
+        <Typography.Title heading={5}>学科</Typography.Title>
+        {canManage ? (
+          <Button
+            size="small"
+            theme="solid"
+            onClick={async () => {
+              const name = await askName('新建学科');
+              if (name) await run(() => createSubject(http, orgId, name), '学科已创建');
+            }}
+          >
+            新建学科
+          </Button>
+        ) : null}
+      </div>
+      <div className={styles.row}>
+        {subjects.map((subject) => (
+          <Tag
+            key={subject.id}
+            size="large"
+            color={subject.archived ? 'grey' : 'green'}
+            className={subject.archived ? styles.archived : undefined}
+            onClick={
+              canManage
+                ? async () => {
+                    if (subject.archived) {
+                      await run(() => archiveSubject(http, orgId, subject.id, false), '学科已恢复');
+                      return;
+                    }
+                    const name = await askName(`重命名 ${subject.name}`, subject.name);
+                    if (name) await run(() => renameSubject(http, orgId, subject.id, name), '已重命名');
+                  }
+                : undefined
+            }
+            closable={canManage && !subject.archived}
+            onClose={(_, event) => {
+              event.preventDefault();
+              void run(() => archiveSubject(http, orgId, subject.id, true), '学科已归档');
+            }}
+          >
+            {subject.name}
+          </Tag>
+        ))}
+      </div>
+      {canManage ? (
+        <Typography.Paragraph type="tertiary" style={{ marginTop: 8 }}>
+          点击班级或学科可重命名，点击 × 归档（历史作业和成绩保留）；显示已归档后点击已归档的班级或学科可恢复。
+        </Typography.Paragraph>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,334 @@
+/**
+ * The permission matrix: every endpoint of the route table below, called by each kind of caller, answers
+ * the expected status. Resources a call changes are made fresh for each call by the row's setup.
+ */
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../../../src/shared/contract/envelope';
+import { homeworkSchema, paperDetailSchema, questionPageSchema, questionSchema } from '../../../src/shared/contract/papers';
+import { invitationSchema } from '../../../src/shared/contract/org';
+import { useTestApp } from '../helper';
+import { type Caller, callerFor, createOtherSchool } from '../papers/papers-helper';
+import { addMember, demoSchool } from './org-helper';
+
+const CALLERS = [
+  'creator',
+  'admin',
+  'director',
+  'classTeacher',
+  'subjectTeacher',
+  'otherTeacher',
+  'otherSchool',
+  'none',
+] as const;
+type CallerKind = (typeof CALLERS)[number];
+type Expected = Record<CallerKind, number>;
+
+/** Any member reads; another school finds nothing; no session is 401. */
+const READ: Expected = {
+  creator: 200,
+  admin: 200,
+  director: 200,
+  classTeacher: 200,
+  subjectTeacher: 200,
+  otherTeacher: 200,
+  otherSchool: 404,
+  none: 401,
+};
+/** Creators and admins only. */
+const MANAGE: Expected = { ...READ, director: 403, classTeacher: 403, subjectTeacher: 403, otherTeacher: 403 };
+/** The owner (the subject teacher made it) and admins. */
+const OWNED: Expected = { ...MANAGE, subjectTeacher: 200 };
+
+type Ctx = {
+  app: FastifyInstance;
+  school: Awaited<ReturnType<typeof demoSchool>>;
+  owner: Caller;
+  creator: Caller;
+  questionIds: number[];
+  uniq: () => string;
+};
+
+type Row = {
+  name: string;
+  expected: Expected;
+  /** The request, built fresh for each caller (after any setup it needs). */
+  request: (ctx: Ctx) => Promise<InjectOptions> | InjectOptions;
+};
+
+async function ownedPaper(ctx: Ctx) {
+  const response = await ctx.owner({ method: 'POST', url: '/api/papers', payload: paperInput(ctx) });
+  return paperDetailSchema.parse(response.json().data).id;
+}
+
+function paperInput(ctx: Ctx) {
+  return {
+    title: `矩阵卷${ctx.uniq()}`,
+    subjectId: ctx.school.mathId,
+    schoolYearId: ctx.school.schoolYearId,
+    paperSize: 'A4',
+    sections: [{ title: '一、单选题', questions: ctx.questionIds.slice(0, 2).map((questionId) => ({ questionId, score: 5 })) }],
+  };
+}
+
+const questionInput = (ctx: Ctx) => ({
+  subjectId: ctx.school.mathId,
+  type: 'blank',
+  stem: `<p>1 + 1 = ______ (${ctx.uniq()})</p>`,
+  answer: ['2'],
+  difficulty: 1,
+  chapterIds: [],
+  knowledgePointIds: [],
+});
+
+async function ownedQuestion(ctx: Ctx) {
+  const response = await ctx.owner({ method: 'POST', url: '/api/questions', payload: questionInput(ctx) });
+  return questionSchema.parse(response.json().data).id;
+}
+
+async function ownedHomework(ctx: Ctx) {
+  const paperId = await ownedPaper(ctx);
+  const response = await ctx.owner({
+    method: 'POST',
+    url: '/api/homework',
+    payload: { paperId, classIds: [ctx.school.classIds[2]], startDate: '2026-03-02', dueDate: '2026-03-09' },
+  });
+  return homeworkSchema.parse(response.json().data).id;
+}
+
+async function freshMember(ctx: Ctx) {
+  return addMember(ctx.app, `member${ctx.uniq()}`, ctx.school.orgId);
+}
+
+async function freshInvitation(ctx: Ctx) {
+  const response = await ctx.creator({ method: 'POST', url: `/api/org/schools/${ctx.school.orgId}/invitations`, payload: {} });
+  return invitationSchema.parse(response.json().data).id;
+}
+
+const org = (ctx: Ctx) => `/api/org/schools/${ctx.school.orgId}`;
+
+const ROUTES: Row[] = [
+  // ---- papers, questions, homework ----
+  {
+    name: 'POST /api/papers',
+    expected: { ...READ, otherSchool: 400 },
+    request: (c) => ({ method: 'POST', url: '/api/papers', payload: paperInput(c) }),
+  },
+  {
+    name: 'GET /api/papers/:id',
+    expected: READ,
+    request: async (c) => ({ method: 'GET', url: `/api/papers/${await ownedPaper(c)}` }),
+  },
+  {
+    name: 'PUT /api/papers/:id',
+    expected: OWNED,
+    request: async (c) => ({ method: 'PUT', url: `/api/papers/${await ownedPaper(c)}`, payload: paperInput(c) }),
+  },
+  {
+    name: 'DELETE /api/papers/:id',
+    expected: OWNED,
+    request: async (c) => ({ method: 'DELETE', url: `/api/papers/${await ownedPaper(c)}` }),
+  },
+  {
+    name: 'POST /api/papers/:id/copy',
+    expected: READ,
+    request: async (c) => ({ method: 'POST', url: `/api/papers/${await ownedPaper(c)}/copy` }),
+  },
+  {
+    name: 'POST /api/papers/:id/docx',
+    expected: READ,
+    request: async (c) => ({ method: 'POST', url: `/api/papers/${await ownedPaper(c)}/docx`, payload: {} }),
+  },
+  {
+    name: 'GET /api/questions',
+    expected: READ,
+    request: (c) => ({ method: 'GET', url: `/api/questions?subjectId=${c.school.mathId}&pageSize=5` }),
+  },
+  {
+    name: 'POST /api/questions',
+    expected: { ...READ, otherSchool: 400 },
+    request: (c) => ({ method: 'POST', url: '/api/questions', payload: questionInput(c) }),
+  },
+  {
+    name: 'PUT /api/questions/:id',
+    expected: OWNED,
+    request: async (c) => ({ method: 'PUT', url: `/api/questions/${await ownedQuestion(c)}`, payload: questionInput(c) }),
+  },
+  {
+    name: 'DELETE /api/questions/:id',
+    expected: OWNED,
+    request: async (c) => ({ method: 'DELETE', url: `/api/questions/${await ownedQuestion(c)}` }),
+  },
+  {
+    name: 'GET /api/homework/:id',
+    expected: READ,
+    request: async (c) => ({ method: 'GET', url: `/api/homework/${await ownedHomework(c)}` }),
+  },
+  {
+    name: 'PATCH /api/homework/:id/status',
+    expected: OWNED,
+    request: async (c) => ({
+      method: 'PATCH',
+      url: `/api/homework/${await ownedHomework(c)}/status`,
+      payload: { status: 'assigned' },
+    }),
+  },
+  // ---- schools ----
+  { name: 'GET /api/org/schools/:orgId', expected: READ, request: (c) => ({ method: 'GET', url: org(c) }) },
+  {
+    name: 'PUT /api/org/schools/:orgId',
+    expected: MANAGE,
+    request: (c) => ({
+      method: 'PUT',
+      url: org(c),
+      payload: {
+        name: '示范中学',
+        region: '浙江省杭州市',
+        schoolType: '初中',
+        filingNumber: '',
+        passPercent: 60,
+        goodPercent: 75,
+        excellentPercent: 85,
+      },
+    }),
+  },
+  {
+    name: 'GET /api/org/schools/:orgId/structure',
+    expected: READ,
+    request: (c) => ({ method: 'GET', url: `${org(c)}/structure` }),
+  },
+  {
+    name: 'POST /api/org/schools/:orgId/school-years',
+    expected: MANAGE,
+    request: (c) => ({
+      method: 'POST',
+      url: `${org(c)}/school-years`,
+      payload: { name: `2027级${c.uniq()}`, classNames: ['一班'] },
+    }),
+  },
+  {
+    name: 'POST /api/org/schools/:orgId/school-years/:id/classes',
+    expected: MANAGE,
+    request: (c) => ({
+      method: 'POST',
+      url: `${org(c)}/school-years/${c.school.schoolYearId}/classes`,
+      payload: { name: `新班${c.uniq()}` },
+    }),
+  },
+  {
+    name: 'PUT /api/org/schools/:orgId/classes/:id',
+    expected: MANAGE,
+    request: (c) => ({ method: 'PUT', url: `${org(c)}/classes/${c.school.classIds[3]}`, payload: { name: '初一(4)班' } }),
+  },
+  {
+    name: 'POST /api/org/schools/:orgId/classes/:id/archive',
+    expected: MANAGE,
+    request: (c) => ({ method: 'POST', url: `${org(c)}/classes/${c.school.classIds[3]}/archive`, payload: { archived: false } }),
+  },
+  {
+    name: 'POST /api/org/schools/:orgId/subjects',
+    expected: MANAGE,
+    request: (c) => ({ method: 'POST', url: `${org(c)}/subjects`, payload: { name: `书法${c.uniq()}` } }),
+  },
+  // ---- staff ----
+  { name: 'GET /api/org/schools/:orgId/members', expected: READ, request: (c) => ({ method: 'GET', url: `${org(c)}/members` }) },
+  {
+    name: 'PUT /api/org/schools/:orgId/members/:id',
+    expected: MANAGE,
+    request: async (c) => ({
+      method: 'PUT',
+      url: `${org(c)}/members/${await freshMember(c)}`,
+      payload: {
+        role: 'teacher',
+        gradeDirectorOf: [],
+        classTeacherOf: [],
+        assignments: [{ classId: c.school.classIds[0], subjectId: c.school.mathId }],
+      },
+    }),
+  },
+  {
+    name: 'DELETE /api/org/schools/:orgId/members/:id',
+    expected: MANAGE,
+    request: async (c) => ({ method: 'DELETE', url: `${org(c)}/members/${await freshMember(c)}` }),
+  },
+  // ---- invitations ----
+  {
+    name: 'POST /api/org/schools/:orgId/invitations',
+    expected: MANAGE,
+    request: (c) => ({ method: 'POST', url: `${org(c)}/invitations`, payload: {} }),
+  },
+  {
+    name: 'GET /api/org/schools/:orgId/invitations',
+    expected: MANAGE,
+    request: (c) => ({ method: 'GET', url: `${org(c)}/invitations` }),
+  },
+  {
+    name: 'POST /api/org/schools/:orgId/invitations/:id/revoke',
+    expected: MANAGE,
+    request: async (c) => ({ method: 'POST', url: `${org(c)}/invitations/${await freshInvitation(c)}/revoke` }),
+  },
+];
+
+describe('the permission matrix', () => {
+  const app = useTestApp();
+  let ctx: Ctx;
+  let callers: Record<CallerKind, Caller>;
+
+  beforeAll(async () => {
+    const school = await demoSchool(app());
+    const other = await createOtherSchool(app());
+    await addMember(app(), 'm-admin', school.orgId, { role: 'admin' });
+    await addMember(app(), 'm-class', school.orgId, { classTeacherOf: [school.classIds[1]!] });
+    await addMember(app(), 'm-subject', school.orgId, { teaches: [{ classId: school.classIds[2]!, subjectId: school.mathId }] });
+    await addMember(app(), 'm-plain', school.orgId);
+    callers = {
+      creator: await callerFor(app(), 'creator'),
+      admin: await callerFor(app(), 'm-admin'),
+      director: await callerFor(app(), 'director'),
+      classTeacher: await callerFor(app(), 'm-class'),
+      subjectTeacher: await callerFor(app(), 'm-subject'),
+      otherTeacher: await callerFor(app(), 'm-plain'),
+      otherSchool: other.call,
+      none: (options) => app().inject(options),
+    };
+    let counter = 0;
+    const bank = questionPageSchema.parse(
+      (
+        await callers.subjectTeacher({ method: 'GET', url: `/api/questions?subjectId=${school.mathId}&type=single&pageSize=5` })
+      ).json().data,
+    );
+    ctx = {
+      app: app(),
+      school,
+      owner: callers.subjectTeacher,
+      creator: callers.creator,
+      questionIds: bank.list.map((q) => q.id),
+      uniq: () => `${(counter += 1)}`,
+    };
+  });
+
+  it('lets a colleague copy a paper they may not change, and change the copy', async () => {
+    const paperId = await ownedPaper(ctx);
+    const copied = await callers.director({ method: 'POST', url: `/api/papers/${paperId}/copy` });
+    const copy = paperDetailSchema.parse(copied.json().data);
+    expect(copy.id).not.toBe(paperId);
+    expect(copy.title).toMatch(/（副本）$/);
+    expect(copy.questionCount).toBe(2);
+    expect((await callers.director({ method: 'PUT', url: `/api/papers/${copy.id}`, payload: paperInput(ctx) })).statusCode).toBe(
+      200,
+    );
+    expect((await callers.director({ method: 'PUT', url: `/api/papers/${paperId}`, payload: paperInput(ctx) })).statusCode).toBe(
+      403,
+    );
+  });
+
+  describe.each(ROUTES)('$name', (row) => {
+    it.each(CALLERS)('as %s', async (kind) => {
+      const response = await callers[kind](await row.request(ctx));
+      if (response.statusCode !== row.expected[kind]) {
+        throw new Error(`${row.name} as ${kind}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      }
+      if (response.statusCode === 403) expect(response.json().msg).toBe(MESSAGES.forbidden);
+    });
+  });
+});
