@@ -4,8 +4,9 @@
  * machine, with the station's stored settings, the image pipeline in a Web Worker, and one source list
  * made of every driver this computer has:
  * - the simulated scanner (模拟扫描仪（演示）): draws the chosen homework's answer sheets for its
- *   students at 300 dpi, filled in, rotated, noisy, some upside down, with a blank page and a page of
- *   another homework; for 按二维码识别 it draws the school's newest homework that is out for scanning;
+ *   students not yet scanned at 300 dpi, filled in, rotated, noisy, some upside down, with a blank page,
+ *   a page of another homework and now and then a duplicate; for 按二维码识别 it draws the school's
+ *   newest homework that is out for scanning;
  * - file import (从文件夹导入图片): the images a scanner saved to a folder, picked when the scan starts.
  * - first, the scanners of the local scanning service (Dynamic Web TWAIN, its library loaded lazily from
  *   our own bundle and its resources from /dwt-resources/, after the station is usable: when the browser
@@ -13,6 +14,7 @@
  *   missing the station says so and offers the installers instead of DWT's English dialog.
  * This module is itself loaded on first use (scanner-port.tsx).
  */
+import { Toast } from '@douyinfe/semi-ui-19';
 import { useEffect, useRef, useState } from 'react';
 import { ScanSettingsDialog } from '../src/features/scan/scan-settings-dialog';
 import { useScanner } from '../src/features/scan/use-scanner';
@@ -20,7 +22,11 @@ import type { ScanProblem, UseScannerPort } from '../src/features/scan-station/s
 import { scannerMachine } from '../src/machines/scanner.machine';
 import type { HttpClient } from '../src/shared/adapters/http-client';
 import { createCompositeDriver, createOnDemandDriver } from '../src/shared/adapters/scanner/composite-driver';
-import { createFileImportDriver, FILE_IMPORT_SOURCE_NAME } from '../src/shared/adapters/scanner/file-import-driver';
+import {
+  createFileImportDriver,
+  FILE_IMPORT_SOURCE_NAME,
+  type SkippedFile,
+} from '../src/shared/adapters/scanner/file-import-driver';
 import { createDwtDriver, deferLoad } from '../src/shared/adapters/scanner/dwt-driver';
 import { createImagePipeline } from '../src/shared/adapters/scanner/image-pipeline';
 import { scannerActors, type ScannerDriver } from '../src/shared/adapters/scanner/scanner-driver';
@@ -30,10 +36,10 @@ import {
   SIMULATED_SOURCE_NAME,
   type SimulatedDriverOptions,
 } from '../src/shared/adapters/scanner/simulated-driver';
-import { answerSheetSpecSchema } from '../src/shared/contract/answer-sheet';
-import { homeworkPageSchema, homeworkSchema, studentListSchema } from '../src/shared/contract/papers';
+import { type AnswerSheetSpec, answerSheetSpecSchema } from '../src/shared/contract/answer-sheet';
+import { homeworkPageSchema } from '../src/shared/contract/papers';
 import { clientConfigSchema } from '../src/shared/contract/system';
-import { DriverError, type ScannedPage } from '../src/shared/contract/scan';
+import { DriverError, type ScannedPage, unscannedStudentsSchema } from '../src/shared/contract/scan';
 
 /** Sheets in the simulated feeder per scan, and the time between two transfers. */
 export const SIMULATED_PAGES_PER_FEED = 10;
@@ -42,28 +48,21 @@ const SIMULATED_PAGE_INTERVAL_MS = 150;
 const SCANNABLE = new Set(['assigned', 'scanning', 'marking']);
 
 /**
- * What the simulated scanner draws for a homework: its sheet and its students. Each feed continues with
- * the next students (a feeder is refilled with the next part of the stack) and a new seed.
+ * What the simulated scanner draws for a homework: its sheet, and the students of its classes not yet
+ * scanned, asked from the server at every feed (so any station, at any time, continues the class where
+ * it stands) less those this station fed already and the server has yet to count; with now and then a
+ * page of a student already scanned (a duplicate). When nobody is left the feeder is empty.
  */
 function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number | null) {
-  const cache = new Map<number, Promise<Pick<SimulatedDriverOptions, 'spec' | 'students'>>>();
+  const specs = new Map<number, Promise<AnswerSheetSpec>>();
+  const fed = new Map<number, Set<string>>();
   let feeds = 0;
-  let cursor = 0;
-  const material = (homeworkId: number) => {
-    let entry = cache.get(homeworkId);
+  const specOf = (homeworkId: number) => {
+    let entry = specs.get(homeworkId);
     if (!entry) {
-      entry = (async () => {
-        const [spec, detail] = await Promise.all([
-          http.get(`/api/homework/${homeworkId}/answer-sheet/spec`, undefined, answerSheetSpecSchema),
-          http.get(`/api/homework/${homeworkId}`, undefined, homeworkSchema),
-        ]);
-        const rosters = await Promise.all(
-          detail.classes.map((c) => http.get(`/api/classes/${c.id}/students`, undefined, studentListSchema)),
-        );
-        return { spec, students: rosters.flat().map((s) => ({ name: s.name, code: s.code })) };
-      })();
-      entry.catch(() => cache.delete(homeworkId));
-      cache.set(homeworkId, entry);
+      entry = http.get(`/api/homework/${homeworkId}/answer-sheet/spec`, undefined, answerSheetSpecSchema);
+      entry.catch(() => specs.delete(homeworkId));
+      specs.set(homeworkId, entry);
     }
     return entry;
   };
@@ -81,16 +80,27 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
   };
   return async (): Promise<SimulatedDriverOptions> => {
     const homeworkId = getHomeworkId() ?? (await newestScannable());
-    const { spec, students } = await material(homeworkId);
+    const [spec, left] = await Promise.all([
+      specOf(homeworkId),
+      http.get(`/api/scan/homework/${homeworkId}/unscanned-students`, undefined, unscannedStudentsSchema),
+    ]);
+    const mine = fed.get(homeworkId) ?? new Set<string>();
+    fed.set(homeworkId, mine);
+    // Fed by this station but not counted yet (being recognised, or sent to 异常处理): not again, unless
+    // nobody else is left.
+    const fresh = left.unscanned.filter((s) => !mine.has(s.code));
+    const students = (fresh.length > 0 ? fresh : left.unscanned).slice(0, SIMULATED_PAGES_PER_FEED);
+    if (students.length === 0) throw new DriverError('acquisition', 'every student is scanned', -1035);
+    for (const s of students) mine.add(s.code);
     feeds += 1;
-    const offset = students.length > 0 ? cursor % students.length : 0;
-    cursor += SIMULATED_PAGES_PER_FEED;
     return {
       homeworkId,
       spec,
-      students: [...students.slice(offset), ...students.slice(0, offset)],
+      students,
+      wrap: false,
+      duplicates: left.scanned,
       pageCount: SIMULATED_PAGES_PER_FEED,
-      seed: feeds,
+      seed: (Date.now() % 100_000) + feeds,
       intervalMs: SIMULATED_PAGE_INTERVAL_MS,
     };
   };
@@ -122,6 +132,20 @@ const PROBLEM_STATES: Record<string, ScanProblem['kind']> = {
 };
 
 const settingsStore = createScannerSettingsStorage();
+
+/** Files shown by name in the skipped-files message; the rest are counted. */
+const SKIPPED_NAMED = 5;
+
+/** Tells the operator which chosen files the import leaves out, and why. */
+function toastSkipped(skipped: SkippedFile[]) {
+  const byReason = new Map<string, string[]>();
+  for (const file of skipped) byReason.set(file.reason, [...(byReason.get(file.reason) ?? []), file.name]);
+  const lines = [...byReason].map(([reason, names]) => {
+    const named = names.slice(0, SKIPPED_NAMED).join('、');
+    return `${named}${names.length > SKIPPED_NAMED ? ` 等 ${names.length} 个文件` : ''}：${reason}`;
+  });
+  Toast.warning({ content: `已跳过 ${skipped.length} 个文件。${lines.join('；')}`, duration: 8 });
+}
 
 /** The scanner hook of a station whose HTTP client is `http`. */
 export function createStationScanner(http: HttpClient): UseScannerPort {
@@ -158,7 +182,7 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
     createOnDemandDriver(SIMULATED_SOURCE_NAME, async () => createSimulatedDriver(await nextSimulatedFeed())),
     createOnDemandDriver(FILE_IMPORT_SOURCE_NAME, async () => {
       const files = await pickImageFiles();
-      return createFileImportDriver(() => files);
+      return createFileImportDriver(() => files, { onSkipped: toastSkipped });
     }),
   ]);
   const pipeline = createImagePipeline();
