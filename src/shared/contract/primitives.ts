@@ -15,12 +15,12 @@ export const DATE_INVALID_MESSAGE = '日期不存在';
 /** Largest value of a PostgreSQL integer column (and of every id). */
 export const MAX_ID = 2_147_483_647;
 
-// A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
-const INVALID_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when the string can be stored as PostgreSQL text (no NUL, well-formed UTF-16). */
 export function isStorableText(value: string): boolean {
-  return !INVALID_TEXT.test(value);
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
 /** A string that can be stored: every request string schema starts here (then trims and bounds it). */
