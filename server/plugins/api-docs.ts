@@ -7,7 +7,7 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '../lib/version';
@@ -28,6 +28,21 @@ const DOCS_CSP = [
   "style-src 'self'",
 ].join('; ');
 
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/**
+ * The zod schemas as JSON Schema, plus what the routes say by themselves: a tag per area (the first path
+ * segment after /api) and the bearer requirement of the routes behind a login (they have a preHandler).
+ * Routes outside /api (the client, the scanner resources) are not part of the API.
+ */
+function transform(input: TransformInput & { route?: RouteOptions }) {
+  if (!input.url.startsWith('/api/')) return { schema: { hide: true }, url: input.url };
+  const { schema, url } = jsonSchemaTransform(input);
+  const area = input.url.split('/')[2] ?? 'api';
+  const secured = input.route?.preHandler ? { security: [{ bearer: [] }] } : {};
+  return { schema: { ...schema, tags: [area], ...secured }, url };
+}
+
 async function apiDocsPlugin(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
@@ -42,10 +57,11 @@ async function apiDocsPlugin(app: FastifyInstance) {
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    transform,
   });
   await app.register(swaggerUi, {
     routePrefix: API_DOCS_PREFIX,
+    theme: { title: '智慧作业 API 参考' },
     staticCSP: DOCS_CSP,
     // No badge from validator.swagger.io: the reference works offline.
     uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true },
