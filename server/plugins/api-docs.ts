@@ -25,7 +25,8 @@ const DOCS_CSP = [
   "object-src 'none'",
   "script-src 'self'",
   "script-src-attr 'none'",
-  "style-src 'self'",
+  // The one inline style the bundle sets by attribute (outline: none on the operations list), by its hash.
+  "style-src 'self' 'unsafe-hashes' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
 ].join('; ');
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
