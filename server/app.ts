@@ -6,17 +6,19 @@ import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseOptions } from './db/client';
+import { zodValidatorCompiler } from './lib/api-error';
 import { type Clock, systemClock } from './lib/clock';
+import apiDocsPlugin from './plugins/api-docs';
 import accountsPlugin from './plugins/accounts';
 import authPlugin from './plugins/auth';
 import backupPlugin from './plugins/backup';
 import clientPlugin from './plugins/client';
 import scannerResourcesPlugin from './plugins/scanner-resources';
 import dbPlugin from './plugins/db';
-import envelopePlugin from './plugins/envelope';
+import envelopePlugin, { responseSerializerCompiler } from './plugins/envelope';
 import filesPlugin from './plugins/files';
 import markingPlugin from './plugins/marking';
 import orgPlugin from './plugins/org';
@@ -79,6 +81,8 @@ export type AppOptions = {
   now?: Clock;
   /** Delivers SMS codes; by default the configured provider (SMS_PROVIDER), or the log outside production. */
   smsSender?: SmsSender | null;
+  /** Sees every route as it is added (the API contract test walks them). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 export function databaseOptionsFor(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseOptions {
@@ -98,6 +102,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Routes declare their params, querystring, body and response with the zod contract schemas.
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(
+    responseSerializerCompiler({
+      strict: config.nodeEnv === 'test',
+      onMismatch: (route, issues) => app.log.error({ route, issues }, 'answer outside its response schema'),
+    }),
+  );
 
   await app.register(envelopePlugin);
   // Answers over 1 KB travel compressed (Brotli at a quick level, or gzip); the built client is served
@@ -123,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(markingPlugin);
   await app.register(backupPlugin, { dataDir: config.dataDir });
   await app.register(orgPlugin, { now: options.now ?? systemClock });
+  await app.register(apiDocsPlugin);
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
   await app.register(

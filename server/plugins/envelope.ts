@@ -3,8 +3,9 @@
  * status, and answers unknown `/api/...` paths with a JSON 404. Owns error mapping; it does not serve the
  * client (see client.ts, which handles the non-API 404s).
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifySerializerCompiler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { z } from 'zod';
 import { MESSAGES, SUCCESS_CODE, type Envelope } from '../../src/shared/contract/envelope';
 import { ApiError } from '../lib/api-error';
 
@@ -37,6 +38,35 @@ async function envelopePlugin(app: FastifyInstance) {
 }
 
 export default fp(envelopePlugin, { name: 'envelope' });
+
+/** A response that does not match its declared schema (a server bug, never the caller's fault). */
+export class ResponseContractError extends Error {
+  readonly statusCode = 500;
+}
+
+/**
+ * The serializer compiler of the declared response schemas: the answer is parsed with its schema, so only
+ * the declared fields leave the server (a stray column never leaks). A mismatch is a bug: `strict` (tests)
+ * makes it a 500 so a test sees it; otherwise it is logged and the answer is sent as the handler made it,
+ * so a client is never broken by a contract that lags behind.
+ */
+export function responseSerializerCompiler(options: {
+  strict: boolean;
+  onMismatch: (url: string, issues: z.core.$ZodIssue[]) => void;
+}): FastifySerializerCompiler<z.ZodType> {
+  return ({ schema, method, url }) =>
+    (data) => {
+      // Through JSON first, so Dates and toJSON() read as they are sent.
+      const plain: unknown = JSON.parse(JSON.stringify(data) ?? 'null');
+      const result = schema.safeParse(plain);
+      if (result.success) return JSON.stringify(result.data);
+      options.onMismatch(`${method} ${url}`, result.error.issues);
+      if (options.strict) {
+        throw new ResponseContractError(`${method} ${url} answered outside its response schema: ${result.error.message}`);
+      }
+      return JSON.stringify(plain);
+    };
+}
 
 export function sendApiNotFound(reply: FastifyReply) {
   return reply.status(404).send(fail(404, MESSAGES.notFound));

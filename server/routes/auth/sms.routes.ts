@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { smsCodeRequestSchema } from '../../../src/shared/contract/auth';
-import { parseInput } from '../../lib/api-error';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { smsCodeRequestSchema, smsCodeResponseSchema } from '../../../src/shared/contract/auth';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
 import { ok } from '../../plugins/envelope';
 import type { RateLimitedRouteOptions } from '../route-options';
 
-export default async function smsRoutes(app: FastifyInstance, options: RateLimitedRouteOptions) {
-  app.post('/sms/code', { config: { rateLimit: options.rateLimit } }, async (request) => {
-    const { mobile, purpose } = parseInput(smsCodeRequestSchema, request.body);
+const schema = { body: smsCodeRequestSchema, response: { 200: envelopeSchema(smsCodeResponseSchema) } };
+
+export default async function smsRoutes(fastify: FastifyInstance, options: RateLimitedRouteOptions) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post('/sms/code', { config: { rateLimit: options.rateLimit }, schema }, async (request) => {
+    const { mobile, purpose } = request.body;
     return ok(await app.accounts.sms.sendCode(mobile, purpose));
   });
 }

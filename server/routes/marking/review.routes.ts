@@ -3,35 +3,50 @@
  * page. Thin: validate, call app.marking.review, answer.
  */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
 import {
   homeworkParamsSchema,
   itemParamsSchema,
+  pageReadingViewSchema,
+  reviewItemSchema,
   reviewListQuerySchema,
   reviewResolutionSchema,
 } from '../../../src/shared/contract/marking';
 import { scanPageImageParamsSchema } from '../../../src/shared/contract/scan-upload';
-import { parseInput } from '../../lib/api-error';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 
-export default async function reviewRoutes(app: FastifyInstance) {
+const schemas = {
+  list: {
+    params: homeworkParamsSchema,
+    querystring: reviewListQuerySchema,
+    response: { 200: envelopeSchema(z.array(reviewItemSchema)) },
+  },
+  resolve: { params: itemParamsSchema, body: reviewResolutionSchema, response: { 200: envelopeSchema(reviewItemSchema) } },
+  reading: { params: scanPageImageParamsSchema, response: { 200: envelopeSchema(pageReadingViewSchema) } },
+};
+
+export default async function reviewRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
   const { review } = app.marking;
 
-  app.get('/marking/homework/:id/review', authenticated, async (request) => {
-    const { id } = parseInput(homeworkParamsSchema, request.params);
-    const { status } = parseInput(reviewListQuerySchema, request.query);
+  app.get('/marking/homework/:id/review', { ...authenticated, schema: schemas.list }, async (request) => {
+    const { id } = request.params;
+    const { status } = request.query;
     return ok(await review.list(requireAuth(request).userId, id, status));
   });
 
-  app.post('/marking/review/:itemId/resolve', authenticated, async (request) => {
-    const { itemId } = parseInput(itemParamsSchema, request.params);
-    const input = parseInput(reviewResolutionSchema, request.body);
+  app.post('/marking/review/:itemId/resolve', { ...authenticated, schema: schemas.resolve }, async (request) => {
+    const { itemId } = request.params;
+    const input = request.body;
     return ok(await review.resolve(requireAuth(request).userId, itemId, input));
   });
 
-  app.get('/marking/pages/:imageId/reading', authenticated, async (request) => {
-    const { imageId } = parseInput(scanPageImageParamsSchema, request.params);
+  app.get('/marking/pages/:imageId/reading', { ...authenticated, schema: schemas.reading }, async (request) => {
+    const { imageId } = request.params;
     return ok(await review.pageReading(requireAuth(request).userId, imageId));
   });
 }

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OAUTH_BASIC_HEADER, tokenRequestSchema } from '../../../src/shared/contract/auth';
-import { ApiError, parseInput } from '../../lib/api-error';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { OAUTH_BASIC_HEADER, tokenRequestSchema, tokenResponseSchema } from '../../../src/shared/contract/auth';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
+import { ApiError } from '../../lib/api-error';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { type IssuedTokens, toTokenResponse } from '../../services/auth/token.service';
@@ -15,6 +18,9 @@ export type OauthRouteOptions = RateLimitedRouteOptions & {
   /** Refreshes per minute for one login session (token family). */
   perSessionPerMinute: number;
 };
+
+const tokenSchema = { body: tokenRequestSchema, response: { 200: envelopeSchema(tokenResponseSchema) } };
+const signoutSchema = { response: { 200: envelopeSchema(z.null()) } };
 
 /**
  * The token endpoint's limits: logins count per address (options.rateLimit) and per account; refreshes
@@ -36,21 +42,29 @@ function tokenLimits(app: FastifyInstance, options: OauthRouteOptions) {
   };
 }
 
-export default async function oauthRoutes(app: FastifyInstance, options: OauthRouteOptions) {
+export default async function oauthRoutes(fastify: FastifyInstance, options: OauthRouteOptions) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { accounts } = app;
   const limit = tokenLimits(app, options);
 
   const tokenResponse = async (userId: number, issued: IssuedTokens) =>
     ok(toTokenResponse(issued, await accounts.users.currentUser(userId)));
 
-  app.post('/oauth/oauth/token', async (request: FastifyRequest) => {
+  /**
+   * Before the body is validated: logins are limited per address, then the client and the grant type are
+   * checked (401 before any 400).
+   */
+  const checkClientAndGrant = async (request: FastifyRequest) => {
     const grantType = (request.body as { grant_type?: unknown } | undefined)?.grant_type;
     if (grantType !== 'refresh_token') await limit(request, 'address', request.ip);
     if (request.headers.authorization !== OAUTH_BASIC_HEADER) throw ApiError.unauthorized('客户端认证失败');
     if (typeof grantType !== 'string' || !GRANT_TYPES.includes(grantType)) {
       throw ApiError.badRequest('请求参数错误：grant_type 须为 password、sms 或 refresh_token');
     }
-    const grant = parseInput(tokenRequestSchema, request.body);
+  };
+
+  app.post('/oauth/oauth/token', { preValidation: checkClientAndGrant, schema: tokenSchema }, async (request) => {
+    const grant = request.body;
     switch (grant.grant_type) {
       case 'password': {
         await limit(request, 'account', `name:${grant.username.toLowerCase()}`);
@@ -72,7 +86,7 @@ export default async function oauthRoutes(app: FastifyInstance, options: OauthRo
     }
   });
 
-  app.delete('/oauth/signout', { preHandler: app.authenticate }, async (request) => {
+  app.delete('/oauth/signout', { preHandler: app.authenticate, schema: signoutSchema }, async (request) => {
     await accounts.tokens.revokeFamily(requireAuth(request).familyId);
     return ok(null);
   });

@@ -1,13 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   MAX_DOCX_QUESTIONS,
   autoComposeRequestSchema,
   docxRequestSchema,
+  paperDetailSchema,
+  paperDraftSchema,
   paperInputSchema,
   paperListQuerySchema,
+  paperSummaryPageSchema,
 } from '../../../src/shared/contract/papers';
-import { MESSAGES } from '../../../src/shared/contract/envelope';
-import { ApiError, parseInput } from '../../lib/api-error';
+import { MESSAGES, envelopeSchema } from '../../../src/shared/contract/envelope';
+import { ApiError } from '../../lib/api-error';
 import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
@@ -15,64 +20,80 @@ import { renderPaperDocx } from '../../services/papers/paper-docx';
 import { storedImageLoader } from '../../services/papers/stored-image';
 import { idParamsSchema } from './question-bank.routes';
 
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
 export type PaperRouteOptions = {
   maxDocxQuestions?: number;
   /** Where stored images are served (IMAGE_BASE_URL); the Word export embeds those it finds. */
   imageBaseUrl?: string;
 };
 
-export default async function paperRoutes(app: FastifyInstance, options: PaperRouteOptions) {
+const paper = { 200: envelopeSchema(paperDetailSchema) };
+const schemas = {
+  list: { querystring: paperListQuerySchema, response: { 200: envelopeSchema(paperSummaryPageSchema) } },
+  create: { body: paperInputSchema, response: paper },
+  copy: { params: idParamsSchema, response: paper },
+  autoCompose: { body: autoComposeRequestSchema, response: { 200: envelopeSchema(paperDraftSchema) } },
+  detail: { params: idParamsSchema, response: paper },
+  update: { params: idParamsSchema, body: paperInputSchema, response: paper },
+  remove: { params: idParamsSchema, response: { 200: envelopeSchema(z.null()) } },
+  /** Answers a .docx file (no response schema), or the envelope on failure. */
+  docx: { params: idParamsSchema, body: docxRequestSchema, produces: [DOCX_TYPE] },
+};
+
+export default async function paperRoutes(fastify: FastifyInstance, options: PaperRouteOptions) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
   const { papers } = app.papers;
   const maxDocxQuestions = options.maxDocxQuestions ?? MAX_DOCX_QUESTIONS;
   const loadImage = storedImageLoader(app.filesDir, options.imageBaseUrl ?? '/files/');
 
-  app.get('/papers', authenticated, async (request) => {
-    const query = parseInput(paperListQuerySchema, request.query);
+  app.get('/papers', { ...authenticated, schema: schemas.list }, async (request) => {
+    const { query } = request;
     return ok(await papers.list(requireAuth(request).userId, query));
   });
 
-  app.post('/papers', authenticated, async (request) => {
-    const input = parseInput(paperInputSchema, request.body);
+  app.post('/papers', { ...authenticated, schema: schemas.create }, async (request) => {
+    const input = request.body;
     return ok(await papers.create(requireAuth(request).userId, input));
   });
 
-  app.post('/papers/auto-compose', authenticated, async (request) => {
-    const input = parseInput(autoComposeRequestSchema, request.body);
+  app.post('/papers/auto-compose', { ...authenticated, schema: schemas.autoCompose }, async (request) => {
+    const input = request.body;
     return ok(await papers.autoCompose(requireAuth(request).userId, input));
   });
 
-  app.get('/papers/:id', authenticated, async (request) => {
-    const { id } = parseInput(idParamsSchema, request.params);
+  app.get('/papers/:id', { ...authenticated, schema: schemas.detail }, async (request) => {
+    const { id } = request.params;
     return ok(await papers.detail(requireAuth(request).userId, id));
   });
 
-  app.put('/papers/:id', authenticated, async (request) => {
-    const { id } = parseInput(idParamsSchema, request.params);
-    const input = parseInput(paperInputSchema, request.body);
+  app.put('/papers/:id', { ...authenticated, schema: schemas.update }, async (request) => {
+    const { id } = request.params;
+    const input = request.body;
     return ok(await papers.update(requireAuth(request).userId, id, input));
   });
 
   // Colleagues read and copy each other's papers; only the owner and admins change them.
-  app.post('/papers/:id/copy', authenticated, async (request) => {
-    const { id } = parseInput(idParamsSchema, request.params);
+  app.post('/papers/:id/copy', { ...authenticated, schema: schemas.copy }, async (request) => {
+    const { id } = request.params;
     return ok(await papers.copy(requireAuth(request).userId, id));
   });
 
-  app.delete('/papers/:id', authenticated, async (request) => {
-    const { id } = parseInput(idParamsSchema, request.params);
+  app.delete('/papers/:id', { ...authenticated, schema: schemas.remove }, async (request) => {
+    const { id } = request.params;
     return ok(await papers.remove(requireAuth(request).userId, id));
   });
 
   // A raw file, not the envelope; failures still answer with the envelope.
-  app.post('/papers/:id/docx', authenticated, async (request, reply) => {
-    const { id } = parseInput(idParamsSchema, request.params);
-    const { withAnswers } = parseInput(docxRequestSchema, request.body);
+  app.post('/papers/:id/docx', { ...authenticated, schema: schemas.docx }, async (request, reply) => {
+    const { id } = request.params;
+    const { withAnswers } = request.body;
     const paper = await papers.detail(requireAuth(request).userId, id);
     if (paper.questionCount > maxDocxQuestions) throw ApiError.badRequest(MESSAGES.downloadFailed);
     const file = await renderPaperDocx(paper, { withAnswers: withAnswers ?? false, loadImage });
     return reply
-      .type('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+      .type(DOCX_TYPE)
       .header('content-disposition', attachment(`${paper.title}.docx`))
       .send(file);
   });

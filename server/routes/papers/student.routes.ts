@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, parseInput } from '../../lib/api-error';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
+import { rosterImportResultSchema, studentListSchema } from '../../../src/shared/contract/papers';
+import { ApiError } from '../../lib/api-error';
 import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
@@ -8,18 +11,32 @@ import { idParamsSchema } from './question-bank.routes';
 
 /** A roster file is a few hundred kilobytes at most. */
 const MAX_ROSTER_BYTES = 5 * 1024 * 1024;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-export default async function studentRoutes(app: FastifyInstance) {
+const schemas = {
+  list: { params: idParamsSchema, response: { 200: envelopeSchema(studentListSchema) } },
+  /** The body is multipart (field `file`, the .xlsx roster), read in the handler. */
+  import: {
+    params: idParamsSchema,
+    consumes: ['multipart/form-data'],
+    response: { 200: envelopeSchema(rosterImportResultSchema) },
+  },
+  /** Answers an .xlsx file (no response schema). */
+  template: { produces: [XLSX_TYPE] },
+};
+
+export default async function studentRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
   const { students } = app.papers;
 
-  app.get('/classes/:id/students', authenticated, async (request) => {
-    const { id } = parseInput(idParamsSchema, request.params);
+  app.get('/classes/:id/students', { ...authenticated, schema: schemas.list }, async (request) => {
+    const { id } = request.params;
     return ok(await students.list(requireAuth(request).userId, id));
   });
 
-  app.post('/classes/:id/students/import', authenticated, async (request) => {
-    const { id } = parseInput(idParamsSchema, request.params);
+  app.post('/classes/:id/students/import', { ...authenticated, schema: schemas.import }, async (request) => {
+    const { id } = request.params;
     if (!request.isMultipart()) throw ApiError.badRequest('请上传花名册文件');
     const file = await request.file({ limits: { fileSize: MAX_ROSTER_BYTES, files: 1 } });
     if (!file) throw ApiError.badRequest('请上传花名册文件');
@@ -35,9 +52,9 @@ export default async function studentRoutes(app: FastifyInstance) {
     return ok(await students.importRoster(requireAuth(request).userId, id, buffer));
   });
 
-  app.get('/students/roster-template', authenticated, async (_request, reply) => {
+  app.get('/students/roster-template', { ...authenticated, schema: schemas.template }, async (_request, reply) => {
     return reply
-      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .type(XLSX_TYPE)
       .header('content-disposition', attachment('学生花名册模板.xlsx'))
       .send(await rosterTemplate());
   });

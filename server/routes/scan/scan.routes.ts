@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
 import {
   SCAN_MESSAGES,
   SCAN_PAGE_MAX_BYTES,
   scanBatchCreateSchema,
   scanBatchListQuerySchema,
+  scanBatchListSchema,
   scanBatchParamsSchema,
+  scanBatchSchema,
   scanPageFieldsSchema,
   scanPageImageParamsSchema,
+  scanPageStoredSchema,
 } from '../../../src/shared/contract/scan-upload';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { IMAGE_LIMIT_MESSAGES, scanPageSizeProblem } from '../../lib/image-limits';
@@ -17,17 +22,29 @@ import { ok } from '../../plugins/envelope';
 /** Room for the file and the text fields around it. */
 const PAGE_BODY_LIMIT = SCAN_PAGE_MAX_BYTES + 64 * 1024;
 
-export default async function scanRoutes(app: FastifyInstance) {
+const batch = { 200: envelopeSchema(scanBatchSchema) };
+const schemas = {
+  createBatch: { body: scanBatchCreateSchema, response: batch },
+  listBatches: { querystring: scanBatchListQuerySchema, response: { 200: envelopeSchema(scanBatchListSchema) } },
+  batch: { params: scanBatchParamsSchema, response: batch },
+  /** The body is multipart: the fields of scanPageFieldsSchema, then `file`; parsed in the handler. */
+  storePage: { consumes: ['multipart/form-data'], response: { 200: envelopeSchema(scanPageStoredSchema) } },
+  /** Answers a JPEG (no response schema), or the envelope on failure. */
+  pageImage: { params: scanPageImageParamsSchema, produces: ['image/jpeg'] },
+};
+
+export default async function scanRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
   const scan = app.scan.service;
 
-  app.post('/scan/batches', authenticated, async (request) => {
-    const input = parseInput(scanBatchCreateSchema, request.body);
+  app.post('/scan/batches', { ...authenticated, schema: schemas.createBatch }, async (request) => {
+    const input = request.body;
     return ok(await scan.createBatch(requireAuth(request).userId, input));
   });
 
-  app.get('/scan/batches', authenticated, async (request) => {
-    const query = parseInput(scanBatchListQuerySchema, request.query);
+  app.get('/scan/batches', { ...authenticated, schema: schemas.listBatches }, async (request) => {
+    const query = request.query;
     return ok(await scan.listBatches(requireAuth(request).userId, query));
   });
 
@@ -36,12 +53,13 @@ export default async function scanRoutes(app: FastifyInstance) {
     return ok(await scan.unscannedStudents(requireAuth(request).userId, id));
   });
 
-  app.get('/scan/batches/:id', authenticated, async (request) => {
-    const { id } = parseInput(scanBatchParamsSchema, request.params);
+  app.get('/scan/batches/:id', { ...authenticated, schema: schemas.batch }, async (request) => {
+    const { id } = request.params;
     return ok(await scan.getBatch(requireAuth(request).userId, id));
   });
 
-  app.post('/scan/pages', { preHandler: app.authenticate, bodyLimit: PAGE_BODY_LIMIT }, async (request) => {
+  const storePage = { preHandler: app.authenticate, bodyLimit: PAGE_BODY_LIMIT, schema: schemas.storePage };
+  app.post('/scan/pages', storePage, async (request) => {
     const { userId } = requireAuth(request);
     if (!request.isMultipart()) throw ApiError.badRequest(SCAN_MESSAGES.missingFile);
     const fields: Record<string, string> = {};
@@ -72,8 +90,8 @@ export default async function scanRoutes(app: FastifyInstance) {
     return ok(await scan.storePage(userId, input, data));
   });
 
-  app.get('/scan/pages/:imageId/image', authenticated, async (request, reply) => {
-    const { imageId } = parseInput(scanPageImageParamsSchema, request.params);
+  app.get('/scan/pages/:imageId/image', { ...authenticated, schema: schemas.pageImage }, async (request, reply) => {
+    const { imageId } = request.params;
     const image = await scan.readPageImage(requireAuth(request).userId, imageId);
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=31536000, immutable').send(image);
   });

@@ -1,19 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import { classListQuerySchema, updateClassDefaultSchema } from '../../../src/shared/contract/system';
-import { parseInput } from '../../lib/api-error';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
+import {
+  classListQuerySchema,
+  classListSchema,
+  updateClassDefaultResponseSchema,
+  updateClassDefaultSchema,
+} from '../../../src/shared/contract/system';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 
-export default async function classRoutes(app: FastifyInstance) {
+const schemas = {
+  list: { querystring: classListQuerySchema, response: { 200: envelopeSchema(classListSchema) } },
+  setDefault: { body: updateClassDefaultSchema, response: { 200: envelopeSchema(updateClassDefaultResponseSchema) } },
+};
+
+export default async function classRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
 
-  app.get('/system/class', authenticated, async (request) => {
-    const query = parseInput(classListQuerySchema, request.query);
+  app.get('/system/class', { ...authenticated, schema: schemas.list }, async (request) => {
+    const query = request.query;
     return ok(await app.accounts.classes.list(requireAuth(request).userId, query));
   });
 
-  app.put('/system/class/updateClassDefault', authenticated, async (request) => {
-    const input = parseInput(updateClassDefaultSchema, request.body);
+  app.put('/system/class/updateClassDefault', { ...authenticated, schema: schemas.setDefault }, async (request) => {
+    const input = request.body;
     return ok(await app.accounts.classes.setDefault(requireAuth(request).userId, input));
   });
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ClientConfig } from '../../../src/shared/contract/system';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
+import { type ClientConfig, clientConfigSchema } from '../../../src/shared/contract/system';
 import type { Config } from '../../config';
 import { ok } from '../../plugins/envelope';
 
@@ -7,7 +9,8 @@ export type ConfigRoutesOptions = {
   config: Pick<Config, 'imageBaseUrl' | 'websocketBaseUrl' | 'captchaSiteKey' | 'messagingAppId' | 'dwtProductKey'>;
 };
 
-export default async function configRoutes(app: FastifyInstance, { config }: ConfigRoutesOptions) {
+export default async function configRoutes(fastify: FastifyInstance, { config }: ConfigRoutesOptions) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const clientConfig: ClientConfig = {
     imageBaseUrl: config.imageBaseUrl,
     websocketBaseUrl: config.websocketBaseUrl,
@@ -15,5 +18,5 @@ export default async function configRoutes(app: FastifyInstance, { config }: Con
     messagingAppId: config.messagingAppId,
     dwtProductKey: config.dwtProductKey,
   };
-  app.get('/config', async () => ok(clientConfig));
+  app.get('/config', { schema: { response: { 200: envelopeSchema(clientConfigSchema) } } }, async () => ok(clientConfig));
 }

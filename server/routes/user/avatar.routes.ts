@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { AVATAR_MAX_BYTES } from '../../../src/shared/contract/auth';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AVATAR_MAX_BYTES, avatarResponseSchema } from '../../../src/shared/contract/auth';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
 import { ApiError } from '../../lib/api-error';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { AVATAR_MESSAGES } from '../../services/user/avatar.service';
 
-export default async function avatarRoutes(app: FastifyInstance) {
-  app.post('/user/avatar', { preHandler: app.authenticate }, async (request) => {
+/** The body is multipart (field `file`), read in the handler; only the answer is declared. */
+const schema = { consumes: ['multipart/form-data'], response: { 200: envelopeSchema(avatarResponseSchema) } };
+
+export default async function avatarRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post('/user/avatar', { preHandler: app.authenticate, schema }, async (request) => {
     const { userId } = requireAuth(request);
     if (!request.isMultipart()) throw ApiError.badRequest(AVATAR_MESSAGES.missing);
     // One byte over the limit is enough to know the file is too large.

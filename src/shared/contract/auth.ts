@@ -3,6 +3,7 @@
  * /api/dev/outbox. Imported by the client and the server alike.
  */
 import { z } from 'zod';
+import { text } from './primitives';
 
 /** The portal is a public OAuth client: this pair identifies it, it is not a secret. */
 export const OAUTH_CLIENT = { id: 'teacher-web', secret: 'teacher-web' } as const;
@@ -30,15 +31,13 @@ export const FORM_MESSAGES = {
 } as const;
 
 export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;
-export const mobileSchema = z.string().trim().regex(MOBILE_PATTERN, FORM_MESSAGES.mobile);
-export const passwordSchema = z
-  .string()
+export const mobileSchema = text().trim().regex(MOBILE_PATTERN, FORM_MESSAGES.mobile);
+export const passwordSchema = text()
   .min(8, FORM_MESSAGES.passwordWeak)
   .max(64, '密码不能超过 64 位')
   .regex(/[A-Za-z]/, FORM_MESSAGES.passwordWeak)
   .regex(/\d/, FORM_MESSAGES.passwordWeak);
-export const smsCodeSchema = z
-  .string()
+export const smsCodeSchema = text()
   .trim()
   .regex(/^\d{6}$/, '短信验证码为 6 位数字');
 
@@ -88,10 +87,10 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 /** POST /api/oauth/oauth/token, form-encoded, with the Basic client header. */
 export const passwordGrantSchema = z.object({
   grant_type: z.literal('password'),
-  username: z.string().trim().min(1, FORM_MESSAGES.username).max(64),
-  password: z.string().min(1, FORM_MESSAGES.password).max(128),
-  captchaKey: z.string().min(1, FORM_MESSAGES.captcha).max(64),
-  captcha: z.string().trim().min(1, FORM_MESSAGES.captcha).max(16),
+  username: text().trim().min(1, FORM_MESSAGES.username).max(64),
+  password: text().min(1, FORM_MESSAGES.password).max(128),
+  captchaKey: text().min(1, FORM_MESSAGES.captcha).max(64),
+  captcha: text().trim().min(1, FORM_MESSAGES.captcha).max(16),
 });
 export const smsGrantSchema = z.object({
   grant_type: z.literal('sms'),
@@ -100,7 +99,7 @@ export const smsGrantSchema = z.object({
 });
 export const refreshGrantSchema = z.object({
   grant_type: z.literal('refresh_token'),
-  refresh_token: z.string().min(1).max(256),
+  refresh_token: text().min(1).max(256),
 });
 export const tokenRequestSchema = z.discriminatedUnion('grant_type', [passwordGrantSchema, smsGrantSchema, refreshGrantSchema]);
 export type PasswordGrant = z.infer<typeof passwordGrantSchema>;
@@ -129,14 +128,14 @@ export type DevOutbox = z.infer<typeof devOutboxSchema>;
 // ---- registration, password and profile ------------------------------------------------------
 
 /** A new password, typed twice. */
-const newPasswordShape = { password: passwordSchema, password2: z.string().min(1, FORM_MESSAGES.password) };
+const newPasswordShape = { password: passwordSchema, password2: text().min(1, FORM_MESSAGES.password).max(128) };
 const samePasswords = (value: { password: string; password2: string }) => value.password === value.password2;
 const passwordMismatch = { message: FORM_MESSAGES.passwordMismatch, path: ['password2'] };
 
 /** POST /api/user/register (JSON). Answers a TokenResponse: the new account is logged in. */
 export const registerRequestSchema = z
   .object({
-    nickname: z.string().trim().min(1, FORM_MESSAGES.nickname).max(32, '昵称不能超过 32 个字'),
+    nickname: text().trim().min(1, FORM_MESSAGES.nickname).max(32, '昵称不能超过 32 个字'),
     mobile: mobileSchema,
     smsCode: smsCodeSchema,
     ...newPasswordShape,
@@ -152,13 +151,13 @@ export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
 /** PUT /api/user/password (JSON), logged in. Revokes the user's other sessions. */
 export const changePasswordRequestSchema = z
-  .object({ oldPassword: z.string().min(1, FORM_MESSAGES.password), ...newPasswordShape })
+  .object({ oldPassword: text().min(1, FORM_MESSAGES.password).max(128), ...newPasswordShape })
   .refine(samePasswords, passwordMismatch);
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
 /** PUT /api/user/profile (JSON). Answers the CurrentUser. */
 export const updateProfileRequestSchema = z.object({
-  nickname: z.string().trim().min(1, FORM_MESSAGES.nickname).max(32, '昵称不能超过 32 个字'),
+  nickname: text().trim().min(1, FORM_MESSAGES.nickname).max(32, '昵称不能超过 32 个字'),
 });
 
 /** PUT /api/user/mobile (JSON): bind a new mobile, proven by an SMS code of purpose `bind`. */

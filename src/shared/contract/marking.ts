@@ -22,12 +22,12 @@
  * Socket.io: RECOGNITION_PROGRESS_EVENT (recognition.ts) and MARKING_PROGRESS_EVENT, to the school's sockets.
  */
 import { z } from 'zod';
+import { formIdSchema, idSchema, text } from './primitives';
 import { objectiveReadingSchema, pageReadingSchema, recognitionProblemKindSchema } from './recognition';
 
 /** Ids are PostgreSQL integers: a larger number is a bad request, never a database error. */
-const MAX_ID = 2_147_483_647;
-const id = z.number().int().positive().max(MAX_ID);
-const formId = z.coerce.number().int().positive().max(MAX_ID);
+const id = idSchema;
+const formId = formIdSchema;
 
 export const MARKING_MESSAGES = {
   notOwner: '只有作业的布置者可以分配阅卷任务',
@@ -136,7 +136,7 @@ export const assignmentsUpdateSchema = z.object({
   questions: z
     .array(
       z.object({
-        questionNo: z.number().int().positive(),
+        questionNo: id,
         userIds: z.array(id).max(50),
         doubleMarking: z.boolean(),
         tolerance: z.number().min(0, '误差不能小于 0').max(1000),
@@ -184,12 +184,12 @@ export const reviewListQuerySchema = z.object({ status: z.enum(['open', 'resolve
 
 export const reviewResolutionSchema = z.discriminatedUnion('action', [
   /** The page belongs to this student (unknown student, unreadable QR). */
-  z.object({ action: z.literal('assignStudent'), studentId: id, page: z.number().int().positive().optional() }),
+  z.object({ action: z.literal('assignStudent'), studentId: id, page: id.optional() }),
   /** The teacher read the bubbles: these labels are the student's answer (empty: left blank). */
   z.object({
     action: z.literal('setAnswer'),
-    questionNo: z.number().int().positive(),
-    labels: z.array(z.string().min(1).max(2)).max(8),
+    questionNo: id,
+    labels: z.array(text().min(1).max(2)).max(8),
   }),
   /** Keep the reading as it is (a low-confidence mark the teacher confirms). */
   z.object({ action: z.literal('accept') }),
@@ -216,7 +216,7 @@ export const annotationSchema = z.discriminatedUnion('kind', [
     kind: z.literal('comment'),
     x: z.number().min(0).max(1),
     y: z.number().min(0).max(1),
-    text: z.string().trim().min(1, '请输入批注内容').max(200, '批注不能超过 200 个字'),
+    text: text().trim().min(1, '请输入批注内容').max(200, '批注不能超过 200 个字'),
   }),
 ]);
 export type Annotation = z.infer<typeof annotationSchema>;

@@ -30,6 +30,7 @@
  * - GET    /api/students/roster-template                   -> file .xlsx (columns 姓名, 学号)
  */
 import { z } from 'zod';
+import { MAX_ID, dateSchema as calendarDateSchema, formIdSchema, idSchema, text } from './primitives';
 
 // ---- labels ------------------------------------------------------------------------------------
 
@@ -89,15 +90,13 @@ export const MAX_PAGE_SIZE = 100;
 
 // ---- shared shapes -----------------------------------------------------------------------------
 
-/** Ids are PostgreSQL int4: a larger number names no row and must not reach the database. */
-export const MAX_ID = 2_147_483_647;
-const id = z.number().int().positive().max(MAX_ID, '编号超出范围');
-const queryId = z.coerce.number().int().positive().max(MAX_ID, '编号超出范围');
-/** YYYY-MM-DD (the spec's date format). */
-export const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD');
+const id = idSchema;
+const queryId = formIdSchema;
+/** YYYY-MM-DD (the spec's date format), a day that exists. */
+export const dateSchema = calendarDateSchema;
 
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(MAX_ID).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
 });
 
@@ -159,7 +158,7 @@ export const questionQuerySchema = pageQuerySchema.extend({
   knowledgePointId: queryId.optional(),
   type: questionTypeSchema.optional(),
   difficulty: difficultySchema.optional(),
-  keyword: z.string().trim().max(50).optional(),
+  keyword: text().trim().max(50).optional(),
   /** 'shared' = only the shared bank, 'own' = only the school's questions; default both. */
   scope: z.enum(['all', 'shared', 'own']).default('all'),
 });
@@ -214,14 +213,14 @@ export const questionInputSchema = z
   .object({
     subjectId: id,
     type: questionTypeSchema,
-    stem: z.string().trim().min(1, '题干不能为空').max(20_000, '题干过长'),
-    options: z.array(z.string().trim().min(1, '选项不能为空').max(5_000)).default([]),
-    answer: z.array(z.string().trim().max(5_000)).min(1, '答案不能为空'),
-    analysis: z.string().trim().max(20_000).default(''),
+    stem: text().trim().min(1, '题干不能为空').max(20_000, '题干过长'),
+    options: z.array(text().trim().min(1, '选项不能为空').max(5_000)).default([]),
+    answer: z.array(text().trim().max(5_000)).min(1, '答案不能为空'),
+    analysis: text().trim().max(20_000).default(''),
     difficulty: z.number().int('难度必须是 1 到 5 的整数').min(1, '难度必须是 1 到 5 的整数').max(5, '难度必须是 1 到 5 的整数'),
     chapterIds: z.array(id).max(20).default([]),
     knowledgePointIds: z.array(id).max(20).default([]),
-    source: z.string().trim().max(100).default(''),
+    source: text().trim().max(100).default(''),
   })
   .superRefine((q, ctx) => {
     for (const message of questionShapeIssues(q)) ctx.addIssue({ code: 'custom', path: ['answer'], message });
@@ -273,14 +272,14 @@ export type PaperDetail = z.infer<typeof paperDetailSchema>;
  * once; every question must be visible to the school and belong to the paper's subject.
  */
 export const paperInputSchema = z.object({
-  title: z.string().trim().min(1, '试卷标题不能为空').max(60, '试卷标题不能超过 60 个字'),
+  title: text().trim().min(1, '试卷标题不能为空').max(60, '试卷标题不能超过 60 个字'),
   subjectId: id,
   schoolYearId: id,
   paperSize: paperSizeSchema.default('A4'),
   sections: z
     .array(
       z.object({
-        title: z.string().trim().min(1, '大题标题不能为空').max(40),
+        title: text().trim().min(1, '大题标题不能为空').max(40),
         questions: z
           .array(z.object({ questionId: id, score: paperQuestionRefSchema.shape.score }))
           .min(1, '每个大题至少要有一道题'),
@@ -307,7 +306,7 @@ export type AutoComposeRule = z.infer<typeof autoComposeRuleSchema>;
 export const autoComposeRequestSchema = z.object({
   subjectId: id,
   schoolYearId: id,
-  title: z.string().trim().min(1).max(60).optional(),
+  title: text().trim().min(1).max(60).optional(),
   paperSize: paperSizeSchema.default('A4'),
   chapterIds: z.array(id).max(50).optional(),
   /**
@@ -412,7 +411,7 @@ export const homeworkPageSchema = pagedSchema(homeworkSchema);
 export const homeworkCreateSchema = z
   .object({
     paperId: id,
-    title: z.string().trim().min(1).max(60).optional(),
+    title: text().trim().min(1).max(60).optional(),
     classIds: z.array(id).min(1, '请至少选择一个班级').max(50),
     startDate: dateSchema,
     dueDate: dateSchema,

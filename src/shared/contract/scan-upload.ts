@@ -11,6 +11,7 @@
  * Socket.io: SCAN_PAGE_STORED_EVENT with ScanPageStoredEvent, to the sockets of the page's school.
  */
 import { z } from 'zod';
+import { formIdSchema, idSchema, text } from './primitives';
 
 /** A scanned page may be up to 20 MB (a 300 dpi colour A3 JPEG stays well below). */
 export const SCAN_PAGE_MAX_BYTES = 20 * 1024 * 1024;
@@ -27,15 +28,14 @@ export const SCAN_MESSAGES = {
 } as const;
 
 /** Ids are PostgreSQL integers: a larger number is a bad request, never a database error. */
-const MAX_ID = 2_147_483_647;
-const id = z.number().int().positive().max(MAX_ID);
-const formId = z.coerce.number().int().positive().max(MAX_ID);
+const id = idSchema;
+const formId = formIdSchema;
 const formInt = z.coerce.number().int();
 
 export const scanBatchCreateSchema = z.object({
   /** Absent or null: the homework is recognised later from each sheet's QR code (按二维码识别). */
   homeworkId: id.nullish(),
-  stationName: z.string().trim().min(1, '请填写扫描站名称').max(SCAN_STATION_NAME_MAX, '扫描站名称不能超过 40 个字'),
+  stationName: text().trim().min(1, '请填写扫描站名称').max(SCAN_STATION_NAME_MAX, '扫描站名称不能超过 40 个字'),
 });
 export type ScanBatchCreate = z.input<typeof scanBatchCreateSchema>;
 

@@ -4,18 +4,18 @@
  */
 import { z } from 'zod';
 import { userGradeInfoSchema } from './auth';
+import { formIdSchema, idSchema, text } from './primitives';
 
 export const CLASS_TYPE = { schoolYear: 1, klass: 2 } as const;
 
 /** GET /api/system/class?orgId=&type=1&pid= : the school years (or, with type=2 and pid, the classes). */
 export const classListQuerySchema = z.object({
-  orgId: z.coerce.number().int().positive(),
+  orgId: formIdSchema,
   type: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)])),
-  pid: z
-    .string()
+  pid: text()
     .optional()
     .transform((value) => (value === undefined || value === '' ? undefined : Number(value)))
-    .pipe(z.number().int().positive().optional()),
+    .pipe(idSchema.optional()),
 });
 
 /** One school-year or class entry. The client reads the list from `data.data`... of the axios answer. */
@@ -25,8 +25,8 @@ export const classListSchema = z.array(classItemSchema);
 
 /** PUT /api/system/class/updateClassDefault, form-encoded. */
 export const updateClassDefaultSchema = z.object({
-  orgId: z.coerce.number().int().positive(),
-  classId: z.coerce.number().int().positive(),
+  orgId: formIdSchema,
+  classId: formIdSchema,
 });
 /** Its answer: the user's grade info after the change (the spec's client reloads and need not read it). */
 export const updateClassDefaultResponseSchema = userGradeInfoSchema;
