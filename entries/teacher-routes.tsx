@@ -10,8 +10,10 @@ import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes
 import { lazyPage } from '../src/shared/ui/lazy-page';
 import { RouteErrorPage } from '../src/shared/ui/route-error-page';
 import { WithMarking, WithPapers } from './teacher-feature-providers';
-import { WithAnalysis } from './teacher-analysis-provider';
-import { WithTeam } from './teacher-team-provider';
+
+// The analysis and team features' providers (react-query, the team services) load with their pages.
+const WithAnalysis = lazyPage(() => import('./teacher-analysis-provider'), 'WithAnalysis');
+const WithTeam = lazyPage(() => import('./teacher-team-provider'), 'WithTeam');
 
 // Each page is its own chunk, loaded on first visit: lazyPage(() => import('<module>'), '<ExportName>').
 const CorrectPage = lazyPage(() => import('../src/features/marking/pages/correct-page'), 'CorrectPage');
