@@ -10,6 +10,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ApiError } from '../lib/api-error';
 import { isLoopback } from '../routes/dev/dev-outbox.routes';
 
@@ -19,19 +21,27 @@ export const BACKUP_KEY_HEADER = 'x-backup-key';
 
 export type BackupEndpoint = { port: number; key: string; pid: number };
 
-async function backupPlugin(app: FastifyInstance, options: { dataDir: string }) {
+const BACKUP_TYPE = 'application/gzip';
+/** Answers the tar.gz dump (no response schema), or the envelope on failure. Other headers pass through. */
+const databaseSchema = {
+  headers: z.looseObject({ [BACKUP_KEY_HEADER]: z.string().optional() }),
+  produces: [BACKUP_TYPE],
+};
+
+async function backupPlugin(fastify: FastifyInstance, options: { dataDir: string }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const dump = app.database.dumpDataDir;
   if (!dump) return;
   const key = randomBytes(32).toString('hex');
   const endpointFile = path.join(path.resolve(options.dataDir), BACKUP_ENDPOINT_FILE);
 
-  app.get(BACKUP_DATABASE_PATH, async (request, reply) => {
+  app.get(BACKUP_DATABASE_PATH, { schema: databaseSchema }, async (request, reply) => {
     const given = Buffer.from(String(request.headers[BACKUP_KEY_HEADER] ?? ''));
     const expected = Buffer.from(key);
     const keyOk = given.length === expected.length && timingSafeEqual(given, expected);
     if (!keyOk || !isLoopback(request.socket.remoteAddress ?? '')) throw ApiError.notFound();
     const tarball = Buffer.from(await (await dump()).arrayBuffer());
-    return reply.type('application/gzip').header('cache-control', 'no-store').send(tarball);
+    return reply.type(BACKUP_TYPE).header('cache-control', 'no-store').send(tarball);
   });
 
   app.addHook('onListen', async () => {

@@ -19,6 +19,7 @@ import { testDatabaseOptions } from './helper';
  */
 const MULTIPART_BODY = new Set([
   'POST /api/user/avatar', // one image, field `file`
+  'POST /api/org/schools/:orgId/logo', // one image, field `file`
   'POST /api/classes/:id/students/import', // one .xlsx roster, field `file`
   'POST /api/scan/pages', // text fields checked with scanPageFieldsSchema, then `file`
 ]);
@@ -62,7 +63,12 @@ describe('the API contract', () => {
     drop = database.drop;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-contract-'));
     app = await buildApp({
-      config: { ...loadConfig({ NODE_ENV: 'test' }), dataDir, clientDir: '/nonexistent-client-dir', seedDemo: false },
+      config: {
+        ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true' }),
+        dataDir,
+        clientDir: '/nonexistent-client-dir',
+        seedDemo: false,
+      },
       database: database.options,
       onRoute: (route) => routes.push(route),
     });

@@ -191,7 +191,12 @@ describe('fuzzing every declared route', () => {
     drop = database.drop;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-fuzz-'));
     app = await buildApp({
-      config: { ...loadConfig({ NODE_ENV: 'test' }), dataDir, clientDir: '/nonexistent-client-dir', seedDemo: true },
+      config: {
+        ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true' }),
+        dataDir,
+        clientDir: '/nonexistent-client-dir',
+        seedDemo: true,
+      },
       database: database.options,
       onRoute: (route) => routes.push(route),
     });

@@ -28,6 +28,8 @@ const tasks = { 200: envelopeSchema(z.array(markingTaskSchema)) };
 const schemas = {
   overview: { params: homeworkParamsSchema, response: overview },
   assignments: { params: homeworkParamsSchema, body: assignmentsUpdateSchema, response: overview },
+  absence: { params: absenceParamsSchema, body: absenceUpdateSchema, response: overview },
+  closure: { params: homeworkParamsSchema, body: closureUpdateSchema, response: overview },
   next: {
     params: questionParamsSchema,
     body: nextTaskRequestSchema,
@@ -56,15 +58,15 @@ export default async function markingRoutes(fastify: FastifyInstance) {
     return ok(await marking.updateAssignments(requireAuth(request).userId, id, input));
   });
 
-  app.put('/marking/homework/:id/students/:studentId/absence', authenticated, async (request) => {
-    const { id, studentId } = parseInput(absenceParamsSchema, request.params);
-    const input = parseInput(absenceUpdateSchema, request.body);
+  app.put('/marking/homework/:id/students/:studentId/absence', { ...authenticated, schema: schemas.absence }, async (request) => {
+    const { id, studentId } = request.params;
+    const input = request.body;
     return ok(await marking.setAbsence(requireAuth(request).userId, id, studentId, input));
   });
 
-  app.put('/marking/homework/:id/closure', authenticated, async (request) => {
-    const { id } = parseInput(homeworkParamsSchema, request.params);
-    const input = parseInput(closureUpdateSchema, request.body);
+  app.put('/marking/homework/:id/closure', { ...authenticated, schema: schemas.closure }, async (request) => {
+    const { id } = request.params;
+    const input = request.body;
     return ok(await marking.setClosure(requireAuth(request).userId, id, input));
   });
 

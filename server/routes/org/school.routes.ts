@@ -1,50 +1,85 @@
 /** Schools, their settings and structure, staff and switching school: thin handlers over app.org. */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUserSchema } from '../../../src/shared/contract/auth';
+import { envelopeSchema } from '../../../src/shared/contract/envelope';
 import {
   archiveSchema,
   createClassSchema,
   createSchoolSchema,
   createSchoolYearSchema,
   createSubjectSchema,
+  createdSchema,
+  memberListSchema,
   orgItemParamsSchema,
   orgParamsSchema,
   renameSchema,
+  schoolDetailSchema,
+  schoolStructureSchema,
   switchSchoolSchema,
   updateMemberSchema,
   updateSchoolSchema,
 } from '../../../src/shared/contract/org';
-import { ApiError, parseInput } from '../../lib/api-error';
+import { noBodySchema } from '../../../src/shared/contract/primitives';
+import { ApiError } from '../../lib/api-error';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { LOGO_MAX_BYTES } from '../../services/org/school.service';
 
-export default async function schoolRoutes(app: FastifyInstance) {
+const user = { 200: envelopeSchema(currentUserSchema) };
+const school = { 200: envelopeSchema(schoolDetailSchema) };
+const created = { 200: envelopeSchema(createdSchema) };
+const done = { 200: envelopeSchema(z.null()) };
+const schemas = {
+  create: { body: createSchoolSchema, response: user },
+  switchSchool: { body: switchSchoolSchema, response: user },
+  detail: { params: orgParamsSchema, response: school },
+  update: { params: orgParamsSchema, body: updateSchoolSchema, response: school },
+  /** The body is multipart (field `file`), read in the handler; only the answer is declared. */
+  logo: { params: orgParamsSchema, consumes: ['multipart/form-data'], response: school },
+  structure: { params: orgParamsSchema, response: { 200: envelopeSchema(schoolStructureSchema) } },
+  createSchoolYear: { params: orgParamsSchema, body: createSchoolYearSchema, response: created },
+  createClass: { params: orgItemParamsSchema, body: createClassSchema, response: created },
+  renameClass: { params: orgItemParamsSchema, body: renameSchema, response: done },
+  archiveClass: { params: orgItemParamsSchema, body: archiveSchema, response: done },
+  createSubject: { params: orgParamsSchema, body: createSubjectSchema, response: created },
+  renameSubject: { params: orgItemParamsSchema, body: createSubjectSchema, response: done },
+  archiveSubject: { params: orgItemParamsSchema, body: archiveSchema, response: done },
+  members: { params: orgParamsSchema, response: { 200: envelopeSchema(memberListSchema) } },
+  updateMember: { params: orgItemParamsSchema, body: updateMemberSchema, response: done },
+  removeMember: { params: orgItemParamsSchema, response: done },
+  leave: { params: orgParamsSchema, body: noBodySchema, response: user },
+};
+
+export default async function schoolRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
   const { schools, members } = app.org;
 
-  app.post('/org/schools', authenticated, async (request) => {
-    const input = parseInput(createSchoolSchema, request.body);
+  app.post('/org/schools', { ...authenticated, schema: schemas.create }, async (request) => {
+    const input = request.body;
     return ok(await schools.create(requireAuth(request).userId, input));
   });
 
-  app.put('/org/default', authenticated, async (request) => {
-    const { orgId } = parseInput(switchSchoolSchema, request.body);
+  app.put('/org/default', { ...authenticated, schema: schemas.switchSchool }, async (request) => {
+    const { orgId } = request.body;
     return ok(await schools.switchSchool(requireAuth(request).userId, orgId));
   });
 
-  app.get('/org/schools/:orgId', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
+  app.get('/org/schools/:orgId', { ...authenticated, schema: schemas.detail }, async (request) => {
+    const { orgId } = request.params;
     return ok(await schools.detail(requireAuth(request).userId, orgId));
   });
 
-  app.put('/org/schools/:orgId', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
-    const input = parseInput(updateSchoolSchema, request.body);
+  app.put('/org/schools/:orgId', { ...authenticated, schema: schemas.update }, async (request) => {
+    const { orgId } = request.params;
+    const input = request.body;
     return ok(await schools.update(requireAuth(request).userId, orgId, input));
   });
 
-  app.post('/org/schools/:orgId/logo', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
+  app.post('/org/schools/:orgId/logo', { ...authenticated, schema: schemas.logo }, async (request) => {
+    const { orgId } = request.params;
     const { userId } = requireAuth(request);
     if (!request.isMultipart()) throw ApiError.badRequest('请选择要上传的校徽图片');
     const file = await request.file({ limits: { fileSize: LOGO_MAX_BYTES + 1, files: 1 } });
@@ -59,71 +94,71 @@ export default async function schoolRoutes(app: FastifyInstance) {
     return ok(await schools.saveLogo(userId, orgId, data));
   });
 
-  app.get('/org/schools/:orgId/structure', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
+  app.get('/org/schools/:orgId/structure', { ...authenticated, schema: schemas.structure }, async (request) => {
+    const { orgId } = request.params;
     return ok(await schools.structure(requireAuth(request).userId, orgId));
   });
 
-  app.post('/org/schools/:orgId/school-years', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
-    const input = parseInput(createSchoolYearSchema, request.body);
+  app.post('/org/schools/:orgId/school-years', { ...authenticated, schema: schemas.createSchoolYear }, async (request) => {
+    const { orgId } = request.params;
+    const input = request.body;
     return ok(await schools.createSchoolYear(requireAuth(request).userId, orgId, input));
   });
 
-  app.post('/org/schools/:orgId/school-years/:id/classes', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
-    const { name } = parseInput(createClassSchema, request.body);
+  app.post('/org/schools/:orgId/school-years/:id/classes', { ...authenticated, schema: schemas.createClass }, async (request) => {
+    const { orgId, id } = request.params;
+    const { name } = request.body;
     return ok(await schools.createClass(requireAuth(request).userId, orgId, id, name));
   });
 
-  app.put('/org/schools/:orgId/classes/:id', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
-    const { name } = parseInput(renameSchema, request.body);
+  app.put('/org/schools/:orgId/classes/:id', { ...authenticated, schema: schemas.renameClass }, async (request) => {
+    const { orgId, id } = request.params;
+    const { name } = request.body;
     return ok(await schools.renameClass(requireAuth(request).userId, orgId, id, name));
   });
 
-  app.post('/org/schools/:orgId/classes/:id/archive', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
-    const { archived } = parseInput(archiveSchema, request.body);
+  app.post('/org/schools/:orgId/classes/:id/archive', { ...authenticated, schema: schemas.archiveClass }, async (request) => {
+    const { orgId, id } = request.params;
+    const { archived } = request.body;
     return ok(await schools.archiveClass(requireAuth(request).userId, orgId, id, archived));
   });
 
-  app.post('/org/schools/:orgId/subjects', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
-    const { name } = parseInput(createSubjectSchema, request.body);
+  app.post('/org/schools/:orgId/subjects', { ...authenticated, schema: schemas.createSubject }, async (request) => {
+    const { orgId } = request.params;
+    const { name } = request.body;
     return ok(await schools.createSubject(requireAuth(request).userId, orgId, name));
   });
 
-  app.put('/org/schools/:orgId/subjects/:id', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
-    const { name } = parseInput(createSubjectSchema, request.body);
+  app.put('/org/schools/:orgId/subjects/:id', { ...authenticated, schema: schemas.renameSubject }, async (request) => {
+    const { orgId, id } = request.params;
+    const { name } = request.body;
     return ok(await schools.renameSubject(requireAuth(request).userId, orgId, id, name));
   });
 
-  app.post('/org/schools/:orgId/subjects/:id/archive', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
-    const { archived } = parseInput(archiveSchema, request.body);
+  app.post('/org/schools/:orgId/subjects/:id/archive', { ...authenticated, schema: schemas.archiveSubject }, async (request) => {
+    const { orgId, id } = request.params;
+    const { archived } = request.body;
     return ok(await schools.archiveSubject(requireAuth(request).userId, orgId, id, archived));
   });
 
-  app.get('/org/schools/:orgId/members', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
+  app.get('/org/schools/:orgId/members', { ...authenticated, schema: schemas.members }, async (request) => {
+    const { orgId } = request.params;
     return ok(await members.list(requireAuth(request).userId, orgId));
   });
 
-  app.put('/org/schools/:orgId/members/:id', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
-    const input = parseInput(updateMemberSchema, request.body);
+  app.put('/org/schools/:orgId/members/:id', { ...authenticated, schema: schemas.updateMember }, async (request) => {
+    const { orgId, id } = request.params;
+    const input = request.body;
     return ok(await members.update(requireAuth(request).userId, orgId, id, input));
   });
 
-  app.delete('/org/schools/:orgId/members/:id', authenticated, async (request) => {
-    const { orgId, id } = parseInput(orgItemParamsSchema, request.params);
+  app.delete('/org/schools/:orgId/members/:id', { ...authenticated, schema: schemas.removeMember }, async (request) => {
+    const { orgId, id } = request.params;
     return ok(await members.remove(requireAuth(request).userId, orgId, id));
   });
 
-  app.post('/org/schools/:orgId/leave', authenticated, async (request) => {
-    const { orgId } = parseInput(orgParamsSchema, request.params);
+  app.post('/org/schools/:orgId/leave', { ...authenticated, schema: schemas.leave }, async (request) => {
+    const { orgId } = request.params;
     return ok(await members.leave(requireAuth(request).userId, orgId));
   });
 }

@@ -18,6 +18,7 @@ import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { renderPaperDocx } from '../../services/papers/paper-docx';
 import { storedImageLoader } from '../../services/papers/stored-image';
+import { noBodySchema } from '../../../src/shared/contract/primitives';
 import { idParamsSchema } from './question-bank.routes';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -32,7 +33,7 @@ const paper = { 200: envelopeSchema(paperDetailSchema) };
 const schemas = {
   list: { querystring: paperListQuerySchema, response: { 200: envelopeSchema(paperSummaryPageSchema) } },
   create: { body: paperInputSchema, response: paper },
-  copy: { params: idParamsSchema, response: paper },
+  copy: { params: idParamsSchema, body: noBodySchema, response: paper },
   autoCompose: { body: autoComposeRequestSchema, response: { 200: envelopeSchema(paperDraftSchema) } },
   detail: { params: idParamsSchema, response: paper },
   update: { params: idParamsSchema, body: paperInputSchema, response: paper },

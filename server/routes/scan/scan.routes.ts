@@ -13,6 +13,7 @@ import {
   scanPageImageParamsSchema,
   scanPageStoredSchema,
 } from '../../../src/shared/contract/scan-upload';
+import { unscannedStudentsSchema } from '../../../src/shared/contract/scan';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { IMAGE_LIMIT_MESSAGES, scanPageSizeProblem } from '../../lib/image-limits';
 import { isJpeg } from '../../services/scan/scan.service';
@@ -27,6 +28,7 @@ const schemas = {
   createBatch: { body: scanBatchCreateSchema, response: batch },
   listBatches: { querystring: scanBatchListQuerySchema, response: { 200: envelopeSchema(scanBatchListSchema) } },
   batch: { params: scanBatchParamsSchema, response: batch },
+  unscannedStudents: { params: scanBatchParamsSchema, response: { 200: envelopeSchema(unscannedStudentsSchema) } },
   /** The body is multipart: the fields of scanPageFieldsSchema, then `file`; parsed in the handler. */
   storePage: { consumes: ['multipart/form-data'], response: { 200: envelopeSchema(scanPageStoredSchema) } },
   /** Answers a JPEG (no response schema), or the envelope on failure. */
@@ -48,8 +50,8 @@ export default async function scanRoutes(fastify: FastifyInstance) {
     return ok(await scan.listBatches(requireAuth(request).userId, query));
   });
 
-  app.get('/scan/homework/:id/unscanned-students', authenticated, async (request) => {
-    const { id } = parseInput(scanBatchParamsSchema, request.params);
+  app.get('/scan/homework/:id/unscanned-students', { ...authenticated, schema: schemas.unscannedStudents }, async (request) => {
+    const { id } = request.params;
     return ok(await scan.unscannedStudents(requireAuth(request).userId, id));
   });
 

@@ -5,9 +5,9 @@
  * from the session, never from these filters.
  */
 import { z } from 'zod';
+import { formIdSchema } from './primitives';
 
-const MAX_ID = 2_147_483_647;
-const queryId = z.coerce.number().int().positive().max(MAX_ID);
+const queryId = formIdSchema;
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')

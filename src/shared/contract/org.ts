@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { roleSchema } from './auth';
+import { text } from './primitives';
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
-const name = (label: string, max = 40) => z.string().trim().min(1, `请输入${label}`).max(max, `${label}最多 ${max} 个字`);
+const name = (label: string, max = 40) => text().trim().min(1, `请输入${label}`).max(max, `${label}最多 ${max} 个字`);
 
 export const SCHOOL_TYPES = ['小学', '初中', '高中', '完全中学'] as const;
 export const schoolTypeSchema = z.enum(SCHOOL_TYPES);
@@ -46,7 +47,7 @@ export const updateSchoolSchema = z
     name: name('学校名称'),
     region: name('所在地区', 60),
     schoolType: schoolTypeSchema,
-    filingNumber: z.string().trim().max(60, '备案号最多 60 个字'),
+    filingNumber: text().trim().max(60, '备案号最多 60 个字'),
     passPercent: percent,
     goodPercent: percent,
     excellentPercent: percent,
@@ -76,6 +77,10 @@ export type SchoolDetail = z.infer<typeof schoolDetailSchema>;
 
 export const orgParamsSchema = z.object({ orgId: id });
 export const orgItemParamsSchema = z.object({ orgId: id, id });
+
+/** What creating a school year, a class or a subject answers: the new row's id. */
+export const createdSchema = z.object({ id: z.number().int() });
+export type Created = z.infer<typeof createdSchema>;
 
 // ---- structure -----------------------------------------------------------------------------------
 

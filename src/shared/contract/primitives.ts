@@ -55,3 +55,6 @@ export const dateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, DATE_FORMAT_MESSAGE)
   .refine(isCalendarDate, DATE_INVALID_MESSAGE);
+
+/** The body of a POST that takes none: nothing, or an empty object. */
+export const noBodySchema = z.object({}).optional();
