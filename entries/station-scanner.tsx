@@ -39,7 +39,7 @@ import {
 import { type AnswerSheetSpec, answerSheetSpecSchema } from '../src/shared/contract/answer-sheet';
 import { homeworkPageSchema } from '../src/shared/contract/papers';
 import { clientConfigSchema } from '../src/shared/contract/system';
-import { DriverError, type ScannedPage, unscannedStudentsSchema } from '../src/shared/contract/scan';
+import { DriverError, type ScannedPage, type UnscannedStudents, unscannedStudentsSchema } from '../src/shared/contract/scan';
 
 /** Sheets in the simulated feeder per scan, and the time between two transfers. */
 export const SIMULATED_PAGES_PER_FEED = 10;
@@ -56,6 +56,19 @@ const SCANNABLE = new Set(['assigned', 'scanning', 'marking']);
 function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number | null) {
   const specs = new Map<number, Promise<AnswerSheetSpec>>();
   const fed = new Map<number, Set<string>>();
+  // The last answer per homework, so the feeder keeps feeding while the server is away.
+  const lastLeft = new Map<number, UnscannedStudents>();
+  const leftOf = async (homeworkId: number): Promise<UnscannedStudents> => {
+    try {
+      const left = await http.get(`/api/scan/homework/${homeworkId}/unscanned-students`, undefined, unscannedStudentsSchema);
+      lastLeft.set(homeworkId, left);
+      return left;
+    } catch (error) {
+      const known = lastLeft.get(homeworkId);
+      if (known) return known;
+      throw error;
+    }
+  };
   let feeds = 0;
   const specOf = (homeworkId: number) => {
     let entry = specs.get(homeworkId);
@@ -80,10 +93,7 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
   };
   return async (): Promise<SimulatedDriverOptions> => {
     const homeworkId = getHomeworkId() ?? (await newestScannable());
-    const [spec, left] = await Promise.all([
-      specOf(homeworkId),
-      http.get(`/api/scan/homework/${homeworkId}/unscanned-students`, undefined, unscannedStudentsSchema),
-    ]);
+    const [spec, left] = await Promise.all([specOf(homeworkId), leftOf(homeworkId)]);
     const mine = fed.get(homeworkId) ?? new Set<string>();
     fed.set(homeworkId, mine);
     // Fed by this station but not counted yet (being recognised, or sent to 异常处理): not again, unless
