@@ -13,6 +13,7 @@ import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   MARKING_MESSAGES,
   type PageReadingView,
+  REVIEW_ACTIONS_BY_KIND,
   type ReviewItem,
   type ReviewResolution,
 } from '../../../src/shared/contract/marking';
@@ -47,19 +48,6 @@ export const REVIEW_MESSAGES = {
 
 type ItemRow = typeof reviewItems.$inferSelect;
 type Action = ReviewResolution['action'];
-
-/** The resolutions each kind of problem takes (resolve() enforces the same rules). */
-export const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly Action[]> = {
-  fiducialsNotFound: ['assignStudent', 'discard'],
-  qrUnreadable: ['assignStudent', 'discard'],
-  unknownStudent: ['assignStudent', 'discard'],
-  blankPage: ['accept', 'discard'],
-  multipleMarks: ['setAnswer', 'accept'],
-  lowConfidence: ['setAnswer', 'accept'],
-  otherHomework: ['accept', 'discard'],
-  duplicatePage: ['accept', 'discard'],
-  missingPage: ['accept'],
-};
 
 function optionLabelsOf(context: HomeworkContext, questionNo: number): string[] {
   for (const page of context.template?.pages ?? []) {
@@ -124,7 +112,7 @@ export function createReviewService(deps: {
     const actionsOf = (row: ItemRow, qrHomeworkId: number | null): Action[] => {
       if (row.status !== 'open') return [];
       // A bubble correction needs the reading it corrects.
-      const actions = ACTIONS_BY_KIND[row.kind as RecognitionProblemKind].filter(
+      const actions = REVIEW_ACTIONS_BY_KIND[row.kind as RecognitionProblemKind].filter(
         (action) => action !== 'setAnswer' || row.reading !== null,
       );
       if (row.kind === 'otherHomework' && (qrHomeworkId === null || !movable.has(qrHomeworkId))) {

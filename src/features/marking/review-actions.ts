@@ -3,7 +3,7 @@
  * Pure. The server decides what a fix does (it re-runs the page's scoring); this only keeps the page
  * from offering a fix that cannot apply (a bubble correction for a page that could not be read at all).
  */
-import type { ReviewItem, ReviewResolution } from '../../shared/contract/marking';
+import { REVIEW_ACTIONS_BY_KIND, type ReviewItem, type ReviewResolution } from '../../shared/contract/marking';
 import type { RecognitionProblemKind } from '../../shared/contract/recognition';
 
 export type ReviewAction = ReviewResolution['action'];
@@ -15,23 +15,11 @@ export const REVIEW_ACTION_LABELS: Record<ReviewAction, string> = {
   discard: '作废',
 };
 
-const ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly ReviewAction[]> = {
-  fiducialsNotFound: ['assignStudent', 'discard'],
-  qrUnreadable: ['assignStudent', 'discard'],
-  blankPage: ['accept', 'discard'],
-  multipleMarks: ['setAnswer', 'accept'],
-  lowConfidence: ['setAnswer', 'accept'],
-  otherHomework: ['accept', 'discard'],
-  duplicatePage: ['accept', 'discard'],
-  missingPage: ['accept'],
-  unknownStudent: ['assignStudent', 'discard'],
-};
-
 /** The fixes to offer for an open item; a bubble correction needs the reading it corrects. */
 export function reviewActionsFor(item: Pick<ReviewItem, 'kind' | 'reading' | 'actions'>): readonly ReviewAction[] {
   // The server says which it will take now (e.g. no 确认 for a sheet of a homework outside the school).
   if (item.actions) return item.actions;
-  return ACTIONS_BY_KIND[item.kind].filter((action) => action !== 'setAnswer' || item.reading !== null);
+  return REVIEW_ACTIONS_BY_KIND[item.kind].filter((action) => action !== 'setAnswer' || item.reading !== null);
 }
 
 /** Short explanations shown beside the fixes. */

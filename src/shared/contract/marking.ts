@@ -23,7 +23,12 @@
  */
 import { z } from 'zod';
 import { formIdSchema, idSchema, text } from './primitives';
-import { objectiveReadingSchema, pageReadingSchema, recognitionProblemKindSchema } from './recognition';
+import {
+  objectiveReadingSchema,
+  pageReadingSchema,
+  type RecognitionProblemKind,
+  recognitionProblemKindSchema,
+} from './recognition';
 
 /** Ids are PostgreSQL integers: a larger number is a bad request, never a database error. */
 const id = idSchema;
@@ -197,6 +202,19 @@ export const reviewResolutionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('discard') }),
 ]);
 export type ReviewResolution = z.infer<typeof reviewResolutionSchema>;
+
+/** The resolutions each kind of problem takes: the server enforces them, the review page offers them. */
+export const REVIEW_ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly ReviewResolution['action'][]> = {
+  fiducialsNotFound: ['assignStudent', 'discard'],
+  qrUnreadable: ['assignStudent', 'discard'],
+  unknownStudent: ['assignStudent', 'discard'],
+  blankPage: ['accept', 'discard'],
+  multipleMarks: ['setAnswer', 'accept'],
+  lowConfidence: ['setAnswer', 'accept'],
+  otherHomework: ['accept', 'discard'],
+  duplicatePage: ['accept', 'discard'],
+  missingPage: ['accept'],
+};
 
 export const pageReadingViewSchema = z.object({
   imageId: z.string(),
