@@ -72,10 +72,73 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The Semi Form field types the app uses (Form.Input, Form.Select, ...). Semi's Form attaches every field
+ * type to itself, so importing Form bundles DatePicker, TreeSelect, Cascader, Upload, Slider and the rest
+ * (about 130 KiB gz) into each page with a form. The fields left out here become a component that throws
+ * a message naming this list; tests/lint/semi-form-fields.test.ts checks that the code uses no other.
+ */
+export const SEMI_FORM_FIELDS = [
+  'Input',
+  'InputNumber',
+  'TextArea',
+  'Select',
+  'Checkbox',
+  'CheckboxGroup',
+  'Radio',
+  'RadioGroup',
+];
+
+/** Components Semi's form/field.js wraps, by field name, and the import path it uses for each. */
+const SEMI_FIELD_SOURCES: Record<string, string> = {
+  Input: '../input/index',
+  TextArea: '../input/textarea',
+  InputNumber: '../inputNumber/index',
+  Select: '../select/index',
+  Checkbox: '../checkbox/index',
+  CheckboxGroup: '../checkbox/checkboxGroup',
+  Radio: '../radio/index',
+  RadioGroup: '../radio/radioGroup',
+  DatePicker: '../datePicker/index',
+  Switch: '../switch/index',
+  Slider: '../slider/index',
+  TimePicker: '../timePicker/index',
+  TreeSelect: '../treeSelect/index',
+  Cascader: '../cascader/index',
+  Rating: '../rating/index',
+  AutoComplete: '../autoComplete/index',
+  Upload: '../upload/index',
+  TagInput: '../tagInput/index',
+};
+
+function slimSemiForm(): Plugin {
+  const left = Object.keys(SEMI_FIELD_SOURCES).filter((name) => !SEMI_FORM_FIELDS.includes(name));
+  return {
+    name: 'slim-semi-form',
+    transform(code, id) {
+      if (!/semi-ui-19[\\/]lib[\\/]es[\\/]form[\\/]field\.js$/.test(id)) return null;
+      let out = code;
+      for (const name of left) {
+        const source = SEMI_FIELD_SOURCES[name]!;
+        const importLine = new RegExp(`import (?:\\{ ${name} \\}|${name}) from '${source.replace(/[/.]/g, '\\$&')}';\\n`);
+        const wrap = new RegExp(`withField\\(${name}(?:, \\{[^}]*\\})?\\)`);
+        if (!importLine.test(out) || !wrap.test(out)) {
+          this.error(`slim-semi-form: Semi's form/field.js changed (no ${name}); update SEMI_FIELD_SOURCES in vite.config.ts`);
+        }
+        out = out.replace(importLine, '').replace(wrap, `leftOut('${name}')`);
+      }
+      return (
+        out +
+        `\nfunction leftOut(name) {\n  return function LeftOutFormField() {\n    throw new Error('Form.' + name + ' is not in the build: add it to SEMI_FORM_FIELDS in vite.config.ts');\n  };\n}\n`
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root,
   publicDir: path.resolve(import.meta.dirname, 'public'),
-  plugins: [react(), portalFallback(), precompress()],
+  plugins: [slimSemiForm(), react(), portalFallback(), precompress()],
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: true,

@@ -8,7 +8,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { PortalServices } from '../src/features/portal/portal-services';
 import { schoolYearMachine } from '../src/machines/school-year.machine';
 import { sessionMachine, type LoginRequest } from '../src/machines/session.machine';
-import { createRealtimeSocket } from '../src/shared/adapters/realtime-socket';
+import { createLazyRealtimeSocket } from '../src/shared/adapters/lazy-realtime-socket';
 import { createHttpClient, requestSignOut, requestToken } from '../src/shared/adapters/http-client';
 import {
   clearSession,
@@ -60,14 +60,14 @@ export function createPortalRuntime({ goHome }: { goHome: () => void }) {
   }
 
   // One live socket per tab, in the school's room of whoever is logged in: a login, logout or refreshed
-  // token reconnects it with the new token.
-  const socket = createRealtimeSocket({ getAccessToken: () => session.getSnapshot().context.session?.accessToken ?? null });
+  // token reconnects it with the new token. Its code is fetched when a page first listens to it.
+  const socket = createLazyRealtimeSocket({ getAccessToken: () => session.getSnapshot().context.session?.accessToken ?? null });
   let lastToken: string | null = session.getSnapshot().context.session?.accessToken ?? null;
   session.subscribe((snapshot) => {
     const token = snapshot.context.session?.accessToken ?? null;
     if (token === lastToken) return;
     lastToken = token;
-    socket.disconnect().connect();
+    socket.reconnect();
   });
 
   const portalServices = (imageBaseUrl: string): PortalServices => ({

@@ -38,6 +38,7 @@ import {
 } from '../src/shared/adapters/scanner/simulated-driver';
 import { type AnswerSheetSpec, answerSheetSpecSchema } from '../src/shared/contract/answer-sheet';
 import { homeworkPageSchema } from '../src/shared/contract/papers';
+import { studentSheetSpecsSchema } from '../src/shared/contract/rehearse-sets';
 import { clientConfigSchema } from '../src/shared/contract/system';
 import { DriverError, type ScannedPage, type UnscannedStudents, unscannedStudentsSchema } from '../src/shared/contract/scan';
 
@@ -70,6 +71,19 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
     }
   };
   let feeds = 0;
+  // Students' own sheets (a personalised re-practice set): none for an ordinary homework.
+  const ownSpecs = new Map<number, Promise<Map<string, AnswerSheetSpec>>>();
+  const ownSpecsOf = (homeworkId: number) => {
+    let entry = ownSpecs.get(homeworkId);
+    if (!entry) {
+      entry = http
+        .get(`/api/homework/${homeworkId}/answer-sheet/student-specs`, undefined, studentSheetSpecsSchema)
+        .then(({ sheets }) => new Map(sheets.map((s) => [s.studentCode, s.spec])));
+      entry.catch(() => ownSpecs.delete(homeworkId));
+      ownSpecs.set(homeworkId, entry);
+    }
+    return entry;
+  };
   const specOf = (homeworkId: number) => {
     let entry = specs.get(homeworkId);
     if (!entry) {
@@ -93,7 +107,7 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
   };
   return async (): Promise<SimulatedDriverOptions> => {
     const homeworkId = getHomeworkId() ?? (await newestScannable());
-    const [spec, left] = await Promise.all([specOf(homeworkId), leftOf(homeworkId)]);
+    const [spec, left, studentSpecs] = await Promise.all([specOf(homeworkId), leftOf(homeworkId), ownSpecsOf(homeworkId)]);
     const mine = fed.get(homeworkId) ?? new Set<string>();
     fed.set(homeworkId, mine);
     // Fed by this station but not counted yet (being recognised, or sent to 异常处理): not again, unless
@@ -106,6 +120,7 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
     return {
       homeworkId,
       spec,
+      studentSpecs,
       students,
       wrap: false,
       duplicates: left.scanned,

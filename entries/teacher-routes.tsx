@@ -14,18 +14,21 @@ import { WithMarking, WithPapers } from './teacher-feature-providers';
 // The analysis and team features' providers (react-query, the team services) load with their pages.
 const WithAnalysis = lazyPage(() => import('./teacher-analysis-provider'), 'WithAnalysis');
 const WithTeam = lazyPage(() => import('./teacher-team-provider'), 'WithTeam');
+const WithRehearse = lazyPage(() => import('./teacher-rehearse-provider'), 'WithRehearse');
 
 // Each page is its own chunk, loaded on first visit: lazyPage(() => import('<module>'), '<ExportName>').
 const CorrectPage = lazyPage(() => import('../src/features/marking/pages/correct-page'), 'CorrectPage');
 const WritePage = lazyPage(() => import('../src/features/marking/pages/write-page'), 'WritePage');
 const EditPage = lazyPage(() => import('../src/features/papers/pages/edit-page'), 'EditPage');
 const PaperListPage = lazyPage(() => import('../src/features/papers/pages/paperlist-page'), 'PaperListPage');
+const SchoolMaterialsPage = lazyPage(() => import('../src/features/papers/pages/school-materials-page'), 'SchoolMaterialsPage');
 const PrintBarcodePage = lazyPage(() => import('../src/features/papers/pages/print-barcode-page'), 'PrintBarcodePage');
 const PrintCalibrationPage = lazyPage(
   () => import('../src/features/papers/pages/print-calibration-page'),
   'PrintCalibrationPage',
 );
 const PrintCodePage = lazyPage(() => import('../src/features/papers/pages/print-code-page'), 'PrintCodePage');
+const PaperBindingPage = lazyPage(() => import('../src/features/papers/pages/paper-binding-page'), 'PaperBindingPage');
 const PrintGradePage = lazyPage(() => import('../src/features/papers/pages/print-grade-page'), 'PrintGradePage');
 const PrintPaperPage = lazyPage(() => import('../src/features/papers/pages/print-paper-page'), 'PrintPaperPage');
 const AboutPage = lazyPage(() => import('../src/features/portal/pages/about-page'), 'AboutPage');
@@ -35,6 +38,7 @@ const NotFoundPage = lazyPage(() => import('../src/features/portal/pages/not-fou
 const ProtocolPage = lazyPage(() => import('../src/features/portal/pages/protocol-page'), 'ProtocolPage');
 const UsersetPage = lazyPage(() => import('../src/features/portal/pages/userset-page'), 'UsersetPage');
 const TeacherScanPage = lazyPage(() => import('./teacher-scan-page'), 'TeacherScanPage');
+const TeacherLargeScreenPage = lazyPage(() => import('./teacher-large-screen'), 'TeacherLargeScreenPage');
 const PendingPage = lazyPage(() => import('../src/features/portal/pages/pending-page'), 'PendingPage');
 const OverviewPage = lazyPage(() => import('../src/features/analysis/pages/overview-page'), 'OverviewPage');
 const PersonPage = lazyPage(() => import('../src/features/analysis/pages/person-page'), 'PersonPage');
@@ -49,6 +53,7 @@ const SubjectStatsPage = lazyPage(() => import('../src/features/analysis/pages/d
 const CorrectScorePage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'CorrectScorePage');
 const AverageScorePage = lazyPage(() => import('../src/features/analysis/pages/data-center-pages'), 'AverageScorePage');
 const BigDataPage = lazyPage(() => import('../src/features/analysis/pages/big-data-page'), 'BigDataPage');
+const RehearsePage = lazyPage(() => import('../src/features/rehearse/pages/rehearse-page'), 'RehearsePage');
 const InvitePage = lazyPage(() => import('../src/features/team/pages/invite-page'), 'InvitePage');
 const TeamDetailsPage = lazyPage(() => import('../src/features/team/pages/team-details-page'), 'TeamDetailsPage');
 const TeamGroupPage = lazyPage(() => import('../src/features/team/pages/team-group-page'), 'TeamGroupPage');
@@ -62,6 +67,7 @@ const PAGES: Record<string, ReactNode> = {
   '/aboutUs': <AboutPage />,
   '/404': <NotFoundPage />,
   '/scan': <TeacherScanPage />,
+  '/largescreen': <TeacherLargeScreenPage />,
   '/edit': (
     <WithPapers>
       <EditPage />
@@ -70,6 +76,11 @@ const PAGES: Record<string, ReactNode> = {
   '/paperlist': (
     <WithPapers>
       <PaperListPage />
+    </WithPapers>
+  ),
+  '/schoolmaterials': (
+    <WithPapers>
+      <SchoolMaterialsPage />
     </WithPapers>
   ),
   '/printing': (
@@ -164,6 +175,11 @@ const PAGES: Record<string, ReactNode> = {
       <BigDataPage />
     </WithAnalysis>
   ),
+  '/rehearse': (
+    <WithRehearse>
+      <RehearsePage />
+    </WithRehearse>
+  ),
   '/team/details': (
     <WithTeam>
       <TeamDetailsPage />
@@ -178,6 +194,11 @@ const PAGES: Record<string, ReactNode> = {
     <WithTeam>
       <TeamGroupPage />
     </WithTeam>
+  ),
+  '/paperbinding': (
+    <WithPapers>
+      <PaperBindingPage />
+    </WithPapers>
   ),
   '/invite': (
     <WithTeam>

@@ -21,9 +21,10 @@ const DEFAULT_CONFIG: ClientConfig = {
   captchaSiteKey: '',
   messagingAppId: '',
   dwtProductKey: '',
+  filingNumber: '',
 };
 const config = await http.get('/api/config', undefined, { schema: clientConfigSchema, silent: true }).catch(() => DEFAULT_CONFIG);
-const services = portalServices(config.imageBaseUrl);
+const services = { ...portalServices(config.imageBaseUrl), filingNumber: config.filingNumber };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

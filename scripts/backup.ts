@@ -3,6 +3,7 @@
  * zip (default backups/smart-homework-<time>.zip). While the server runs the database dump is taken by
  * the server itself (consistent, between two queries); when it is stopped, from the data folder. On
  * PostgreSQL (DATABASE_URL) the archive holds the stored files, and the database is pg_dump's (README).
+ * With STORAGE=s3 the stored files are the bucket's objects (under S3_PREFIX), copied into the archive.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,16 @@ import { PGlite } from '@electric-sql/pglite';
 import { type Config, loadConfig } from '../server/config';
 import { BACKUP_DATABASE_PATH, BACKUP_ENDPOINT_FILE, BACKUP_KEY_HEADER, type BackupEndpoint } from '../server/plugins/backup';
 import { type BackupManifest, writeBackup } from '../server/services/backup/backup-archive';
+import type { FileStorage } from '../server/services/storage/file-storage';
+import { createS3FileStorage } from '../server/services/storage/s3-storage';
+
+/** The object store of STORAGE=s3 (checked), or null for the local folder; `close` when done. */
+export async function objectStoreOf(config: Pick<Config, 'storage'>): Promise<(FileStorage & { close(): void }) | null> {
+  if (config.storage.kind !== 's3') return null;
+  const store = createS3FileStorage(config.storage);
+  await store.check();
+  return store;
+}
 
 /** The running server's endpoint file, when a live process wrote it. */
 export function liveServer(dataDir: string): BackupEndpoint | null {
@@ -47,13 +58,24 @@ async function databaseDump(config: Pick<Config, 'dataDir' | 'host'>): Promise<B
 }
 
 export async function backup(
-  config: Pick<Config, 'dataDir' | 'host' | 'databaseUrl'>,
+  config: Pick<Config, 'dataDir' | 'host' | 'databaseUrl' | 'storage'>,
   out: string = path.join('backups', `smart-homework-${new Date().toISOString().replace(/[:.]/g, '-')}.zip`),
 ): Promise<BackupManifest & { out: string }> {
-  const manifest = config.databaseUrl
-    ? await writeBackup({ dataDir: config.dataDir, database: 'postgres', out })
-    : await writeBackup({ dataDir: config.dataDir, database: 'pglite', databaseDump: await databaseDump(config), out });
-  return { ...manifest, out: path.resolve(out) };
+  const objects = (await objectStoreOf(config)) ?? undefined;
+  try {
+    const manifest = config.databaseUrl
+      ? await writeBackup({ dataDir: config.dataDir, database: 'postgres', objects, out })
+      : await writeBackup({
+          dataDir: config.dataDir,
+          database: 'pglite',
+          databaseDump: await databaseDump(config),
+          objects,
+          out,
+        });
+    return { ...manifest, out: path.resolve(out) };
+  } finally {
+    objects?.close();
+  }
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
@@ -61,7 +83,8 @@ if (isEntry) {
   try {
     const config = loadConfig();
     const result = await backup(config, process.argv[2]);
-    console.log(`备份完成 / backup written: ${result.out} (${result.files} stored files)`);
+    const from = config.storage.kind === 's3' ? `objects of bucket ${config.storage.bucket}` : 'stored files';
+    console.log(`备份完成 / backup written: ${result.out} (${result.files} ${from})`);
     if (result.database === 'postgres') {
       console.log('The database is PostgreSQL: back it up with pg_dump as well, see README.md ("Backups").');
     }

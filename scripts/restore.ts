@@ -3,16 +3,18 @@
  * be stopped. What DATA_DIR held is first moved to DATA_DIR/before-restore/<time>/ (and moved back if
  * the archive cannot be read), then the stored files are written and the embedded database is loaded
  * from the archive's dump. On PostgreSQL only the files are restored; the database is pg_restore's.
+ * With STORAGE=s3 the files are written to the bucket instead: an object of the same key is replaced,
+ * other objects are left as they are (for a point in time, use the bucket's own versioning).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Config, loadConfig } from '../server/config';
 import { type RestoredBackup, readBackup } from '../server/services/backup/backup-archive';
-import { liveServer } from './backup';
+import { liveServer, objectStoreOf } from './backup';
 
 export async function restore(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'storage'>,
   file: string,
   now = new Date(),
 ): Promise<RestoredBackup & { setAside: string | null }> {
@@ -34,8 +36,9 @@ export async function restore(
     for (const name of present) fs.renameSync(path.join(aside, name), path.join(config.dataDir, name));
   };
 
+  const objects = (await objectStoreOf(config)) ?? undefined;
   try {
-    const restored = await readBackup(file, config.dataDir);
+    const restored = await readBackup(file, config.dataDir, objects);
     if (!config.databaseUrl) {
       if (restored.manifest.database !== 'pglite' || !restored.databaseDump) {
         throw new Error('This backup holds no embedded database (it was taken on PostgreSQL): restore that with pg_restore.');
@@ -51,6 +54,8 @@ export async function restore(
   } catch (error) {
     putBack();
     throw error;
+  } finally {
+    objects?.close();
   }
 }
 
@@ -62,8 +67,10 @@ if (isEntry) {
     process.exit(1);
   }
   try {
-    const result = await restore(loadConfig(), file);
-    console.log(`恢复完成 / restored ${result.files} stored files from ${file} (taken ${result.manifest.createdAt}).`);
+    const config = loadConfig();
+    const result = await restore(config, file);
+    const to = config.storage.kind === 's3' ? `objects to bucket ${config.storage.bucket}` : 'stored files';
+    console.log(`恢复完成 / restored ${result.files} ${to} from ${file} (taken ${result.manifest.createdAt}).`);
     if (result.setAside) console.log(`The previous contents of DATA_DIR are in ${result.setAside}.`);
     if (result.manifest.database === 'postgres')
       console.log('Restore the PostgreSQL database with pg_restore, see README.md ("Backups").');

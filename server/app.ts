@@ -21,12 +21,15 @@ import dbPlugin from './plugins/db';
 import envelopePlugin, { responseSerializerCompiler } from './plugins/envelope';
 import filesPlugin from './plugins/files';
 import markingPlugin from './plugins/marking';
+import demoScansPlugin from './plugins/demo-scans';
 import orgPlugin from './plugins/org';
 import papersPlugin from './plugins/papers';
 import realtimePlugin from './plugins/realtime';
 import redisPlugin from './plugins/redis';
 import scanPlugin from './plugins/scan';
+import screensPlugin from './plugins/screens';
 import analysisRoutes from './routes/analysis/analysis.routes';
+import rehearseRoutes from './routes/rehearse/rehearse.routes';
 import securityHeadersPlugin from './plugins/security-headers';
 import captchaRoutes from './routes/auth/captcha.routes';
 import smsRoutes from './routes/auth/sms.routes';
@@ -37,13 +40,17 @@ import reviewRoutes from './routes/marking/review.routes';
 import scoresRoutes from './routes/marking/scores.routes';
 import oauthRoutes from './routes/oauth/oauth.routes';
 import invitationRoutes from './routes/org/invitation.routes';
+import joinRequestRoutes from './routes/org/join-request.routes';
 import schoolRoutes from './routes/org/school.routes';
 import homeworkRoutes from './routes/papers/homework.routes';
+import rehearseSetRoutes from './routes/rehearse-sets/sets.routes';
 import paperRoutes from './routes/papers/paper.routes';
 import questionBankRoutes from './routes/papers/question-bank.routes';
 import studentRoutes from './routes/papers/student.routes';
 import type { RateLimitedRouteOptions } from './routes/route-options';
 import scanRoutes from './routes/scan/scan.routes';
+import bindingRoutes from './routes/binding/binding.routes';
+import screenRoutes from './routes/large-screen/screen.routes';
 import classRoutes from './routes/system/class.routes';
 import configRoutes from './routes/system/config.routes';
 import avatarRoutes from './routes/user/avatar.routes';
@@ -55,6 +62,7 @@ export type AppOptions = {
     Config,
     | 'clientDir'
     | 'seedDemo'
+    | 'demoScans'
     | 'nodeEnv'
     | 'dataDir'
     | 'accessTokenTtlSeconds'
@@ -64,6 +72,7 @@ export type AppOptions = {
     | 'captchaSiteKey'
     | 'messagingAppId'
     | 'dwtProductKey'
+    | 'filingNumber'
     | 'rateLimitPerMinute'
     | 'loginMaxFailures'
     | 'loginLockMinutes'
@@ -74,6 +83,7 @@ export type AppOptions = {
     | 'refreshPerSessionPerMinute'
     | 'devOutbox'
     | 'sms'
+    | 'storage'
   >;
   database: DatabaseOptions;
   logger?: FastifyServerOptions['logger'];
@@ -128,14 +138,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // With Redis, login and SMS limits count across all instances.
   await app.register(rateLimit, { global: false, ...(app.redis ? { redis: app.redis } : {}) });
   await app.register(realtimePlugin);
-  await app.register(filesPlugin, { dataDir: config.dataDir, imageBaseUrl: config.imageBaseUrl });
+  await app.register(filesPlugin, { dataDir: config.dataDir, imageBaseUrl: config.imageBaseUrl, storage: config.storage });
   await app.register(accountsPlugin, { config, now: options.now ?? systemClock, smsSender: options.smsSender });
   await app.register(authPlugin);
   await app.register(papersPlugin);
-  await app.register(scanPlugin, { dataDir: config.dataDir });
+  await app.register(scanPlugin);
   await app.register(markingPlugin);
+  await app.register(demoScansPlugin, { enabled: config.seedDemo && config.demoScans && config.nodeEnv !== 'test' });
   await app.register(backupPlugin, { dataDir: config.dataDir });
   await app.register(orgPlugin, { now: options.now ?? systemClock });
+  await app.register(screensPlugin, { now: options.now ?? systemClock });
   await app.register(apiDocsPlugin);
 
   const limited: RateLimitedRouteOptions = { rateLimit: { max: config.rateLimitPerMinute, timeWindow: 60_000 } };
@@ -163,8 +175,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(scoresRoutes);
       if (config.devOutbox && config.nodeEnv !== 'production') await api.register(devOutboxRoutes);
       await api.register(analysisRoutes);
+      await api.register(rehearseRoutes);
       await api.register(schoolRoutes);
       await api.register(invitationRoutes, limited);
+      await api.register(rehearseSetRoutes);
+      await api.register(screenRoutes, limited);
+      await api.register(joinRequestRoutes, limited);
+      await api.register(bindingRoutes);
     },
     { prefix: '/api' },
   );

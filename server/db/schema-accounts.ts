@@ -22,23 +22,31 @@ const createdAt = () =>
     .notNull()
     .default(sql`now()`);
 
-export const orgs = pgTable('orgs', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  createdBy: integer('created_by'),
-  createdAt: createdAt(),
-  region: text('region').notNull().default(''),
-  /** 小学 | 初中 | 高中 | 完全中学 */
-  schoolType: text('school_type').notNull().default('初中'),
-  /** Relative path under the image base URL, e.g. logos/3f2a.png. */
-  logo: text('logo'),
-  /** The footer's filing number (备案号). */
-  filingNumber: text('filing_number').notNull().default(''),
-  /** Score bands read by analysis, in percent of the full mark: 及格, 良好, 优秀. */
-  passPercent: integer('pass_percent').notNull().default(60),
-  goodPercent: integer('good_percent').notNull().default(75),
-  excellentPercent: integer('excellent_percent').notNull().default(85),
-});
+export const orgs = pgTable(
+  'orgs',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+    region: text('region').notNull().default(''),
+    /** 小学 | 初中 | 高中 | 完全中学 */
+    schoolType: text('school_type').notNull().default('初中'),
+    /** Relative path under the image base URL, e.g. logos/3f2a.png. */
+    logo: text('logo'),
+    /** The footer's filing number (备案号). */
+    filingNumber: text('filing_number').notNull().default(''),
+    /** Score bands read by analysis, in percent of the full mark: 及格, 良好, 优秀. */
+    passPercent: integer('pass_percent').notNull().default(60),
+    goodPercent: integer('good_percent').notNull().default(75),
+    excellentPercent: integer('excellent_percent').notNull().default(85),
+    /** 学校码: a teacher without a school enters it to ask to join (an admin approves). */
+    joinCode: text('join_code')
+      .notNull()
+      .default(sql`upper(substr(md5(random()::text), 1, 8))`),
+  },
+  (t) => [uniqueIndex('orgs_join_code_idx').on(t.joinCode)],
+);
 
 /** One tree per school: school years (type 1, pid null) and their classes (type 2, pid = school year). */
 export const classes = pgTable(
@@ -53,6 +61,8 @@ export const classes = pgTable(
     name: text('name').notNull(),
     sort: integer('sort').notNull().default(0),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /** School years: ranks and named score lists in analysis; null = the school type's default. */
+    ranksEnabled: boolean('ranks_enabled'),
   },
   (t) => [index('classes_org_type_pid_idx').on(t.orgId, t.type, t.pid)],
 );
@@ -278,4 +288,28 @@ export const invitations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('invitations_org_idx').on(t.orgId), index('invitations_code_idx').on(t.code)],
+);
+
+/** Asking to join a school by its 学校码: pending until an admin approves or declines. */
+export const joinRequests = pgTable(
+  'join_requests',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** pending | approved | declined */
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('join_requests_pending_idx')
+      .on(t.orgId, t.userId)
+      .where(sql`status = 'pending'`),
+  ],
 );

@@ -23,7 +23,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Annotation } from '../../src/shared/contract/marking';
 import type { ObjectiveReading, PageReading } from '../../src/shared/contract/recognition';
-import { orgs, users } from './schema-accounts';
+import { classes, orgs, users } from './schema-accounts';
 import { homework, students } from './schema-papers';
 import { scanBatches, scanPages } from './schema-scan';
 
@@ -120,6 +120,7 @@ export const answers = pgTable(
     uniqueIndex('answers_homework_student_question_idx').on(t.homeworkId, t.studentId, t.questionNo),
     index('answers_homework_question_idx').on(t.homeworkId, t.questionNo),
     index('answers_recognition_idx').on(t.recognitionId),
+    index('answers_org_homework_idx').on(t.orgId, t.homeworkId, t.studentId),
   ],
 );
 
@@ -229,12 +230,19 @@ export const markingTasks = pgTable(
       .references(() => answers.id, { onDelete: 'cascade' }),
     questionNo: integer('question_no').notNull(),
     round: integer('round').notNull(),
+    /**
+     * Scanned 按学科分配: the class whose subject teachers (of the paper's subject) mark this answer;
+     * null: the question's markers.
+     */
+    classId: integer('class_id').references(() => classes.id, { onDelete: 'set null' }),
     claimedBy: integer('claimed_by').references(() => users.id, { onDelete: 'set null' }),
     claimExpiresAt: timestamp('claim_expires_at', { withTimezone: true }),
     markerId: integer('marker_id').references(() => users.id, { onDelete: 'set null' }),
     score: doublePrecision('score'),
     annotations: jsonb('annotations').$type<Annotation[]>().notNull().default([]),
     problem: boolean('problem').notNull().default(false),
+    /** Why the answer lost marks (one of the school's error causes), given with the score on /write. */
+    errorCause: text('error_cause'),
     scoredAt: timestamp('scored_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -265,11 +273,16 @@ export const questionScores = pgTable(
     score: doublePrecision('score').notNull(),
     /** auto | marked | missing */
     source: text('source').notNull(),
+    /** The error cause: from the deciding marking task, or set in the wrong-question book. */
+    errorCause: text('error_cause'),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()
       .default(sql`now()`),
   },
-  (t) => [primaryKey({ columns: [t.homeworkId, t.studentId, t.questionNo] })],
+  (t) => [
+    primaryKey({ columns: [t.homeworkId, t.studentId, t.questionNo] }),
+    index('question_scores_org_homework_idx').on(t.orgId, t.homeworkId),
+  ],
 );
 
 /** A student of a homework's classes the teacher marked absent (缺考): not scanned, not scored, not missing. */
@@ -288,7 +301,10 @@ export const homeworkAbsences = pgTable(
     markedBy: integer('marked_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.homeworkId, t.studentId] })],
+  (t) => [
+    primaryKey({ columns: [t.homeworkId, t.studentId] }),
+    index('homework_absences_org_homework_idx').on(t.orgId, t.homeworkId),
+  ],
 );
 
 /** The owner declared the homework finished (已完成) whatever is still missing; removing the row reopens it. */

@@ -132,8 +132,12 @@ export const papers = pgTable(
     paperSize: text('paper_size').notNull().default('A4'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    /** When its owner shared it to 校本资料 (null: not shared). */
+    sharedAt: timestamp('shared_at', { withTimezone: true }),
+    /** The chapter it is filed under in 校本资料. */
+    sharedChapterId: integer('shared_chapter_id').references(() => chapters.id, { onDelete: 'set null' }),
   },
-  (t) => [index('papers_org_idx').on(t.orgId)],
+  (t) => [index('papers_org_idx').on(t.orgId), index('papers_shared_idx').on(t.orgId, t.sharedAt)],
 );
 
 export const paperSections = pgTable(
@@ -202,6 +206,8 @@ export const homeworkClasses = pgTable(
     classId: integer('class_id')
       .notNull()
       .references(() => classes.id, { onDelete: 'cascade' }),
+    /** The class's name when the homework was set, kept once its school year is promoted (null: its name now). */
+    className: text('class_name'),
   },
   (t) => [primaryKey({ columns: [t.homeworkId, t.classId] }), index('homework_classes_class_idx').on(t.classId)],
 );
@@ -219,6 +225,8 @@ export const students = pgTable(
     name: text('name').notNull(),
     /** 学号, printed on barcodes and answer sheets; unique within the school. */
     code: text('code').notNull(),
+    /** Archived (left the school): kept with their history, left off rosters and answer sheets. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('students_org_code_idx').on(t.orgId, t.code), index('students_class_idx').on(t.classId)],

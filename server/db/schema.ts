@@ -7,3 +7,6 @@ export * from './schema-accounts';
 export * from './schema-papers';
 export * from './schema-scan';
 export * from './schema-marking';
+export * from './schema-rehearse';
+export * from './schema-sets';
+export * from './schema-screens';

@@ -175,8 +175,18 @@ const TYPE_NAMES: Record<QuestionType, string> = {
   subjective: '解答题',
 };
 
+type DemoHomeworkPlan = {
+  subject: string;
+  title: string;
+  status: HomeworkStatus;
+  daysAgo: number;
+  classes: number[];
+  /** The paper's sections, when not the subject's PAPER_PLANS. */
+  sections?: [QuestionType, number][];
+};
+
 /** The twelve demo homework: subject, title, status, how many days ago it started, which classes (0..3). */
-const DEMO_HOMEWORK: { subject: string; title: string; status: HomeworkStatus; daysAgo: number; classes: number[] }[] = [
+const DEMO_HOMEWORK: DemoHomeworkPlan[] = [
   { subject: '数学', title: '有理数单元练习', status: 'finished', daysAgo: 35, classes: [0, 1, 2, 3] },
   { subject: '语文', title: '第一单元基础练习', status: 'finished', daysAgo: 33, classes: [0, 1] },
   { subject: '英语', title: 'Starter Units 词汇与语法', status: 'finished', daysAgo: 30, classes: [0, 1, 2, 3] },
@@ -190,6 +200,25 @@ const DEMO_HOMEWORK: { subject: string; title: string; status: HomeworkStatus; d
   { subject: '数学', title: '相交线与平行线预习', status: 'assigned', daysAgo: 1, classes: [0, 1] },
   { subject: '语文', title: '名著导读《朝花夕拾》', status: 'draft', daysAgo: 0, classes: [0] },
 ];
+
+/**
+ * The homework whose answer sheets go through the real scan path (server/services/scan/demo-scans.ts
+ * draws, stores and recognises them after start): multiple choice beside single choice, judgement and
+ * hand-marked questions, for the first class. Not seeded in unit tests.
+ */
+export const DEMO_SCANNED_HOMEWORK: DemoHomeworkPlan = {
+  subject: '数学',
+  title: '有理数的乘除法答题卡练习',
+  status: 'assigned',
+  daysAgo: 6,
+  classes: [0],
+  sections: [
+    ['single', 6],
+    ['multiple', 3],
+    ['judge', 3],
+    ['subjective', 2],
+  ],
+};
 
 function isoDate(date: Date) {
   return date.toISOString().slice(0, 10);
@@ -215,25 +244,28 @@ async function seedHomework(
   klasses: { id: number }[],
   bank: Map<string, LoadedQuestion[]>,
   now: Date,
+  plans: readonly DemoHomeworkPlan[],
 ) {
   const subjectRows = await db
     .select({ id: subjects.id, name: subjects.name })
     .from(subjects)
     .where(eq(subjects.orgId, school.orgId));
   const usedPerSubject = new Map<string, number>();
-  for (const plan of DEMO_HOMEWORK) {
+  for (const plan of plans) {
     const subject = subjectRows.find((s) => s.name === plan.subject);
     const pool = (bank.get(plan.subject) ?? []).filter((q) => q.seed.grade === '七年级');
     if (!subject || pool.length === 0) continue;
     const round = usedPerSubject.get(plan.subject) ?? 0;
     usedPerSubject.set(plan.subject, round + 1);
-    const sections = PAPER_PLANS[plan.subject]!.map(([type, wanted]) => {
-      const ofType = pool.filter((q) => q.seed.type === type);
-      // Each paper of a subject starts further into the bank, so the demo papers differ.
-      const start = ofType.length > wanted ? (round * wanted) % ofType.length : 0;
-      const picked = [...ofType.slice(start), ...ofType.slice(0, start)].slice(0, wanted);
-      return { type, picked };
-    }).filter((section) => section.picked.length > 0);
+    const sections = (plan.sections ?? PAPER_PLANS[plan.subject]!)
+      .map(([type, wanted]) => {
+        const ofType = pool.filter((q) => q.seed.type === type);
+        // Each paper of a subject starts further into the bank, so the demo papers differ.
+        const start = ofType.length > wanted ? (round * wanted) % ofType.length : 0;
+        const picked = [...ofType.slice(start), ...ofType.slice(0, start)].slice(0, wanted);
+        return { type, picked };
+      })
+      .filter((section) => section.picked.length > 0);
 
     const start = new Date(now.getTime() - plan.daysAgo * 86_400_000);
     const due = new Date(start.getTime() + 3 * 86_400_000);
@@ -296,12 +328,14 @@ async function seedHomework(
 
 /**
  * Loads the bank, the students of the first school year's classes and the demo homework. `authors`
- * maps a subject name to the user who made its papers.
+ * maps a subject name to the user who made its papers. `scanned`: also the homework whose sheets are
+ * scanned after start (DEMO_SCANNED_HOMEWORK).
  */
 export async function seedPapersDemo(
   db: Db,
   school: { orgId: number; schoolYearId: number; authors: Record<string, number | null> },
   now = new Date(),
+  options: { scanned?: boolean } = {},
 ) {
   const bank = await seedBank(db, school.orgId);
   const klasses = await db
@@ -310,5 +344,5 @@ export async function seedPapersDemo(
     .where(and(eq(classes.orgId, school.orgId), eq(classes.type, CLASS_TYPE.klass), eq(classes.pid, school.schoolYearId)))
     .orderBy(asc(classes.sort), asc(classes.id));
   await seedStudents(db, school.orgId, klasses);
-  await seedHomework(db, school, klasses, bank, now);
+  await seedHomework(db, school, klasses, bank, now, options.scanned ? [...DEMO_HOMEWORK, DEMO_SCANNED_HOMEWORK] : DEMO_HOMEWORK);
 }

@@ -18,9 +18,11 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import { DEFAULT_PARTIAL_CREDIT } from '../../src/shared/contract/marking';
 import { CLASS_TYPE } from '../../src/shared/contract/system';
+import { DEFAULT_ERROR_CAUSES } from '../services/rehearse/wrong-book-rules';
+import { recomputeWrongBook } from '../services/rehearse/wrong-book.service';
 import type { Db } from './client';
 import { classes, subjects, users } from './schema';
-import { questionScores } from './schema-marking';
+import { homeworkAbsences, questionScores } from './schema-marking';
 import { homework, homeworkClasses, paperQuestions, papers, paperSections, questions, students } from './schema-papers';
 
 export const SEMESTER_WEEKS = 12;
@@ -209,6 +211,7 @@ export async function seedSemesterDemo(
     .where(eq(subjects.orgId, school.orgId));
 
   const answerRows: AnswerRow[] = [];
+  const absences: (typeof homeworkAbsences.$inferInsert)[] = [];
 
   for (const [subjectName, plan] of Object.entries(PLANS)) {
     const subject = subjectRows.find((s) => s.name === subjectName);
@@ -292,7 +295,11 @@ export async function seedSemesterDemo(
       for (const student of cohort) {
         // A long illness keeps one student away for two homework; others miss one now and then.
         const sick = student.id === cohort[11]?.id && (h === 4 || h === 5);
-        if (sick || random() < ABSENT_RATE) continue;
+        if (sick || random() < ABSENT_RATE) {
+          // Recorded as 缺考 (as a teacher does on /correct), so the student status says absent, not 未扫描.
+          absences.push({ homeworkId: hw!.id, studentId: student.id, orgId: school.orgId, markedBy: author });
+          continue;
+        }
         const theta = student.theta + student.drift * week + normal(random) * 0.25;
         for (const row of paperRows) {
           const { a, b, favourite } = params.get(row.q.id)!;
@@ -333,6 +340,8 @@ export async function seedSemesterDemo(
     }
   }
   await insertScores(db, school.orgId, answerRows);
+  if (absences.length) await db.insert(homeworkAbsences).values(absences);
+  await seedWrongBook(db, school.orgId);
   await db
     .update(questions)
     .set({
@@ -340,6 +349,32 @@ export async function seedSemesterDemo(
     })
     .where(inArray(questions.id, db.select({ id: paperQuestions.questionId }).from(paperQuestions)));
   return true;
+}
+
+/**
+ * The markers' error causes on hand-marked answers that lost marks (a fixed mix of the default list),
+ * then the wrong-question book built from the scores by the same function marking calls.
+ */
+async function seedWrongBook(db: Db, orgId: number) {
+  const causes = sql.raw(`array[${DEFAULT_ERROR_CAUSES.map((c) => `'${c}'`).join(',')}]`);
+  await db.execute(sql`
+    update question_scores qs set error_cause = case when qs.score = 0 and (qs.student_id + qs.question_no) % 4 = 0
+      then '未作答' else (${causes})[1 + (qs.student_id * 7 + qs.question_no * 3) % 4] end
+    from homework h, paper_questions pq
+    where h.id = qs.homework_id and pq.paper_id = h.paper_id and pq.no = qs.question_no
+      and qs.org_id = ${orgId} and qs.source = 'marked' and qs.score < pq.score`);
+  await db.execute(sql`
+    update marking_tasks mt set error_cause = qs.error_cause from question_scores qs
+    where qs.answer_id = mt.answer_id and qs.org_id = ${orgId} and qs.error_cause is not null`);
+  const scored = await db
+    .selectDistinct({ id: questionScores.studentId })
+    .from(questionScores)
+    .where(eq(questionScores.orgId, orgId));
+  await recomputeWrongBook(
+    db,
+    orgId,
+    scored.map((row) => row.id),
+  );
 }
 
 /**

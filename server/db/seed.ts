@@ -30,8 +30,11 @@ export const DEMO_USERS = [
   { username: 'newbie', nickname: '新老师', mobile: '13800000004' },
 ] as const;
 
-/** `semester`: also seed the demo semester of marked homework (default: everywhere but unit tests). */
-export async function seedDemo(db: Db, options: { semester?: boolean } = {}): Promise<boolean> {
+/**
+ * `semester`: also seed the demo semester of marked homework; `scanned`: also the homework whose sheets
+ * the server scans after start (DEMO_SCANNED_HOMEWORK). Both default to everywhere but unit tests.
+ */
+export async function seedDemo(db: Db, options: { semester?: boolean; scanned?: boolean } = {}): Promise<boolean> {
   const [row] = await db.select({ value: count() }).from(orgs);
   if ((row?.value ?? 0) > 0) return false;
   // scrypt runs on the libuv pool, so the four hashes cost about as much as one.
@@ -95,11 +98,16 @@ export async function seedDemo(db: Db, options: { semester?: boolean } = {}): Pr
       await tx.update(users).set({ defaultOrgId: school.id }).where(eq(users.id, user.id));
     }
     await tx.update(orgs).set({ createdBy: creator!.id }).where(eq(orgs.id, school.id));
-    await seedPapersDemo(tx as unknown as Db, {
-      orgId: school.id,
-      schoolYearId: firstYear.id,
-      authors: { 数学: teacher!.id, 语文: director!.id, 英语: creator!.id },
-    });
+    await seedPapersDemo(
+      tx as unknown as Db,
+      {
+        orgId: school.id,
+        schoolYearId: firstYear.id,
+        authors: { 数学: teacher!.id, 语文: director!.id, 英语: creator!.id },
+      },
+      new Date(),
+      { scanned: options.scanned ?? process.env.NODE_ENV !== 'test' },
+    );
     if (options.semester ?? process.env.NODE_ENV !== 'test') await seedSemesterForSchool(tx as unknown as Db, school.id);
   });
   return true;

@@ -74,7 +74,7 @@ function buildAccounts(app: FastifyInstance, { config, now, smsSender }: Account
     },
   });
   const users = createUserService({ db, sms, tokens });
-  const avatars = createAvatarService({ db, filesDir: app.filesDir });
+  const avatars = createAvatarService({ db, storage: app.storage });
   const classes = createClassService({ db, users });
   return { outbox, tokens, captchas, sms, login, users, avatars, classes };
 }

@@ -2,7 +2,7 @@
  * Marking plugin: wires recognition of scanned pages, the review queue, scoring and marking, and
  * decorates `app.marking`. Owns the recognition queue's lifetime: it starts when the app is ready, wakes
  * whenever the scan plugin stores a page, and stops (waiting for pages in flight, handing back the rest)
- * before the app closes; the engine it created is closed last. Progress goes to the school's sockets.
+ * before the app closes; the engine it created is closed last. Progress goes to the sockets of the homework's school, school year and classes.
  * The logic lives in services/marking; the engine behind services/recognition/recognition-engine.ts.
  */
 import { availableParallelism } from 'node:os';
@@ -19,7 +19,6 @@ import { createReviewService } from '../services/marking/review.service';
 import { createScoreTableService } from '../services/marking/score-table.service';
 import type { RecognitionEngine } from '../services/recognition/recognition-engine';
 import { createRecognitionEngine } from '../services/recognition/recognition-worker-pool';
-import { orgRoom } from './realtime';
 
 export type MarkingPluginOptions = {
   /** The recognition engine; by default the real one (worker threads), created when the first page is claimed. */
@@ -52,8 +51,8 @@ function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
     defaultPartialCredit: options.partialCredit ?? DEFAULT_PARTIAL_CREDIT,
   });
   const notifier = createProgressNotifier(db, {
-    recognitionProgress: (orgId, progress) => app.realtime.to(orgRoom(orgId)).emit(RECOGNITION_PROGRESS_EVENT, progress),
-    markingProgress: (orgId, progress) => app.realtime.to(orgRoom(orgId)).emit(MARKING_PROGRESS_EVENT, progress),
+    recognitionProgress: (orgId, progress) => app.emitHomework(orgId, progress.homeworkId, RECOGNITION_PROGRESS_EVENT, progress),
+    markingProgress: (orgId, progress) => app.emitHomework(orgId, progress.homeworkId, MARKING_PROGRESS_EVENT, progress),
   });
   const log = { error: (obj: object, msg: string) => app.log.error(obj, msg) };
   // The queue and the service refer to each other (ownership checks, handling); wired through `queue`.
@@ -78,6 +77,9 @@ function buildMarking(app: FastifyInstance, options: MarkingPluginOptions) {
   return {
     queue,
     recognition,
+    /** Syncs a homework's status and broadcasts its progress after a change. */
+    notifier,
+    contexts,
     review: createReviewService({ db, contexts, notifier, requeued: () => queue.wake() }),
     marking: createMarkingService({ db, storage, contexts, notifier }),
     scores: createScoreTableService({ db, contexts }),

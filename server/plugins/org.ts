@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../lib/clock';
 import { createInvitationService } from '../services/org/invitation.service';
+import { createJoinRequestService } from '../services/org/join-request.service';
 import { createMemberService } from '../services/org/member.service';
 import { createSchoolService } from '../services/org/school.service';
 
@@ -16,9 +17,10 @@ function buildOrg(app: FastifyInstance, { now }: OrgPluginOptions) {
   const db = app.database.db;
   const currentUser = (userId: number) => app.accounts.users.currentUser(userId);
   return {
-    schools: createSchoolService({ db, filesDir: app.filesDir, currentUser }),
+    schools: createSchoolService({ db, storage: app.storage, currentUser }),
     members: createMemberService({ db, currentUser }),
     invitations: createInvitationService({ db, now, currentUser }),
+    joinRequests: createJoinRequestService({ db }),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { syncHomeworkStatus } from '../services/marking/marking-progress';
 import { createHomeworkService } from '../services/papers/homework.service';
 import { createPaperService } from '../services/papers/paper.service';
 import { createQuestionBankService } from '../services/papers/question-bank.service';
@@ -13,7 +14,16 @@ function buildPapers(app: FastifyInstance) {
   const db = app.database.db;
   const bank = createQuestionBankService({ db });
   const papers = createPaperService({ db });
-  const homework = createHomeworkService({ db, papers });
+  const homework = createHomeworkService({
+    db,
+    papers,
+    // The marking plugin (registered after this one) syncs the status and tells the pages watching it;
+    // an app without it only syncs the status.
+    statusChanged: async (orgId, homeworkId) => {
+      if (app.hasDecorator('marking')) await app.marking.notifier.homeworkChanged(orgId, homeworkId);
+      else await syncHomeworkStatus(db, orgId, homeworkId);
+    },
+  });
   const students = createStudentService({ db });
   return { bank, papers, homework, students };
 }

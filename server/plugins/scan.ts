@@ -1,15 +1,14 @@
 /**
- * Scan plugin: builds file storage under DATA_DIR and the scan service over it, and decorates `app.scan`.
- * Stored pages are announced to the page's school over realtime. Owns the wiring only; the logic lives in
+ * Scan plugin: builds the scan service over the file storage (`app.storage`) and decorates `app.scan`.
+ * Stored pages are announced over realtime to the rooms of the page's school, school year and classes. Owns
+ * the wiring only; the logic lives in
  * services/scan and services/storage.
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SCAN_PAGE_STORED_EVENT, type ScanPageStoredEvent } from '../../src/shared/contract/scan-upload';
 import { createScanService, type ScanService } from '../services/scan/scan.service';
-import { createLocalFileStorage, type FileStorage } from '../services/storage/file-storage';
-import { orgRoom } from './realtime';
+import type { FileStorage } from '../services/storage/file-storage';
 
 export type PageStoredListener = (orgId: number, event: ScanPageStoredEvent) => void;
 
@@ -24,16 +23,14 @@ declare module 'fastify' {
   }
 }
 
-export type ScanPluginOptions = { dataDir: string };
-
-async function scanPlugin(app: FastifyInstance, options: ScanPluginOptions) {
-  const storage = createLocalFileStorage(path.resolve(options.dataDir));
+async function scanPlugin(app: FastifyInstance) {
+  const storage = app.storage;
   const listeners = new Set<PageStoredListener>();
   const service = createScanService({
     db: app.database.db,
     storage,
     onPageStored: (orgId, event) => {
-      app.realtime.to(orgRoom(orgId)).emit(SCAN_PAGE_STORED_EVENT, event);
+      app.emitHomework(orgId, event.homeworkId, SCAN_PAGE_STORED_EVENT, event);
       for (const listener of listeners) listener(orgId, event);
     },
   });
@@ -46,4 +43,4 @@ async function scanPlugin(app: FastifyInstance, options: ScanPluginOptions) {
   app.decorate('scan', { service, storage, onPageStored });
 }
 
-export default fp(scanPlugin, { name: 'scan', dependencies: ['db', 'realtime'] });
+export default fp(scanPlugin, { name: 'scan', dependencies: ['db', 'realtime', 'files'] });

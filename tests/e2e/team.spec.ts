@@ -14,7 +14,10 @@ async function register(request: APIRequestContext, nickname: string): Promise<s
   return mobile;
 }
 
-test('a newcomer sets up a school, invites a colleague who joins by the link', async ({ page, browser }) => {
+test('a newcomer sets up a school, invites a colleague who joins by the link and is made grade director', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const errors = watchErrors(page);
   const head = await register(page.request, '周校长');
@@ -29,6 +32,13 @@ test('a newcomer sets up a school, invites a colleague who joins by the link', a
   await page.getByRole('button', { name: '创建学校' }).click();
   await expect(page).toHaveURL(/\/team\/details\?orgId=\d+&isCreator=true$/);
   await expect(page.getByRole('button', { name: '保存设置' })).toBeVisible();
+  // Logged in without a school's own filing number, the footer shows the site's; then the school's.
+  await expect(page.getByTestId('filing-number')).toHaveText('京ICP备2026000001号-1');
+  await page.getByLabel('备案号（显示在页脚）').fill('浙ICP备2026123456号');
+  await page.getByRole('button', { name: '保存设置' }).click();
+  await expect(page.getByText('学校设置已保存')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('filing-number')).toHaveText('浙ICP备2026123456号');
 
   await page.getByRole('button', { name: '新建学年' }).click();
   const newYear = page.getByRole('dialog');
@@ -64,6 +74,25 @@ test('a newcomer sets up a school, invites a colleague who joins by the link', a
   // The used invitation no longer works.
   await colleague.goto(link);
   await expect(colleague.getByTestId('invite-status')).toHaveText('邀请的使用次数已用完，请联系学校管理员重新邀请');
+
+  // Before: the colleague has no data centre menu.
+  await colleague.goto('/paperlist');
+  await expect(colleague.getByText('作业列表', { exact: true }).first()).toBeVisible();
+  await expect(colleague.getByText('数据中心', { exact: true })).toHaveCount(0);
+
+  // The creator makes the colleague grade director of 2026级.
+  await page.reload();
+  const row = page.getByRole('row').filter({ hasText: '吴老师' });
+  await row.getByRole('button', { name: '编辑' }).click();
+  const edit = page.getByRole('dialog', { name: '编辑 吴老师' });
+  await edit.locator('.semi-form-field').filter({ hasText: '年级主任' }).locator('.semi-select').click();
+  await page.getByRole('option', { name: '2026级' }).click();
+  await edit.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByRole('row').filter({ hasText: '吴老师' })).toContainText('2026级年级主任');
+
+  // After a reload the colleague sees the data centre menu.
+  await colleague.reload();
+  await expect(colleague.getByText('数据中心', { exact: true })).toBeVisible();
 
   await other.close();
   expect(errors).toEqual([]);

@@ -27,36 +27,38 @@ const BUDGET = { landing: 150 * KIB, portalRoute: 300 * KIB, scanStation: 250 * 
 
 /**
  * Ceilings (KiB gz) of views over budget, measured when the budgets came in (and re-measured once when this
- * wave's features merged: the analysis and team pages are new, the shared base grew by 2-3 KiB); they may
- * only go down.
+ * wave's features merged: the analysis and team pages are new, the shared base grew by 2-3 KiB), and
+ * lowered after Semi's Form lost the field types the app does not use, DatePicker, socket.io and the top
+ * bar became lazy, and re-measured when the re-practice, large-screen, school and analysis work merged (the
+ * shared runtime grew by about 1 KiB and the scan station is 0.2 KiB over again), and when 校本资料 came in
+ * (its route in the shared route table: up to 0.1 KiB on some pages; 我的试卷's share action: 1.5 KiB on
+ * 作业列表); they may only go down.
  */
 const KNOWN_OVER: Record<string, number> = {
-  '/ (landing-page)': 262,
-  'portal: big-data-page': 301,
-  'portal: commentary-page': 390,
-  'portal: correct-page': 425,
-  'portal: data-center-pages': 435,
-  'portal: details-page': 452,
-  'portal: edit-page': 551,
-  'portal: homework-analysis-page': 446,
-  'portal: login-page': 478,
-  'portal: not-found-page': 307,
-  'portal: overview-page': 435,
-  'portal: paperlist-page': 454,
-  'portal: pending-page': 307,
-  'portal: person-page': 436,
-  'portal: print-barcode-page': 482,
-  'portal: print-code-page': 308,
-  'portal: print-grade-page': 311,
-  'portal: print-paper-page': 389,
-  'portal: report-page': 446,
-  'portal: teacher-scan-page': 312,
-  'portal: team-details-page': 482,
-  'portal: team-group-page': 512,
-  'portal: team-member-page': 525,
-  'portal: userset-page': 467,
-  'portal: write-page': 348,
-  'scan station': 261,
+  '/ (landing-page)': 231,
+  'portal: commentary-page': 334,
+  'portal: correct-page': 419,
+  'portal: data-center-pages': 380,
+  'portal: details-page': 397,
+  'portal: edit-page': 489,
+  'portal: homework-analysis-page': 390,
+  'portal: login-page': 321,
+  'portal: overview-page': 380,
+  'portal: paper-binding-page': 302,
+  'portal: paperlist-page': 401,
+  'portal: person-page': 381,
+  'portal: print-barcode-page': 322,
+  'portal: print-paper-page': 330,
+  'portal: rehearse-page': 388,
+  'portal: report-page': 390,
+  'portal: school-materials-page': 376,
+  'portal: teacher-scan-page': 306,
+  'portal: team-details-page': 348,
+  'portal: team-group-page': 359,
+  'portal: team-member-page': 388,
+  'portal: userset-page': 331,
+  'portal: write-page': 343,
+  'scan station': 251,
 };
 
 let outDir = '';
@@ -87,8 +89,12 @@ function check(view: string, keys: string[], budget: number) {
 
 /**
  * The portal's lazily loaded pages: every dynamic import of the entry that is a page module. A logged-in
- * page also loads the top bar's school-year picker, counted with it.
+ * page also loads the top bar and its school-year picker, counted with it, except on the pages the spec
+ * shows without a top bar (PATHS_WITHOUT_TOP_BAR: /, /login, /invite, the print pages, /team/group,
+ * /bigData, /404).
  */
+const WITHOUT_TOP_BAR = /^(?:landing|login|invite|print-[\w-]+|team-group|big-data|not-found)-page$/;
+
 function portalPages(): { name: string; key: string }[] {
   const entry = findKey(manifest, 'teacher.html');
   return dynamicImportsOf(manifest, [entry])
@@ -111,7 +117,10 @@ describe('first-view JavaScript budgets (production build)', () => {
     const failures: string[] = [];
     for (const page of pages) {
       try {
-        const keys = [findKey(manifest, 'teacher.html'), page.key, findKey(manifest, 'portal/school-year-picker.tsx')];
+        const keys = [findKey(manifest, 'teacher.html'), page.key];
+        if (!WITHOUT_TOP_BAR.test(page.name)) {
+          keys.push(findKey(manifest, 'portal/top-bar.tsx'), findKey(manifest, 'portal/school-year-picker.tsx'));
+        }
         check(`portal: ${page.name}`, keys, BUDGET.portalRoute);
       } catch (error) {
         failures.push((error as Error).message.split('\n')[0]!);

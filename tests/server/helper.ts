@@ -40,6 +40,7 @@ export type TestAppOverrides = {
   config?: Partial<AppOptions['config']>;
   now?: AppOptions['now'];
   smsSender?: AppOptions['smsSender'];
+  onRoute?: AppOptions['onRoute'];
 };
 
 export async function createTestApp(overrides: TestAppOverrides = {}) {
@@ -58,6 +59,7 @@ export async function createTestApp(overrides: TestAppOverrides = {}) {
     database: options,
     now: overrides.now,
     smsSender: overrides.smsSender,
+    onRoute: overrides.onRoute,
   });
   await app.ready();
   return {
@@ -72,7 +74,7 @@ export async function createTestApp(overrides: TestAppOverrides = {}) {
 }
 
 /** One app for the whole test file, closed (and its schema dropped) after the last test. */
-export function useTestApp(overrides: TestAppOverrides = {}): () => FastifyInstance {
+export function useTestApp(overrides: TestAppOverrides = {}): (() => FastifyInstance) & { dataDir: () => string } {
   let handle: Awaited<ReturnType<typeof createTestApp>> | undefined;
   beforeAll(async () => {
     handle = await createTestApp(overrides);
@@ -80,8 +82,10 @@ export function useTestApp(overrides: TestAppOverrides = {}): () => FastifyInsta
   afterAll(async () => {
     await handle?.close();
   });
-  return () => {
+  const ready = () => {
     if (!handle) throw new Error('test app is not ready');
-    return handle.app;
+    return handle;
   };
+  // DATA_DIR of the app (stored files live in DATA_DIR/files, scans in DATA_DIR/scans).
+  return Object.assign(() => ready().app, { dataDir: () => ready().dataDir });
 }

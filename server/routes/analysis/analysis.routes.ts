@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   analysisOptionsSchema,
   analysisOverviewSchema,
@@ -18,13 +19,16 @@ import {
   homeworkAnalysisSchema,
   personAnalysisSchema,
   personFilterSchema,
+  rankSettingSchema,
   subjectStatsSchema,
 } from '../../../src/shared/contract/analysis';
 import { envelopeSchema } from '../../../src/shared/contract/envelope';
+import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { createAnalysisService } from '../../services/analysis/analysis.service';
 
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const overview = { 200: envelopeSchema(analysisOverviewSchema) };
 const schemas = {
   options: { response: { 200: envelopeSchema(analysisOptionsSchema) } },
@@ -40,6 +44,8 @@ const schemas = {
   correctScore: { querystring: dataCenterFilterSchema, response: { 200: envelopeSchema(correctScoreSchema) } },
   averageScore: { querystring: dataCenterFilterSchema, response: { 200: envelopeSchema(averageScoreSchema) } },
   bigData: { response: { 200: envelopeSchema(bigDataSchema) } },
+  rankSetting: { body: rankSettingSchema, response: { 200: envelopeSchema(z.null()) } },
+  reportDocx: { params: homeworkAnalysisParamsSchema, querystring: homeworkAnalysisQuerySchema, produces: [DOCX_TYPE] },
 };
 
 export default async function analysisRoutes(fastify: FastifyInstance) {
@@ -86,6 +92,21 @@ export default async function analysisRoutes(fastify: FastifyInstance) {
   app.get('/analysis/data-center/average-score', { ...authenticated, schema: schemas.averageScore }, async (request) => {
     const filter = request.query;
     return ok(await analysis.averageScore(user(request), filter));
+  });
+
+  // 作业报告 as Word: a raw file, not the envelope; failures still answer with the envelope.
+  app.get('/analysis/homework/:id/docx', { ...authenticated, schema: schemas.reportDocx }, async (request, reply) => {
+    const { title, file } = await analysis.homeworkReportDocx(user(request), request.params.id, request.query.classId);
+    return reply
+      .type(DOCX_TYPE)
+      .header('content-disposition', attachment(`${title}-作业报告.docx`))
+      .send(file);
+  });
+
+  // School settings: who may see ranks per school year (the school's managers only).
+  app.put('/analysis/rank-settings', { ...authenticated, schema: schemas.rankSetting }, async (request) => {
+    await analysis.setRanks(user(request), request.body);
+    return ok(null);
   });
 
   app.get('/analysis/big-data', { ...authenticated, schema: schemas.bigData }, async (request) =>

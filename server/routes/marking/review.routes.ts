@@ -1,5 +1,5 @@
 /**
- * Review endpoints (识别异常处理): a homework's review items, resolving one, and the reading of a scanned
+ * Review endpoints (识别异常处理): a homework's review items, resolving one or several (批量), and the reading of a scanned
  * page. Thin: validate, call app.marking.review, answer.
  */
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,8 @@ import {
   homeworkParamsSchema,
   itemParamsSchema,
   pageReadingViewSchema,
+  reviewBulkResolutionSchema,
+  reviewBulkResultSchema,
   reviewItemSchema,
   reviewListQuerySchema,
   reviewResolutionSchema,
@@ -25,6 +27,7 @@ const schemas = {
     response: { 200: envelopeSchema(z.array(reviewItemSchema)) },
   },
   resolve: { params: itemParamsSchema, body: reviewResolutionSchema, response: { 200: envelopeSchema(reviewItemSchema) } },
+  bulk: { body: reviewBulkResolutionSchema, response: { 200: envelopeSchema(reviewBulkResultSchema) } },
   reading: { params: scanPageImageParamsSchema, response: { 200: envelopeSchema(pageReadingViewSchema) } },
 };
 
@@ -43,6 +46,10 @@ export default async function reviewRoutes(fastify: FastifyInstance) {
     const { itemId } = request.params;
     const input = request.body;
     return ok(await review.resolve(requireAuth(request).userId, itemId, input));
+  });
+
+  app.post('/marking/review/bulk', { ...authenticated, schema: schemas.bulk }, async (request) => {
+    return ok(await review.bulk(requireAuth(request).userId, request.body));
   });
 
   app.get('/marking/pages/:imageId/reading', { ...authenticated, schema: schemas.reading }, async (request) => {

@@ -13,6 +13,7 @@ import {
   createdSchema,
   memberListSchema,
   orgItemParamsSchema,
+  promotionResultSchema,
   orgParamsSchema,
   renameSchema,
   schoolDetailSchema,
@@ -43,6 +44,7 @@ const schemas = {
   createClass: { params: orgItemParamsSchema, body: createClassSchema, response: created },
   renameClass: { params: orgItemParamsSchema, body: renameSchema, response: done },
   archiveClass: { params: orgItemParamsSchema, body: archiveSchema, response: done },
+  promote: { params: orgItemParamsSchema, body: noBodySchema, response: { 200: envelopeSchema(promotionResultSchema) } },
   createSubject: { params: orgParamsSchema, body: createSubjectSchema, response: created },
   renameSubject: { params: orgItemParamsSchema, body: createSubjectSchema, response: done },
   archiveSubject: { params: orgItemParamsSchema, body: archiveSchema, response: done },
@@ -115,6 +117,11 @@ export default async function schoolRoutes(fastify: FastifyInstance) {
     const { orgId, id } = request.params;
     const { name } = request.body;
     return ok(await schools.renameClass(requireAuth(request).userId, orgId, id, name));
+  });
+
+  app.post('/org/schools/:orgId/school-years/:id/promote', { ...authenticated, schema: schemas.promote }, async (request) => {
+    const { orgId, id } = request.params;
+    return ok(await schools.promoteSchoolYear(requireAuth(request).userId, orgId, id));
   });
 
   app.post('/org/schools/:orgId/classes/:id/archive', { ...authenticated, schema: schemas.archiveClass }, async (request) => {

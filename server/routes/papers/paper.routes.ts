@@ -1,3 +1,4 @@
+import { materialListQuerySchema, materialPageSchema, shareRequestSchema } from '../../../src/shared/contract/materials';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import {
   paperInputSchema,
   paperListQuerySchema,
   paperSummaryPageSchema,
+  paperSummarySchema,
 } from '../../../src/shared/contract/papers';
 import { MESSAGES, envelopeSchema } from '../../../src/shared/contract/envelope';
 import { ApiError } from '../../lib/api-error';
@@ -38,6 +40,9 @@ const schemas = {
   detail: { params: idParamsSchema, response: paper },
   update: { params: idParamsSchema, body: paperInputSchema, response: paper },
   remove: { params: idParamsSchema, response: { 200: envelopeSchema(z.null()) } },
+  materials: { querystring: materialListQuerySchema, response: { 200: envelopeSchema(materialPageSchema) } },
+  share: { params: idParamsSchema, body: shareRequestSchema, response: { 200: envelopeSchema(paperSummarySchema) } },
+  unshare: { params: idParamsSchema, response: { 200: envelopeSchema(z.null()) } },
   /** Answers a .docx file (no response schema), or the envelope on failure. */
   docx: { params: idParamsSchema, body: docxRequestSchema, produces: [DOCX_TYPE] },
 };
@@ -47,11 +52,27 @@ export default async function paperRoutes(fastify: FastifyInstance, options: Pap
   const authenticated = { preHandler: app.authenticate };
   const { papers } = app.papers;
   const maxDocxQuestions = options.maxDocxQuestions ?? MAX_DOCX_QUESTIONS;
-  const loadImage = storedImageLoader(app.filesDir, options.imageBaseUrl ?? '/files/');
+  const loadImage = storedImageLoader(app.storage, options.imageBaseUrl ?? '/files/');
 
   app.get('/papers', { ...authenticated, schema: schemas.list }, async (request) => {
     const { query } = request;
     return ok(await papers.list(requireAuth(request).userId, query));
+  });
+
+  // 校本资料: the school's shared papers; the owner shares (or refiles) and withdraws, an admin removes.
+  app.get('/school-materials', { ...authenticated, schema: schemas.materials }, async (request) => {
+    const { query } = request;
+    return ok(await papers.listShared(requireAuth(request).userId, query));
+  });
+
+  app.post('/papers/:id/share', { ...authenticated, schema: schemas.share }, async (request) => {
+    const { id } = request.params;
+    return ok(await papers.share(requireAuth(request).userId, id, request.body));
+  });
+
+  app.delete('/papers/:id/share', { ...authenticated, schema: schemas.unshare }, async (request) => {
+    const { id } = request.params;
+    return ok(await papers.unshare(requireAuth(request).userId, id));
   });
 
   app.post('/papers', { ...authenticated, schema: schemas.create }, async (request) => {

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelopeSchema } from '../../../src/shared/contract/envelope';
-import { rosterImportResultSchema, studentListSchema } from '../../../src/shared/contract/papers';
+import {
+  rosterImportResultSchema,
+  studentArchiveSchema,
+  studentInputSchema,
+  studentListQuerySchema,
+  studentListSchema,
+  studentSchema,
+  studentUpdateSchema,
+} from '../../../src/shared/contract/papers';
 import { ApiError } from '../../lib/api-error';
 import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
@@ -13,8 +21,14 @@ import { idParamsSchema } from './question-bank.routes';
 const MAX_ROSTER_BYTES = 5 * 1024 * 1024;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+const student = { 200: envelopeSchema(studentSchema) };
 const schemas = {
-  list: { params: idParamsSchema, response: { 200: envelopeSchema(studentListSchema) } },
+  list: { params: idParamsSchema, querystring: studentListQuerySchema, response: { 200: envelopeSchema(studentListSchema) } },
+  add: { params: idParamsSchema, body: studentInputSchema, response: student },
+  update: { params: idParamsSchema, body: studentUpdateSchema, response: student },
+  archive: { params: idParamsSchema, body: studentArchiveSchema, response: student },
+  /** Answers an .xlsx file (no response schema). */
+  export: { params: idParamsSchema, produces: [XLSX_TYPE] },
   /** The body is multipart (field `file`, the .xlsx roster), read in the handler. */
   import: {
     params: idParamsSchema,
@@ -32,7 +46,28 @@ export default async function studentRoutes(fastify: FastifyInstance) {
 
   app.get('/classes/:id/students', { ...authenticated, schema: schemas.list }, async (request) => {
     const { id } = request.params;
-    return ok(await students.list(requireAuth(request).userId, id));
+    return ok(await students.list(requireAuth(request).userId, id, request.query.archived === 'true'));
+  });
+
+  app.post('/classes/:id/students', { ...authenticated, schema: schemas.add }, async (request) => {
+    const { id } = request.params;
+    return ok(await students.add(requireAuth(request).userId, id, request.body));
+  });
+
+  app.put('/students/:id', { ...authenticated, schema: schemas.update }, async (request) => {
+    const { id } = request.params;
+    return ok(await students.update(requireAuth(request).userId, id, request.body));
+  });
+
+  app.post('/students/:id/archive', { ...authenticated, schema: schemas.archive }, async (request) => {
+    const { id } = request.params;
+    return ok(await students.archive(requireAuth(request).userId, id, request.body.archived));
+  });
+
+  app.get('/classes/:id/students/export', { ...authenticated, schema: schemas.export }, async (request, reply) => {
+    const { id } = request.params;
+    const { file, fileName } = await students.exportRoster(requireAuth(request).userId, id);
+    return reply.type(XLSX_TYPE).header('content-disposition', attachment(fileName)).send(file);
   });
 
   app.post('/classes/:id/students/import', { ...authenticated, schema: schemas.import }, async (request) => {

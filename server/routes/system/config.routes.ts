@@ -6,7 +6,10 @@ import type { Config } from '../../config';
 import { ok } from '../../plugins/envelope';
 
 export type ConfigRoutesOptions = {
-  config: Pick<Config, 'imageBaseUrl' | 'websocketBaseUrl' | 'captchaSiteKey' | 'messagingAppId' | 'dwtProductKey'>;
+  config: Pick<
+    Config,
+    'imageBaseUrl' | 'websocketBaseUrl' | 'captchaSiteKey' | 'messagingAppId' | 'dwtProductKey' | 'filingNumber'
+  >;
 };
 
 export default async function configRoutes(fastify: FastifyInstance, { config }: ConfigRoutesOptions) {
@@ -17,6 +20,7 @@ export default async function configRoutes(fastify: FastifyInstance, { config }:
     captchaSiteKey: config.captchaSiteKey,
     messagingAppId: config.messagingAppId,
     dwtProductKey: config.dwtProductKey,
+    filingNumber: config.filingNumber,
   };
   app.get('/config', { schema: { response: { 200: envelopeSchema(clientConfigSchema) } } }, async () => ok(clientConfig));
 }

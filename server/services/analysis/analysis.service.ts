@@ -4,7 +4,7 @@
  * src/shared/lib/analysis-stats.ts over the final marks in question_scores; the scope comes from the
  * session (analysis-scope.ts), never from the filters.
  */
-import { and, asc, count, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type {
   AnalysisOptions,
   AnalysisOverview,
@@ -18,6 +18,7 @@ import type {
   HomeworkSummary,
   PersonAnalysis,
   PersonFilter,
+  RankSetting,
   SubjectStats,
 } from '../../../src/shared/contract/analysis';
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
@@ -27,20 +28,53 @@ import {
   GRADE_BANDS,
   gradeBand,
   masteryOf,
-  ranksAllowedByDefault,
+  ranksAllowed,
   scoreBands,
   type HomeworkStats,
   type MasteryItem,
 } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';
-import { answers, classes, markingTasks, orgs, questionScores, students, subjects, users } from '../../db/schema';
+import { answers, classes, orgs, questionScores, students, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { requirePermission } from '../org/permissions';
+import { renderHomeworkReportDocx } from './homework-report-docx';
 import { canSee, requireGradeDirector, resolveAnalysisScope, type AnalysisScope } from './analysis-scope';
-import { analysisStudents, loadHomework, loadMarks, loadRoster, type LoadedHomework, type RosterStudent } from './homework-marks';
+import {
+  analysisStudents,
+  loadHomework,
+  loadMarks,
+  loadRoster,
+  type LoadedHomework,
+  type RosterStudent,
+  type StudentMarks,
+} from './homework-marks';
 
 export type AnalysisService = ReturnType<typeof createAnalysisService>;
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+/** One homework's statistics with the school's 及格 / 良好 / 优秀 lines. */
+const analyse = (
+  scope: Pick<AnalysisScope, 'lines'>,
+  questions: Parameters<typeof analyseHomework>[0],
+  students: Parameters<typeof analyseHomework>[1],
+  options: { ranks?: boolean } = {},
+) => analyseHomework(questions, students, { ...options, lines: scope.lines });
+
+/** Whether some student of the classes has a final mark (已阅完) in the homework. */
+function isMarked(
+  hw: LoadedHomework,
+  marks: Map<number, Map<number, StudentMarks>>,
+  classIds: readonly number[],
+  roster: readonly RosterStudent[],
+) {
+  const students = marks.get(hw.id);
+  if (!students) return false;
+  const wanted = new Set(classIds);
+  return roster.some(
+    (s) => wanted.has(s.classId) && hw.classIds.includes(s.classId) && students.get(s.id)?.status === 'complete',
+  );
+}
+
 /** Rows of the knowledge-point heat map. */
 const HEATMAP_POINTS = 30;
 
@@ -53,7 +87,7 @@ export function summaryOf(stats: HomeworkStats): HomeworkSummary {
 export function createAnalysisService({ db }: { db: Db }) {
   async function schoolYearsOf(orgId: number) {
     return db
-      .select({ id: classes.id, name: classes.name })
+      .select({ id: classes.id, name: classes.name, ranksEnabled: classes.ranksEnabled })
       .from(classes)
       .where(and(eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.schoolYear)))
       .orderBy(asc(classes.sort), asc(classes.id));
@@ -70,7 +104,7 @@ export function createAnalysisService({ db }: { db: Db }) {
   async function requireSchoolYear(scope: AnalysisScope, schoolYearId: number) {
     const year = (await schoolYearsOf(scope.orgId)).find((y) => y.id === schoolYearId);
     if (!year) throw ApiError.notFound();
-    return { ...year, ranksAllowed: ranksAllowedByDefault(year.name) };
+    return { id: year.id, name: year.name, ranksAllowed: ranksAllowed(year.name, scope.schoolType, year.ranksEnabled) };
   }
 
   async function requireSubject(scope: AnalysisScope, subjectId: number) {
@@ -98,23 +132,27 @@ export function createAnalysisService({ db }: { db: Db }) {
     const allClasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
     const gradeClassIds = allClasses.filter((c) => canSee(scope, c.id, input.subjectId)).map((c) => c.id);
     const viewClassIds = input.classId === null ? gradeClassIds : [input.classId];
-    const list = (
+    const candidates = (
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: input.subjectId, from: input.from, to: input.to })
     ).filter((hw) => hw.classIds.some((id) => viewClassIds.includes(id)));
     const roster = await loadRoster(db, scope.orgId, gradeClassIds);
-    const marks = await loadMarks(db, scope.orgId, list);
+    const marks = await loadMarks(db, scope.orgId, candidates);
+    // Homework nobody has a final mark in yet (not scanned or still being marked) are not in the trend:
+    // they would read as 0 participants.
+    const list = candidates.filter((hw) => isMarked(hw, marks, viewClassIds, roster));
     const perStudent = new Map<number, { score: number; full: number; taken: number; absent: number }>();
     const mastery = new Map<number, MasteryItem[]>();
     const homeworkOut: AnalysisOverview['homework'] = [];
     for (const hw of list) {
       const gradeStudents = analysisStudents(hw, roster, marks.get(hw.id), gradeClassIds);
       const viewStudents = gradeStudents.filter((s) => viewClassIds.includes(s.classId));
-      const grade = analyseHomework(hw.questions, gradeStudents);
-      const view = input.classId === null ? grade : analyseHomework(hw.questions, viewStudents);
+      const grade = analyse(scope, hw.questions, gradeStudents);
+      const view = input.classId === null ? grade : analyse(scope, hw.questions, viewStudents);
       const classRows = hw.classIds
         .filter((id) => gradeClassIds.includes(id))
         .map((classId) => {
-          const stats = analyseHomework(
+          const stats = analyse(
+            scope,
             hw.questions,
             gradeStudents.filter((s) => s.classId === classId),
           );
@@ -204,7 +242,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         gradeScoreRate: gradeRate,
         gradeBands: GRADE_BANDS.map((band) => ({
           band,
-          count: taken.filter((r) => gradeBand(r.e!.score, r.e!.full) === band).length,
+          count: taken.filter((r) => gradeBand(r.e!.score, r.e!.full, scope.lines) === band).length,
         })),
         bands: scoreBands(
           taken.map((r) => r.rate!),
@@ -244,7 +282,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         classId: s.classId,
         className: s.className,
         scoreRate: rate,
-        band: e && rate !== null ? gradeBand(e.score, e.full) : null,
+        band: e && rate !== null ? gradeBand(e.score, e.full, scope.lines) : null,
         taken: e?.taken ?? 0,
         absent: e?.absent ?? 0,
         rank: ranks.get(s.id) ?? null,
@@ -263,11 +301,12 @@ export function createAnalysisService({ db }: { db: Db }) {
     const marks = (await loadMarks(db, scope.orgId, [hw], { withAnswers: true })).get(hw.id);
     const viewIds = classId === undefined ? visible : [classId];
     const gradeStudents = analysisStudents(hw, roster, marks, visible);
-    const grade = analyseHomework(hw.questions, gradeStudents, { ranks: year.ranksAllowed });
+    const grade = analyse(scope, hw.questions, gradeStudents, { ranks: year.ranksAllowed });
     const view =
       classId === undefined
         ? grade
-        : analyseHomework(
+        : analyse(
+            scope,
             hw.questions,
             gradeStudents.filter((s) => viewIds.includes(s.classId)),
           );
@@ -293,7 +332,8 @@ export function createAnalysisService({ db }: { db: Db }) {
         classId: id,
         name: classNames.get(id) ?? '',
         summary: summaryOf(
-          analyseHomework(
+          analyse(
+            scope,
             hw.questions,
             gradeStudents.filter((s) => s.classId === id),
           ),
@@ -324,6 +364,7 @@ export function createAnalysisService({ db }: { db: Db }) {
             classId: s.classId,
             className: s.className,
             absent: !stats,
+            status: m?.status ?? 'unscanned',
             total: stats?.total ?? null,
             band: stats?.band ?? null,
             right: stats?.right ?? 0,
@@ -357,15 +398,16 @@ export function createAnalysisService({ db }: { db: Db }) {
     const subject = await requireSubject(scope, filter.subjectId);
     if (!canSee(scope, student.classId, subject.id)) throw ApiError.notFound();
     const year = await requireSchoolYear(scope, student.schoolYearId!);
-    const list = (
+    const candidates = (
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: subject.id, from: filter.from, to: filter.to })
     ).filter((hw) => hw.classIds.includes(student.classId));
     const roster = await loadRoster(db, scope.orgId, [student.classId]);
-    const marks = await loadMarks(db, scope.orgId, list);
+    const marks = await loadMarks(db, scope.orgId, candidates, { labels: true });
+    const list = candidates.filter((hw) => isMarked(hw, marks, [student.classId], roster));
     const items: MasteryItem[] = [];
     const wrong: PersonAnalysis['wrongQuestions'] = [];
     const trend = list.map((hw) => {
-      const classStats = analyseHomework(hw.questions, analysisStudents(hw, roster, marks.get(hw.id), [student.classId]), {
+      const classStats = analyse(scope, hw.questions, analysisStudents(hw, roster, marks.get(hw.id), [student.classId]), {
         ranks: year.ranksAllowed,
       });
       const mine = classStats.students.find((s) => s.studentId === student.id);
@@ -409,7 +451,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         taken: taken.length,
         absent: trend.length - taken.length,
         scoreRate: full > 0 ? score / full : null,
-        band: full > 0 ? gradeBand(score, full) : null,
+        band: full > 0 ? gradeBand(score, full, scope.lines) : null,
       },
       knowledgePoints: masteryOf(items),
       wrongQuestions: wrong.reverse().slice(0, 30),
@@ -444,7 +486,14 @@ export function createAnalysisService({ db }: { db: Db }) {
       const visibleHomework = list.filter((hw) => visibleClassesOf(scope, hw).length > 0);
       const yearIds = new Set(visibleClasses.map((c) => c.schoolYearId));
       return {
-        schoolYears: years.filter((y) => yearIds.has(y.id)).map((y) => ({ ...y, ranksAllowed: ranksAllowedByDefault(y.name) })),
+        schoolYears: years
+          .filter((y) => yearIds.has(y.id))
+          .map((y) => ({
+            id: y.id,
+            name: y.name,
+            ranksAllowed: ranksAllowed(y.name, scope.schoolType, y.ranksEnabled),
+            ranksEnabled: y.ranksEnabled,
+          })),
         subjects: subjectRows,
         classes: visibleClasses.map((c) => ({ id: c.id, name: c.name, schoolYearId: c.schoolYearId! })),
         homework: visibleHomework
@@ -491,6 +540,24 @@ export function createAnalysisService({ db }: { db: Db }) {
       return homeworkAnalysis(await resolveAnalysisScope(db, userId), homeworkId, classId);
     },
 
+    /** Ranks on or off (or back to the default) for a school year of the caller's school: managers only. */
+    async setRanks(userId: number, setting: RankSetting) {
+      const actor = await requirePermission(db, userId, { kind: 'school.manage' });
+      const updated = await db
+        .update(classes)
+        .set({ ranksEnabled: setting.enabled })
+        .where(and(eq(classes.id, setting.schoolYearId), eq(classes.orgId, actor.orgId), eq(classes.type, CLASS_TYPE.schoolYear)))
+        .returning({ id: classes.id });
+      if (updated.length === 0) throw ApiError.notFound();
+    },
+
+    /** The homework report as .docx: the same analysis, drawn by homework-report-docx.ts. */
+    async homeworkReportDocx(userId: number, homeworkId: number, classId?: number) {
+      const scope = await resolveAnalysisScope(db, userId);
+      const data = await homeworkAnalysis(scope, homeworkId, classId);
+      return { title: data.homework.title, file: await renderHomeworkReportDocx(data, scope.lines) };
+    },
+
     async subjectStats(userId: number, filter: DataCenterFilter): Promise<SubjectStats> {
       const scope = await resolveAnalysisScope(db, userId);
       const year = await directorYear(scope, filter.schoolYearId);
@@ -506,7 +573,7 @@ export function createAnalysisService({ db }: { db: Db }) {
           const ofSubject = list.filter((h) => h.subjectId === subjectId);
           const stats = ofSubject.map((hw) => ({
             hw,
-            s: analyseHomework(hw.questions, analysisStudents(hw, roster, marks.get(hw.id))),
+            s: analyse(scope, hw.questions, analysisStudents(hw, roster, marks.get(hw.id))),
           }));
           const scored = stats.filter((x) => x.s.participation.participants > 0);
           const weighted = (pick: (x: (typeof stats)[number]) => number | null | undefined) => {
@@ -545,35 +612,40 @@ export function createAnalysisService({ db }: { db: Db }) {
       const klasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
       const list = await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: filter.subjectId });
       const ids = list.map((h) => h.id);
-      const roster = await loadRoster(
-        db,
-        scope.orgId,
-        klasses.map((c) => c.id),
+      const classIds = klasses.map((c) => c.id);
+      const idList = sql.join(
+        (ids.length ? ids : [-1]).map((id) => sql`${id}`),
+        sql`, `,
       );
-      const [scanned, tasks, teachers] = await Promise.all([
-        ids.length
-          ? db
-              .selectDistinct({ homeworkId: answers.homeworkId, studentId: answers.studentId })
-              .from(answers)
-              .where(and(eq(answers.orgId, scope.orgId), inArray(answers.homeworkId, ids)))
-          : Promise.resolve([]),
-        ids.length
-          ? db
-              .select({
-                homeworkId: markingTasks.homeworkId,
-                answerId: markingTasks.answerId,
-                scoredAt: markingTasks.scoredAt,
-                studentId: answers.studentId,
-              })
-              .from(markingTasks)
-              .innerJoin(answers, eq(answers.id, markingTasks.answerId))
-              .where(
-                and(eq(markingTasks.orgId, scope.orgId), inArray(markingTasks.homeworkId, ids), isNotNull(markingTasks.scoredAt)),
-              )
-          : Promise.resolve([]),
-        db.select({ id: users.id, name: users.nickname }).from(users),
+      // Counted in the database per class and homework (scanned sheets) and per class and teacher
+      // (marking tasks: on time = scored by the end of the due day, speed = median hours after the due
+      // day began, Beijing time), so a semester's tasks never cross into the server row by row.
+      const [enrolledRows, scannedRows, taskRows, teachers] = await Promise.all([
+        db
+          .select({ classId: students.classId, value: count() })
+          .from(students)
+          .where(and(eq(students.orgId, scope.orgId), inArray(students.classId, classIds.length ? classIds : [-1])))
+          .groupBy(students.classId),
+        db.execute(sql`select s.class_id as "classId", a.homework_id as "homeworkId", count(distinct a.student_id)::int as n
+          from answers a join students s on s.id = a.student_id
+          where a.org_id = ${scope.orgId} and a.homework_id in (${idList}) group by 1, 2`),
+        db.execute(sql`select s.class_id as "classId", h.created_by as "teacherId", count(*)::int as n,
+            (count(*) filter (where t.scored_at < ((h.due_date + 1)::timestamp at time zone 'Asia/Shanghai')))::int as "onTime",
+            percentile_cont(0.5) within group (order by extract(epoch from t.scored_at - (h.due_date::timestamp at time zone 'Asia/Shanghai')) / 3600) as median
+          from marking_tasks t join answers a on a.id = t.answer_id join students s on s.id = a.student_id join homework h on h.id = t.homework_id
+          where t.org_id = ${scope.orgId} and t.homework_id in (${idList}) and t.scored_at is not null group by 1, 2`),
+        db
+          .select({ id: users.id, name: users.nickname })
+          .from(users)
+          .where(inArray(users.id, [...new Set(list.map((h) => h.createdBy).filter((id): id is number => id !== null)), -1])),
       ]);
-      const classOf = new Map(roster.map((s) => [s.id, s.classId]));
+      const enrolledOf = new Map(enrolledRows.map((r) => [r.classId, r.value]));
+      const scanned = (scannedRows as unknown as { rows: { classId: number; homeworkId: number; n: number }[] }).rows;
+      const tasks = (
+        taskRows as unknown as {
+          rows: { classId: number; teacherId: number | null; n: number; onTime: number; median: number | null }[];
+        }
+      ).rows;
       const rows: CorrectScore['rows'] = [];
       for (const klass of klasses) {
         const ofClass = list.filter((h) => h.classIds.includes(klass.id));
@@ -581,17 +653,8 @@ export function createAnalysisService({ db }: { db: Db }) {
         for (const hw of ofClass) byTeacher.set(hw.createdBy, [...(byTeacher.get(hw.createdBy) ?? []), hw]);
         for (const [teacherId, hws] of byTeacher) {
           const hwIds = new Set(hws.map((h) => h.id));
-          const enrolled = roster.filter((s) => s.classId === klass.id).length;
-          const classTasks = tasks.filter((t) => hwIds.has(t.homeworkId) && classOf.get(t.studentId) === klass.id);
-          const dueEnd = new Map(hws.map((h) => [h.id, Date.parse(`${h.dueDate}T23:59:59+08:00`)]));
-          const hours = classTasks
-            .map(
-              (t) =>
-                (t.scoredAt!.getTime() - Date.parse(`${hws.find((h) => h.id === t.homeworkId)!.dueDate}T00:00:00+08:00`)) /
-                3_600_000,
-            )
-            .sort((a, b) => a - b);
-          const mid = Math.floor(hours.length / 2);
+          const enrolled = enrolledOf.get(klass.id) ?? 0;
+          const marked = tasks.find((t) => t.classId === klass.id && t.teacherId === teacherId);
           rows.push({
             teacherId,
             teacherName: teachers.find((u) => u.id === teacherId)?.name ?? '（未知）',
@@ -600,10 +663,10 @@ export function createAnalysisService({ db }: { db: Db }) {
             subjectName: [...new Set(hws.map((h) => h.subjectName))].join('、'),
             assigned: hws.length,
             expectedSheets: enrolled * hws.length,
-            scannedSheets: scanned.filter((r) => hwIds.has(r.homeworkId) && classOf.get(r.studentId) === klass.id).length,
-            markedTasks: classTasks.length,
-            onTimeTasks: classTasks.filter((t) => t.scoredAt!.getTime() <= dueEnd.get(t.homeworkId)!).length,
-            medianHoursAfterDue: hours.length === 0 ? null : hours.length % 2 ? hours[mid]! : (hours[mid - 1]! + hours[mid]!) / 2,
+            scannedSheets: sum(scanned.filter((r) => r.classId === klass.id && hwIds.has(r.homeworkId)).map((r) => r.n)),
+            markedTasks: marked?.n ?? 0,
+            onTimeTasks: marked?.onTime ?? 0,
+            medianHoursAfterDue: marked?.median ?? null,
           });
         }
       }
@@ -628,14 +691,14 @@ export function createAnalysisService({ db }: { db: Db }) {
       }
       const roster = await loadRoster(db, scope.orgId, hw.classIds);
       const m = (await loadMarks(db, scope.orgId, [hw])).get(hw.id);
-      const grade = analyseHomework(hw.questions, analysisStudents(hw, roster, m));
+      const grade = analyse(scope, hw.questions, analysisStudents(hw, roster, m));
       return {
         schoolYear: { id: year.id, name: year.name },
         homework: { id: hw.id, title: hw.title, full: grade.full },
         classes: klasses
           .filter((c) => hw.classIds.includes(c.id))
           .map((c) => {
-            const s = analyseHomework(hw.questions, analysisStudents(hw, roster, m, [c.id]));
+            const s = analyse(scope, hw.questions, analysisStudents(hw, roster, m, [c.id]));
             return {
               classId: c.id,
               name: c.name,
@@ -671,7 +734,7 @@ export function createAnalysisService({ db }: { db: Db }) {
       ]);
       const perHw = list.map((hw) => ({
         hw,
-        s: analyseHomework(hw.questions, analysisStudents(hw, roster, marks.get(hw.id), visibleClassesOf(scope, hw))),
+        s: analyse(scope, hw.questions, analysisStudents(hw, roster, marks.get(hw.id), visibleClassesOf(scope, hw))),
       }));
       const scored = perHw.filter((x) => x.s.participation.participants > 0);
       const rateOf = (xs: typeof perHw) => {
@@ -685,8 +748,9 @@ export function createAnalysisService({ db }: { db: Db }) {
       };
       const weeks = [...new Set(scored.map((x) => weekOf(x.hw.startDate)))].sort();
       const subjectNames = [...new Set(scored.map((x) => x.hw.subjectName))];
+      // Only the students the caller may see (visible classes of each homework), with final marks.
       const items = scored.flatMap(({ hw }) =>
-        [...(marks.get(hw.id)?.values() ?? [])].flatMap((m) =>
+        analysisStudents(hw, roster, marks.get(hw.id), visibleClassesOf(scope, hw)).flatMap((m) =>
           hw.questions.flatMap((q, qi) =>
             m.scores[qi] === null
               ? []

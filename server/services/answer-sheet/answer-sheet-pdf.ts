@@ -30,10 +30,10 @@ export interface AnswerSheetCopy {
 }
 
 const FONT_MODULE = '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf';
-const PT_PER_MM = 72 / 25.4;
-const INK = grayscale(0);
+export const PT_PER_MM = 72 / 25.4;
+export const INK = grayscale(0);
 /** Bubble letters: light enough that an unfilled bubble still reads as empty. */
-const FAINT = grayscale(0.6);
+export const FAINT = grayscale(0.6);
 const FRAME = grayscale(0.35);
 
 let fontBytes: Promise<Uint8Array> | undefined;
@@ -46,6 +46,20 @@ let fontBytes: Promise<Uint8Array> | undefined;
 const longLocaFontkit: Parameters<PDFDocument['registerFontkit']>[0] = {
   create(buffer, postscriptName) {
     const font = fontkit.create(buffer, postscriptName);
+    // pdf-lib shapes every string it measures or draws (GSUB lookups, the slow part of CJK text); a
+    // document repeats the same strings (option letters, question numbers, a question printed for many
+    // students), so each distinct string is shaped once per document. pdf-lib only reads the result.
+    const layout = font.layout.bind(font);
+    const shaped = new Map<string, ReturnType<typeof layout>>();
+    font.layout = ((text: string, features?: unknown) => {
+      if (typeof text !== 'string' || features !== undefined) return layout(text as never, features as never);
+      let run = shaped.get(text);
+      if (!run) {
+        run = layout(text);
+        if (shaped.size < 50_000) shaped.set(text, run);
+      }
+      return run;
+    }) as typeof font.layout;
     const createSubset = font.createSubset.bind(font);
     font.createSubset = () => {
       const subset = createSubset() as ReturnType<typeof createSubset> & {
@@ -76,13 +90,31 @@ export async function renderAnswerSheetPdf(
   template: AnswerSheetTemplate,
   sheets: AnswerSheetCopy[],
 ): Promise<Uint8Array> {
+  const { doc, font } = await createSheetDocument(`${spec.title} 答题卡`, spec.subjectName);
+  await appendAnswerSheets(doc, font, spec, template, sheets);
+  return doc.save();
+}
+
+/** An empty PDF with the product's metadata and the Chinese font embedded (as a subset). */
+export async function createSheetDocument(title: string, subject: string): Promise<{ doc: PDFDocument; font: PDFFont }> {
   const doc = await PDFDocument.create();
   doc.registerFontkit(longLocaFontkit);
-  doc.setTitle(`${spec.title} 答题卡`);
-  doc.setSubject(spec.subjectName);
+  doc.setTitle(title);
+  doc.setSubject(subject);
   doc.setCreator('智慧作业');
   doc.setProducer('智慧作业');
   const font = await doc.embedFont(await loadFont(), { subset: true });
+  return { doc, font };
+}
+
+/** Adds the sheets' pages at the end of `doc` (another document's pages may come before and after). */
+export async function appendAnswerSheets(
+  doc: PDFDocument,
+  font: PDFFont,
+  spec: AnswerSheetSpec,
+  template: AnswerSheetTemplate,
+  sheets: AnswerSheetCopy[],
+): Promise<void> {
   const size: [number, number] = [template.pageWidthMm * PT_PER_MM, template.pageHeightMm * PT_PER_MM];
 
   // Everything but the QR and the student's name and code is the same on every sheet: draw each
@@ -94,7 +126,7 @@ export async function renderAnswerSheetPdf(
     drawSharedContent(new MmCanvas(scratch, template.pageHeightMm, font), layout, sheetPageDecorations(spec, template, i));
     const form = await doc.embedPage(scratch);
     await form.embed();
-    doc.removePage(0);
+    doc.removePage(doc.getPageCount() - 1);
     dropObjects(doc, scratch);
     forms.push(form);
   }
@@ -112,7 +144,6 @@ export async function renderAnswerSheetPdf(
       if (student) drawTexts(canvas, sheetStudentTexts(layout, student));
     }
   }
-  return doc.save();
 }
 
 /** Forgets a removed page and its content streams, now copied into a form, so they are not saved twice. */
@@ -147,7 +178,7 @@ function drawTexts(canvas: MmCanvas, texts: SheetText[]): void {
 }
 
 /** A pdf-lib page addressed in millimetres from the top-left corner. */
-class MmCanvas {
+export class MmCanvas {
   constructor(
     private readonly page: PDFPage,
     private readonly heightMm: number,

@@ -4,11 +4,14 @@
  * consistent) and every stored file under DATA_DIR (scanned pages, avatars...). Written and read as
  * streams (fflate), so a DATA_DIR of many gigabytes of scans never sits in memory. A PostgreSQL server's
  * database is backed up with pg_dump instead (README, "Backups"); its archive holds the files only.
+ * With STORAGE=s3 the stored files are the bucket's objects (under S3_PREFIX): they are read into the
+ * archive one object at a time and written back to the bucket on restore.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Unzip, UnzipInflate, Zip, ZipDeflate } from 'fflate';
+import type { FileStorage } from '../storage/file-storage';
 
 export const BACKUP_FORMAT = 'smart-homework-backup';
 const MANIFEST = 'manifest.json';
@@ -24,6 +27,8 @@ export type BackupManifest = {
   createdAt: string;
   /** pglite: the archive holds the database; postgres: back it up with pg_dump. */
   database: 'pglite' | 'postgres';
+  /** Where the files came from (absent in archives written before object storage: the local folder). */
+  storage?: 'local' | 's3';
   files: number;
 };
 
@@ -51,15 +56,22 @@ export async function writeBackup(options: {
   database: 'pglite' | 'postgres';
   /** PGlite's dumpDataDir('gzip'); absent for PostgreSQL. */
   databaseDump?: Blob;
+  /** An object store holding the files (STORAGE=s3); absent: the files under dataDir. */
+  objects?: FileStorage;
   out: string;
   now?: Date;
 }): Promise<BackupManifest> {
-  const files = await listStoredFiles(options.dataDir);
+  const { objects } = options;
+  const files: string[] = [];
+  if (objects) for await (const key of objects.list('')) files.push(key);
+  else files.push(...(await listStoredFiles(options.dataDir)));
+  files.sort();
   const manifest: BackupManifest = {
     format: BACKUP_FORMAT,
     version: 1,
     createdAt: (options.now ?? new Date()).toISOString(),
     database: options.database,
+    storage: objects ? 's3' : 'local',
     files: files.length,
   };
   await fsp.mkdir(path.dirname(path.resolve(options.out)), { recursive: true });
@@ -88,6 +100,11 @@ export async function writeBackup(options: {
   for (const file of files) {
     const entry = new ZipDeflate(`${FILES_PREFIX}${file}`, { level: 1 });
     zip.add(entry);
+    if (objects) {
+      entry.push(await objects.read(file), true);
+      await drain();
+      continue;
+    }
     for await (const chunk of fs.createReadStream(path.join(options.dataDir, file))) {
       entry.push(chunk as Buffer, false);
       await drain();
@@ -115,14 +132,17 @@ function storedFileTarget(dataDir: string, name: string): string | null {
 export type RestoredBackup = { manifest: BackupManifest; databaseDump: Blob | null; files: number };
 
 /**
- * Reads an archive into dataDir: stored files are written in place, the database dump is answered for
- * the caller to load (restoreBackup in scripts/restore.ts). Refuses what is not one of our archives.
+ * Reads an archive into dataDir (or, given `objects`, into that object store): stored files are written
+ * in place, the database dump is answered for the caller to load (restoreBackup in scripts/restore.ts).
+ * Refuses what is not one of our archives.
  */
-export async function readBackup(file: string, dataDir: string): Promise<RestoredBackup> {
+export async function readBackup(file: string, dataDir: string, objects?: FileStorage): Promise<RestoredBackup> {
   let manifest: BackupManifest | null = null;
   const dumpChunks: Uint8Array[] = [];
   let files = 0;
   let problem: Error | null = null;
+  /** Objects read whole and not yet written to the store; awaited after every chunk of the archive. */
+  let uploads: Promise<void>[] = [];
 
   const unzip = new Unzip((entry) => {
     if (entry.name === MANIFEST || entry.name === DATABASE_ENTRY) {
@@ -143,6 +163,23 @@ export async function readBackup(file: string, dataDir: string): Promise<Restore
       problem ??= new Error(`Unexpected entry in the backup: ${entry.name}`);
       return;
     }
+    if (objects) {
+      const key = path.relative(dataDir, target).split(path.sep).join('/');
+      const chunks: Uint8Array[] = [];
+      entry.ondata = (error, data, final) => {
+        if (error) return void (problem = error);
+        chunks.push(data);
+        if (!final) return;
+        uploads.push(
+          objects.write(key, Buffer.concat(chunks)).then(
+            () => void (files += 1),
+            (failure: Error) => void (problem ??= failure),
+          ),
+        );
+      };
+      entry.start();
+      return;
+    }
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const fd = fs.openSync(target, 'w');
     entry.ondata = (error, data, final) => {
@@ -156,11 +193,18 @@ export async function readBackup(file: string, dataDir: string): Promise<Restore
     entry.start();
   });
   unzip.register(UnzipInflate);
+  const flush = async () => {
+    const pending = uploads;
+    uploads = [];
+    await Promise.all(pending);
+  };
   for await (const chunk of fs.createReadStream(file)) {
     unzip.push(chunk as Buffer);
+    await flush();
     if (problem) break;
   }
   if (!problem) unzip.push(new Uint8Array(0), true);
+  await flush();
   if (problem) throw problem;
   const read = manifest as BackupManifest | null;
   if (!read || read.format !== BACKUP_FORMAT) throw new Error(`${file} is not a 智慧作业 backup`);

@@ -9,12 +9,13 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { answers, markingTasks, questionScores } from '../../db/schema';
+import { recomputeWrongBook } from '../rehearse/wrong-book.service';
 import { decide } from './double-marking';
-import { type HomeworkContext, markersOf, settingsOf } from './marking-context';
+import { type HomeworkContext, markersOf, settingsOf, sheetOfStudent } from './marking-context';
 import { scoreObjective } from './objective-scoring';
 
 type AnswerRow = typeof answers.$inferSelect;
-type Final = { answer: AnswerRow; score: number; source: 'auto' | 'marked' | 'missing' };
+type Final = { answer: AnswerRow; score: number; source: 'auto' | 'marked' | 'missing'; errorCause?: string | null };
 
 /** Serialises everything that rescoring an answer reads and writes (two markers submitting at once). */
 export async function lockAnswers(tx: Db, answerIds: number[]): Promise<void> {
@@ -29,6 +30,29 @@ function thirdMarkerAvailable(context: HomeworkContext, questionNo: number, firs
   return candidates.some((id) => !firstTwo.has(id));
 }
 
+/**
+ * 按学科分配: answers on pages scanned with the flag go to the subject teachers (of the paper's
+ * subject) of the student's class; the class of each such answer that has one. Others: the question's
+ * markers.
+ */
+async function subjectTeacherClasses(tx: Db, context: HomeworkContext, answerIds: number[]): Promise<Map<number, number>> {
+  const result = await tx.execute(sql`select a.id as answer_id, s.class_id from answers a
+    join page_recognitions pr on pr.id = a.recognition_id
+    join scan_pages sp on sp.id = pr.scan_page_id
+    join students s on s.id = a.student_id
+    where a.id = any(array[${sql.join(
+      answerIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::int[]) and sp.scan_subject
+      and exists (select 1 from teaching_assignments ta
+        where ta.class_id = s.class_id and ta.subject_id = ${context.subjectId} and ta.org_id = ${context.orgId})`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    answer_id: number;
+    class_id: number;
+  }[];
+  return new Map(rows.map((row) => [Number(row.answer_id), Number(row.class_id)]));
+}
+
 /** Rescores the given answers of one homework. */
 export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds: number[]): Promise<void> {
   if (answerIds.length === 0) return;
@@ -37,7 +61,7 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
     .from(answers)
     .where(and(eq(answers.homeworkId, context.homework.id), inArray(answers.id, answerIds)));
   const manualIds = rows
-    .filter((a) => !a.missing && !a.needsReview && context.questions.get(a.questionNo)?.manual)
+    .filter((a) => !a.missing && !a.needsReview && sheetOfStudent(context, a.studentId).questions.get(a.questionNo)?.manual)
     .map((a) => a.id);
   const tasks =
     manualIds.length === 0
@@ -49,6 +73,7 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
             score: markingTasks.score,
             problem: markingTasks.problem,
             markerId: markingTasks.markerId,
+            errorCause: markingTasks.errorCause,
           })
           .from(markingTasks)
           .where(inArray(markingTasks.answerId, manualIds));
@@ -62,7 +87,7 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
   const missingAnswers: number[] = [];
 
   for (const answer of rows) {
-    const question = context.questions.get(answer.questionNo);
+    const question = sheetOfStudent(context, answer.studentId).questions.get(answer.questionNo);
     if (!question) continue;
     if (answer.missing) {
       missingAnswers.push(answer.id);
@@ -98,7 +123,11 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
           surplus.push({ answerId: answer.id, round: task.round });
       }
       if (decision.final === null) undecided.push(answer);
-      else finals.push({ answer, score: decision.final, source: 'marked' });
+      else {
+        // The latest marking that names a cause (an arbitration's over the first markers').
+        const cause = own.filter((t) => t.score !== null && t.errorCause).sort((a, b) => b.round - a.round)[0];
+        finals.push({ answer, score: decision.final, source: 'marked', errorCause: cause?.errorCause ?? null });
+      }
     }
   }
 
@@ -114,7 +143,11 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
       .delete(markingTasks)
       .where(sql`${markingTasks.score} is null and (${markingTasks.answerId}, ${markingTasks.round}) in (${pairs})`);
   }
-  if (newTasks.length > 0) await tx.insert(markingTasks).values(newTasks).onConflictDoNothing();
+  if (newTasks.length > 0) {
+    const byClass = await subjectTeacherClasses(tx, context, [...new Set(newTasks.map((task) => task.answerId))]);
+    for (const task of newTasks) task.classId = byClass.get(task.answerId) ?? null;
+    await tx.insert(markingTasks).values(newTasks).onConflictDoNothing();
+  }
   if (autoScores.length > 0) {
     const cases = sql.join(
       autoScores.map((a) => sql`when ${a.id}::int then ${a.score}::double precision`),
@@ -145,7 +178,7 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
     await tx
       .insert(questionScores)
       .values(
-        finals.map(({ answer, score, source }) => ({
+        finals.map(({ answer, score, source, errorCause }) => ({
           homeworkId: answer.homeworkId,
           studentId: answer.studentId,
           questionNo: answer.questionNo,
@@ -153,6 +186,7 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
           answerId: answer.id,
           score,
           source,
+          errorCause: errorCause ?? null,
         })),
       )
       .onConflictDoUpdate({
@@ -161,10 +195,15 @@ export async function rescoreAnswers(tx: Db, context: HomeworkContext, answerIds
           answerId: sql`excluded.answer_id`,
           score: sql`excluded.score`,
           source: sql`excluded.source`,
+          // Marked answers take the markers' cause; a cause given in the book to an objective answer stays.
+          errorCause: sql`case when excluded.source = 'marked' then excluded.error_cause else ${questionScores.errorCause} end`,
           updatedAt: sql`now()`,
         },
       });
   }
+  // The wrong-question book follows every change of final scores.
+  const touched = new Set([...finals.map((f) => f.answer.studentId), ...undecided.map((a) => a.studentId)]);
+  await recomputeWrongBook(tx, context.orgId, [...touched]);
 }
 
 /** Every answer of some questions of a homework (after settings or the partial credit changed). */

@@ -4,18 +4,21 @@
  * marking settings and the multiple-choice partial credit. Loaded once per page or request, outside
  * transactions. Also the school-scoped "homework or 404" every endpoint starts with.
  */
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { type AnswerSheetTemplate, answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
 import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
 import type { Db } from '../../db/client';
 import {
   answerSheetTemplates,
   homework,
+  homeworkStudentPapers,
   markingAssignments,
   markingHomeworkSettings,
   markingQuestionSettings,
   paperQuestions,
+  papers as paperRows,
   questions,
+  students,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { answerSheetSpecOf } from '../papers/homework.service';
@@ -26,6 +29,8 @@ export type HomeworkRow = typeof homework.$inferSelect;
 
 export type ContextQuestion = {
   no: number;
+  /** The question bank's id (what the student sees: stem, key, analysis). */
+  questionId?: number;
   type: QuestionType;
   score: number;
   /** Bubble labels of the correct answer (objective questions). */
@@ -35,9 +40,14 @@ export type ContextQuestion = {
 
 export type QuestionSettings = { doubleMarking: boolean; tolerance: number };
 
+/** What one student answers: their questions and the sheet printed for them. */
+export type StudentSheet = { questions: Map<number, ContextQuestion>; template: AnswerSheetTemplate | null };
+
 export type HomeworkContext = {
   homework: HomeworkRow;
   orgId: number;
+  /** The paper's subject (按学科分配: its teachers of a class mark that class's answers). */
+  subjectId: number;
   questions: Map<number, ContextQuestion>;
   /** Null when no sheet can be laid out for the paper (no questions). */
   template: AnswerSheetTemplate | null;
@@ -45,7 +55,22 @@ export type HomeworkContext = {
   settings: Map<number, QuestionSettings>;
   /** Assigned markers per question (none: the owner marks). */
   assignments: Map<number, number[]>;
+  /**
+   * Students who answer a paper of their own (a personalised re-practice set), by student id; empty
+   * for an ordinary homework. `questions` and `template` above are then the homework's own paper's.
+   */
+  studentSheets: Map<number, StudentSheet>;
 };
+
+/** How many questions a student answers (their own paper's count in a personalised set). */
+export function questionCountOf(context: HomeworkContext): (studentId: number) => number {
+  return (studentId) => sheetOfStudent(context, studentId).questions.size;
+}
+
+/** The questions and sheet a student answers: their own paper's when they have one, else the homework's. */
+export function sheetOfStudent(context: HomeworkContext, studentId: number | null | undefined): StudentSheet {
+  return (studentId != null ? context.studentSheets.get(studentId) : undefined) ?? context;
+}
 
 export const NO_DOUBLE_MARKING: QuestionSettings = { doubleMarking: false, tolerance: 0 };
 
@@ -135,27 +160,92 @@ export function createMarkingContextLoader({
    */
   const sheets = new Map<
     number,
-    { paperId: number; at: number; questions: Map<number, ContextQuestion>; template: AnswerSheetTemplate }
+    {
+      paperId: number;
+      subjectId: number;
+      at: number;
+      questions: Map<number, ContextQuestion>;
+      template: AnswerSheetTemplate;
+      studentSheets: Map<number, StudentSheet>;
+    }
   >();
+
+  async function questionsOfPapers(paperIds: number[]): Promise<Map<number, Map<number, ContextQuestion>>> {
+    const byPaper = new Map<number, Map<number, ContextQuestion>>(paperIds.map((id) => [id, new Map()]));
+    if (paperIds.length === 0) return byPaper;
+    const rows = await db
+      .select({
+        paperId: paperQuestions.paperId,
+        no: paperQuestions.no,
+        questionId: paperQuestions.questionId,
+        score: paperQuestions.score,
+        type: questions.type,
+        answer: questions.answer,
+      })
+      .from(paperQuestions)
+      .innerJoin(questions, eq(questions.id, paperQuestions.questionId))
+      .where(inArray(paperQuestions.paperId, paperIds))
+      .orderBy(asc(paperQuestions.paperId), asc(paperQuestions.no));
+    for (const q of rows) {
+      const type = q.type as QuestionType;
+      byPaper.get(q.paperId)!.set(q.no, {
+        no: q.no,
+        questionId: q.questionId,
+        type,
+        score: q.score,
+        key: answerKeyLabels(type, q.answer),
+        manual: isManual(type),
+      });
+    }
+    return byPaper;
+  }
+
+  /** The per-student papers of a homework (personalised sets); none for an ordinary homework. */
+  async function studentSheetsOf(row: HomeworkRow): Promise<Map<number, StudentSheet>> {
+    const rows = await db
+      .select({
+        studentId: homeworkStudentPapers.studentId,
+        paperId: homeworkStudentPapers.paperId,
+        template: homeworkStudentPapers.template,
+      })
+      .from(homeworkStudentPapers)
+      .where(eq(homeworkStudentPapers.homeworkId, row.id));
+    if (rows.length === 0) return new Map();
+    const byPaper = await questionsOfPapers([...new Set(rows.map((r) => r.paperId))]);
+    return new Map(
+      rows.map((r) => [
+        r.studentId,
+        { questions: byPaper.get(r.paperId) ?? new Map(), template: answerSheetTemplateSchema.parse(r.template) },
+      ]),
+    );
+  }
 
   async function sheetOf(row: HomeworkRow) {
     const cached = sheets.get(row.id);
     if (cached && cached.paperId === row.paperId && Date.now() - cached.at < SHEET_CACHE_MS) return cached;
-    const [questionRows, template] = await Promise.all([
-      db
-        .select({ no: paperQuestions.no, score: paperQuestions.score, type: questions.type, answer: questions.answer })
-        .from(paperQuestions)
-        .innerJoin(questions, eq(questions.id, paperQuestions.questionId))
-        .where(eq(paperQuestions.paperId, row.paperId))
-        .orderBy(asc(paperQuestions.no)),
+    const [byPaper, template, studentSheets, [paper]] = await Promise.all([
+      questionsOfPapers([row.paperId]),
       templateOf(row),
+      studentSheetsOf(row),
+      db.select({ subjectId: paperRows.subjectId }).from(paperRows).where(eq(paperRows.id, row.paperId)),
     ]);
-    const questionMap = new Map<number, ContextQuestion>();
-    for (const q of questionRows) {
-      const type = q.type as QuestionType;
-      questionMap.set(q.no, { no: q.no, type, score: q.score, key: answerKeyLabels(type, q.answer), manual: isManual(type) });
+    // A personalised set: the homework-wide list (overview, score table, marking setup) numbers every
+    // question any student has, manual where any student's is, so hand-marked answers are marked.
+    const questionMap = new Map(byPaper.get(row.paperId)!);
+    for (const own of studentSheets.values()) {
+      for (const [no, question] of own.questions) {
+        const known = questionMap.get(no);
+        if (!known || (question.manual && !known.manual)) questionMap.set(no, question);
+      }
     }
-    const entry = { paperId: row.paperId, at: Date.now(), questions: questionMap, template };
+    const entry = {
+      paperId: row.paperId,
+      subjectId: paper?.subjectId ?? -1,
+      at: Date.now(),
+      questions: questionMap,
+      template,
+      studentSheets,
+    };
     if (template) {
       if (sheets.size >= SHEET_CACHE_ENTRIES) sheets.delete(sheets.keys().next().value!);
       sheets.set(row.id, entry as typeof entry & { template: AnswerSheetTemplate });
@@ -176,8 +266,10 @@ export function createMarkingContextLoader({
     return {
       homework: row,
       orgId: row.orgId,
+      subjectId: sheet.subjectId,
       questions: sheet.questions,
       template: sheet.template,
+      studentSheets: sheet.studentSheets,
       partialCredit: homeworkSettings[0]?.partialCredit ?? defaultPartialCredit,
       settings: new Map(
         settingRows.map((s) => [s.questionNo, { doubleMarking: s.doubleMarking, tolerance: s.tolerance }] as const),
@@ -191,8 +283,22 @@ export function createMarkingContextLoader({
 
   return {
     findHomework,
-    /** The template the homework's sheets were printed with (cached like the questions). */
-    templateFor: async (row: HomeworkRow) => (await sheetOf(row)).template,
+    /**
+     * The template the homework's sheets were printed with (cached like the questions); with a student
+     * code, that student's own sheet when they have one (a personalised set).
+     */
+    async templateFor(row: HomeworkRow, studentCode?: string): Promise<AnswerSheetTemplate | null> {
+      const sheet = await sheetOf(row);
+      if (studentCode && sheet.studentSheets.size > 0) {
+        const [student] = await db
+          .select({ id: students.id })
+          .from(students)
+          .where(and(eq(students.orgId, row.orgId), eq(students.code, studentCode)));
+        const own = student ? sheet.studentSheets.get(student.id) : undefined;
+        if (own) return own.template;
+      }
+      return sheet.template;
+    },
     /** The context of a homework of the school, or null when there is none. */
     async forHomework(orgId: number, homeworkId: number): Promise<HomeworkContext | null> {
       const row = await findHomework(orgId, homeworkId);

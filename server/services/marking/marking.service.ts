@@ -7,7 +7,7 @@
  * final scores live in double-marking.ts and answer-scoring.ts.
  *
  * Who marks: the teachers the owner assigned to the question; without any assignment, the owner. A third
- * marking may also be taken by the owner; arbitration (round 4) only by the owner.
+ * marking may also be taken by the owner (or an admin of the school); arbitration (round 4) only by them.
  */
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
@@ -17,6 +17,7 @@ import {
   MARKING_MESSAGES,
   type MarkingOverview,
   type MarkingTask,
+  type OwnQuestion,
   type ScoreSubmit,
   scoreSubmitSchema,
 } from '../../../src/shared/contract/marking';
@@ -30,15 +31,25 @@ import {
   markingQuestionSettings,
   markingTasks,
   memberships,
+  questions,
   questionScores,
+  teachingAssignments,
   users,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import type { FileStorage } from '../storage/file-storage';
-import { requireSchool } from '../papers/school-scope';
+import { loadRehearseSettings } from '../rehearse/wrong-book.service';
+import { type Actor, assertWorksOn, can, loadActor } from '../org/permissions';
 import { lockAnswers, rescoreAnswers, rescoreQuestions } from './answer-scoring';
 import { ARBITRATION_ROUND } from './double-marking';
-import { type HomeworkContext, type MarkingContextLoader, markersOf, settingsOf } from './marking-context';
+import {
+  type HomeworkContext,
+  type MarkingContextLoader,
+  markersOf,
+  questionCountOf,
+  settingsOf,
+  sheetOfStudent,
+} from './marking-context';
 import { type ProgressNotifier, recognitionProgress } from './marking-progress';
 import { homeworkStudentStatuses, summariseStudents } from './student-status';
 
@@ -84,20 +95,50 @@ export function createMarkingService(deps: {
       );
   }
 
-  /** The rounds 1..3 this user may take on the question, or a 403. */
-  function roundsFor(context: HomeworkContext, questionNo: number, userId: number): number[] {
-    if (markersOf(context, questionNo).includes(userId)) return [1, 2, 3];
-    if (context.homework.createdBy === userId) return [3];
-    throw new ApiError(403, MARKING_MESSAGES.notAssigned);
+  /** The homework's owner or an admin of its school: assigns, closes, arbitrates and marks third rounds. */
+  function leads(actor: Actor, context: HomeworkContext): boolean {
+    return can(actor, { kind: 'owned.edit', ownerId: context.homework.createdBy });
   }
 
-  /** Like roundsFor, but none instead of a 403. */
-  function roundsOrNone(context: HomeworkContext, questionNo: number, userId: number): number[] | null {
-    try {
-      return roundsFor(context, questionNo, userId);
-    } catch {
-      return null;
-    }
+  /**
+   * Which open tasks of a question a user may take. A question the owner assigned (任务分配) goes to its
+   * markers whatever the scan said: `rounds` on every answer (`anyClass`). Otherwise answers scanned
+   * 按学科分配 (class set) go to the teachers of the paper's subject in that class (rounds 1..3 in
+   * `classes`) and the rest to the owner (`rounds`); `lead` (owner, admins): third markings of any.
+   */
+  type Reach = { rounds: number[]; classes: number[]; lead: boolean; anyClass: boolean };
+
+  /** What this user may take on the question, or a 403. */
+  function reachFor(context: HomeworkContext, questionNo: number, actor: Actor): Reach {
+    const reach = reachOrNone(context, questionNo, actor);
+    if (reach === null) throw new ApiError(403, MARKING_MESSAGES.notAssigned);
+    return reach;
+  }
+
+  /** Like reachFor, but none instead of a 403. */
+  function reachOrNone(context: HomeworkContext, questionNo: number, actor: Actor): Reach | null {
+    const lead = leads(actor, context);
+    const marker = markersOf(context, questionNo).includes(actor.userId);
+    const anyClass = (context.assignments.get(questionNo) ?? []).length > 0;
+    const classes = anyClass
+      ? []
+      : actor.teaches.filter((pair) => pair.subjectId === context.subjectId).map((pair) => pair.classId);
+    if (!marker && !lead && classes.length === 0) return null;
+    return { rounds: marker ? [1, 2, 3] : lead ? [3] : [], classes, lead, anyClass };
+  }
+
+  /** The same rule in SQL, on the marking_tasks row named `alias`. */
+  function reachSql(alias: string, reach: Reach) {
+    const t = sql.raw(alias);
+    return sql`(((${reach.anyClass} or ${t}.class_id is null) and ${t}.round = any(${intArray(reach.rounds)}))
+      or (${t}.class_id = any(${intArray(reach.classes)}) and ${t}.round <= 3)
+      or (${reach.lead} and ${t}.round = 3))`;
+  }
+
+  function inReach(reach: Reach, task: { classId: number | null; round: number }): boolean {
+    if (reach.lead && task.round === 3) return true;
+    if (reach.anyClass || task.classId === null) return reach.rounds.includes(task.round);
+    return reach.classes.includes(task.classId) && task.round <= 3;
   }
 
   function requireManual(context: HomeworkContext, questionNo: number) {
@@ -108,8 +149,8 @@ export function createMarkingService(deps: {
   }
 
   /** Open tasks of the question this user could take now (their own claim included). */
-  function availableTo(userId: number, rounds: number[]) {
-    return sql`${markingTasks.score} is null and ${markingTasks.round} = any(${intArray(rounds)})
+  function availableTo(userId: number, reach: Reach) {
+    return sql`${markingTasks.score} is null and ${reachSql('marking_tasks', reach)}
       and (${markingTasks.claimedBy} is null or ${markingTasks.claimedBy} = ${userId} or ${markingTasks.claimExpiresAt} < now())
       and not exists (select 1 from answers a where a.id = ${markingTasks.answerId} and (a.needs_review or a.missing))
       and not exists (select 1 from marking_tasks o where o.answer_id = ${markingTasks.answerId} and o.id <> ${markingTasks.id}
@@ -126,35 +167,85 @@ export function createMarkingService(deps: {
     );
   }
 
-  async function progressOf(homeworkId: number, questionNo: number, userId: number, rounds: number[]) {
+  async function progressOf(homeworkId: number, questionNo: number, userId: number, reach: Reach | null) {
     const [mine] = await db
       .select({ value: count() })
       .from(markingTasks)
       .where(scoredBy(homeworkId, questionNo, userId));
     const [left] =
-      rounds.length === 0
+      reach === null
         ? [{ value: 0 }]
         : await db
             .select({ value: count() })
             .from(markingTasks)
             .where(
-              and(eq(markingTasks.homeworkId, homeworkId), eq(markingTasks.questionNo, questionNo), availableTo(userId, rounds)),
+              and(eq(markingTasks.homeworkId, homeworkId), eq(markingTasks.questionNo, questionNo), availableTo(userId, reach)),
             );
     return { mine: mine?.value ?? 0, left: left?.value ?? 0 };
   }
 
-  function view(task: TaskRow, maxScore: number, progress: MarkingTask['progress'], otherScores?: number[]): MarkingTask {
+  /**
+   * A personalised set: each answer's own question (the student's paper at that number), by answer id.
+   * Empty for an ordinary homework, where the number says which question it is.
+   */
+  async function ownQuestionsOf(
+    context: HomeworkContext,
+    tasks: Pick<TaskRow, 'answerId' | 'questionNo'>[],
+  ): Promise<Map<number, OwnQuestion>> {
+    const result = new Map<number, OwnQuestion>();
+    if (context.studentSheets.size === 0 || tasks.length === 0) return result;
+    const owners = await db
+      .select({ id: answers.id, studentId: answers.studentId })
+      .from(answers)
+      .where(inArray(answers.id, [...new Set(tasks.map((t) => t.answerId))]));
+    const studentOf = new Map(owners.map((o) => [o.id, o.studentId]));
+    const picked = new Map<number, { questionId: number; score: number }>();
+    for (const task of tasks) {
+      const own = sheetOfStudent(context, studentOf.get(task.answerId)).questions.get(task.questionNo);
+      if (own?.questionId !== undefined) picked.set(task.answerId, { questionId: own.questionId, score: own.score });
+    }
+    if (picked.size === 0) return result;
+    const rows = await db
+      .select({
+        id: questions.id,
+        type: questions.type,
+        stem: questions.stem,
+        options: questions.options,
+        answer: questions.answer,
+        analysis: questions.analysis,
+      })
+      .from(questions)
+      .where(inArray(questions.id, [...new Set([...picked.values()].map((p) => p.questionId))]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const [answerId, { questionId, score }] of picked) {
+      const row = byId.get(questionId);
+      if (!row) continue;
+      const { id: _id, ...content } = row;
+      result.set(answerId, { questionId, ...content, score });
+    }
+    return result;
+  }
+
+  function view(
+    task: TaskRow,
+    maxScore: number,
+    progress: MarkingTask['progress'],
+    otherScores?: number[],
+    ownQuestion?: OwnQuestion,
+  ): MarkingTask {
     return {
       taskId: task.id,
       homeworkId: task.homeworkId,
       questionNo: task.questionNo,
       answerId: task.answerId,
-      maxScore,
+      maxScore: ownQuestion?.score ?? maxScore,
       round: task.round,
       score: task.score,
       annotations: task.annotations,
       problem: task.problem,
+      errorCause: task.errorCause,
       ...(otherScores ? { otherScores } : {}),
+      ...(ownQuestion ? { ownQuestion } : {}),
       progress,
     };
   }
@@ -178,11 +269,19 @@ export function createMarkingService(deps: {
   }
 
   async function overview(userId: number, homeworkId: number): Promise<MarkingOverview> {
-    const scope = await requireSchool(db, userId);
+    const scope = await loadActor(db, userId);
     const context = await contexts.require(scope.orgId, homeworkId);
     const owner = context.homework.createdBy;
-    const [assigned, answerCounts, doneCounts, taskStats, markedCounts, teachers, recognition] = await Promise.all([
+    const [assigned, bySubject, answerCounts, doneCounts, taskStats, markedCounts, teachers, recognition] = await Promise.all([
       assignedOf(homeworkId),
+      db
+        .selectDistinct({ questionNo: markingTasks.questionNo, userId: teachingAssignments.userId })
+        .from(markingTasks)
+        .innerJoin(
+          teachingAssignments,
+          and(eq(teachingAssignments.classId, markingTasks.classId), eq(teachingAssignments.subjectId, context.subjectId)),
+        )
+        .where(eq(markingTasks.homeworkId, homeworkId)),
       db
         .select({ questionNo: answers.questionNo, value: count() })
         .from(answers)
@@ -219,7 +318,7 @@ export function createMarkingService(deps: {
       recognitionProgress(db, scope.orgId, homeworkId),
     ]);
     const [statuses, [closure]] = await Promise.all([
-      homeworkStudentStatuses(db, scope.orgId, homeworkId, context.questions.size),
+      homeworkStudentStatuses(db, scope.orgId, homeworkId, questionCountOf(context)),
       db.select({ id: homeworkClosures.homeworkId }).from(homeworkClosures).where(eq(homeworkClosures.homeworkId, homeworkId)),
     ]);
     const nameOf = async (ids: number[]) => {
@@ -230,18 +329,24 @@ export function createMarkingService(deps: {
           : await db.select({ userId: users.id, name: users.nickname }).from(users).where(inArray(users.id, missing));
       return new Map([...teachers, ...extra].map((t) => [t.userId, t.name]));
     };
-    const everyone = [...new Set([...assigned.map((a) => a.userId), ...markedCounts.map((m) => m.userId!)])];
+    const everyone = [
+      ...new Set([...assigned.map((a) => a.userId), ...bySubject.map((b) => b.userId), ...markedCounts.map((m) => m.userId!)]),
+    ];
     const names = await nameOf(everyone);
     return {
       homeworkId,
       title: context.homework.title,
       status: context.homework.status as MarkingOverview['status'],
-      isOwner: owner === userId,
+      isOwner: leads(scope, context),
       partialCredit: context.partialCredit,
       questions: [...context.questions.values()].map((question) => {
         const settings = settingsOf(context, question.no);
         const assignedIds = assigned.filter((a) => a.questionNo === question.no).map((a) => a.userId);
-        const markerIds = question.manual ? (assignedIds.length > 0 ? assignedIds : owner === null ? [] : [owner]) : [];
+        const subjectIds =
+          assignedIds.length > 0 ? [] : bySubject.filter((b) => b.questionNo === question.no).map((b) => b.userId);
+        const markerIds = question.manual
+          ? [...(assignedIds.length > 0 ? assignedIds : owner === null ? [] : [owner]), ...subjectIds]
+          : [];
         const marked = markedCounts.filter((m) => m.questionNo === question.no);
         const ids = [...new Set([...markerIds, ...marked.map((m) => m.userId!)])];
         const stats = taskStats.find((t) => t.questionNo === question.no);
@@ -257,6 +362,7 @@ export function createMarkingService(deps: {
           doubleMarking: settings.doubleMarking,
           tolerance: settings.tolerance,
           assigned: assignedIds,
+          bySubject: subjectIds,
           markers: ids.map((id) => ({
             userId: id,
             name: names.get(id) ?? '',
@@ -280,9 +386,9 @@ export function createMarkingService(deps: {
     overview,
 
     async updateAssignments(userId: number, homeworkId: number, input: AssignmentsUpdate): Promise<MarkingOverview> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
-      if (context.homework.createdBy !== userId) throw new ApiError(403, MARKING_MESSAGES.notOwner);
+      if (!leads(scope, context)) throw new ApiError(403, MARKING_MESSAGES.notOwner);
       const seen = new Set<number>();
       for (const entry of input.questions) {
         const label = `第 ${entry.questionNo} 题`;
@@ -382,9 +488,10 @@ export function createMarkingService(deps: {
 
     /** Marks a student of the homework absent (缺考), or undoes it; a scanned student cannot be absent. */
     async setAbsence(userId: number, homeworkId: number, studentId: number, input: AbsenceUpdate): Promise<MarkingOverview> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
-      const statuses = await homeworkStudentStatuses(db, scope.orgId, homeworkId, context.questions.size);
+      await assertWorksOn(db, scope, context.homework);
+      const statuses = await homeworkStudentStatuses(db, scope.orgId, homeworkId, questionCountOf(context));
       const student = statuses.find((s) => s.studentId === studentId);
       if (!student) throw ApiError.badRequest(MARKING_MESSAGES.notInHomework);
       if (input.absent) {
@@ -406,9 +513,9 @@ export function createMarkingService(deps: {
 
     /** The owner ends marking (the homework is 已完成 whatever is missing), or reopens it. */
     async setClosure(userId: number, homeworkId: number, input: ClosureUpdate): Promise<MarkingOverview> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
-      if (context.homework.createdBy !== userId) throw new ApiError(403, MARKING_MESSAGES.notOwnerClose);
+      if (!leads(scope, context)) throw new ApiError(403, MARKING_MESSAGES.notOwnerClose);
       if (input.closed) {
         await db.insert(homeworkClosures).values({ homeworkId, orgId: scope.orgId, closedBy: userId }).onConflictDoNothing();
       } else {
@@ -419,10 +526,10 @@ export function createMarkingService(deps: {
     },
 
     async next(userId: number, homeworkId: number, questionNo: number, skip: number[] = []): Promise<MarkingTask | null> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
       const question = requireManual(context, questionNo);
-      const rounds = roundsFor(context, questionNo, userId);
+      const reach = reachFor(context, questionNo, scope);
       const skipped = [...new Set(skip)];
       const task = await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Db;
@@ -442,7 +549,7 @@ export function createMarkingService(deps: {
           .where(
             sql`${markingTasks.id} = (select t.id from marking_tasks t where t.homework_id = ${homeworkId}
               and t.question_no = ${questionNo} and t.claimed_by = ${userId} and t.score is null
-              and t.claim_expires_at > now() and t.round = any(${intArray(rounds)})
+              and t.claim_expires_at > now() and ${reachSql('t', reach)}
               and not (t.id = any(${intArray(skipped.length > 0 ? skipped : [0])}))
               order by t.id limit 1)`,
           )
@@ -451,7 +558,7 @@ export function createMarkingService(deps: {
         const candidates = rowsOf<{ id: number }>(
           await tx.execute(sql`select ${markingTasks.id} as id from ${markingTasks}
             where ${markingTasks.homeworkId} = ${homeworkId} and ${markingTasks.questionNo} = ${questionNo}
-              and ${availableTo(userId, rounds)} and ${notSkipped}
+              and ${availableTo(userId, reach)} and ${notSkipped}
             order by case when ${markingTasks.round} = 3 then 0 else 1 end, ${markingTasks.answerId}, ${markingTasks.round}
             limit 1
             for update skip locked`),
@@ -466,11 +573,12 @@ export function createMarkingService(deps: {
         return claimed ?? null;
       });
       if (!task) return null;
-      return view(task, question.score, await progressOf(homeworkId, questionNo, userId, rounds));
+      const own = (await ownQuestionsOf(context, [task])).get(task.answerId);
+      return view(task, question.score, await progressOf(homeworkId, questionNo, userId, reach), undefined, own);
     },
 
     async score(userId: number, taskId: number, input: ScoreSubmit): Promise<MarkingTask> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const submitted = scoreSubmitSchema.parse(input);
       const [found] = await db
         .select()
@@ -479,9 +587,17 @@ export function createMarkingService(deps: {
       if (!found) throw ApiError.notFound();
       const context = await contexts.require(scope.orgId, found.homeworkId);
       const question = requireManual(context, found.questionNo);
-      if (submitted.score > question.score) throw ApiError.badRequest(MARKING_MESSAGES.scoreOutOfRange);
-      const isOwner = context.homework.createdBy === userId;
-      const rounds = found.round === ARBITRATION_ROUND ? [] : roundsOrNone(context, found.questionNo, userId);
+      // In a personalised set the full score is that student's own question's.
+      const own = (await ownQuestionsOf(context, [found])).get(found.answerId);
+      const fullScore = own?.score ?? question.score;
+      if (submitted.score > fullScore) throw ApiError.badRequest(MARKING_MESSAGES.scoreOutOfRange);
+      // An error cause only where marks were lost, and only one of the school's list.
+      const errorCause = submitted.score < fullScore ? (submitted.errorCause ?? null) : null;
+      if (errorCause !== null && !(await loadRehearseSettings(db, scope.orgId)).errorCauses.includes(errorCause)) {
+        throw ApiError.badRequest(MARKING_MESSAGES.unknownErrorCause);
+      }
+      const isOwner = leads(scope, context);
+      const reach = found.round === ARBITRATION_ROUND ? null : reachOrNone(context, found.questionNo, scope);
 
       const saved = await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Db;
@@ -505,7 +621,7 @@ export function createMarkingService(deps: {
           if (task.round === ARBITRATION_ROUND) {
             if (!isOwner) throw new ApiError(403, MARKING_MESSAGES.notArbiter);
           } else {
-            if (rounds === null || !rounds.includes(task.round)) throw new ApiError(403, MARKING_MESSAGES.notAssigned);
+            if (reach === null || !inReach(reach, task)) throw new ApiError(403, MARKING_MESSAGES.notAssigned);
             const [mineElsewhere] = await tx
               .select({ id: markingTasks.id })
               .from(markingTasks)
@@ -526,6 +642,7 @@ export function createMarkingService(deps: {
             score: submitted.score,
             annotations: submitted.annotations,
             problem: submitted.problem,
+            errorCause,
             markerId: userId,
             scoredAt: sql`now()`,
             claimedBy: null,
@@ -540,13 +657,14 @@ export function createMarkingService(deps: {
       return view(
         saved,
         question.score,
-        await progressOf(saved.homeworkId, saved.questionNo, userId, rounds ?? []),
+        await progressOf(saved.homeworkId, saved.questionNo, userId, reach),
         saved.round === ARBITRATION_ROUND ? ((await otherScoresOf([saved.answerId])).get(saved.answerId) ?? []) : undefined,
+        own,
       );
     },
 
     async history(userId: number, homeworkId: number, questionNo: number): Promise<MarkingTask[]> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
       const question = requireManual(context, questionNo);
       const rows = await db
@@ -555,18 +673,24 @@ export function createMarkingService(deps: {
         .where(scoredBy(homeworkId, questionNo, userId))
         .orderBy(desc(markingTasks.scoredAt), desc(markingTasks.id))
         .limit(HISTORY_LIMIT);
-      const rounds = roundsOrNone(context, questionNo, userId) ?? [];
-      const progress = await progressOf(homeworkId, questionNo, userId, rounds);
+      const progress = await progressOf(homeworkId, questionNo, userId, reachOrNone(context, questionNo, scope));
       const others = await otherScoresOf(rows.filter((r) => r.round === ARBITRATION_ROUND).map((r) => r.answerId));
+      const owns = await ownQuestionsOf(context, rows);
       return rows.map((row) =>
-        view(row, question.score, progress, row.round === ARBITRATION_ROUND ? (others.get(row.answerId) ?? []) : undefined),
+        view(
+          row,
+          question.score,
+          progress,
+          row.round === ARBITRATION_ROUND ? (others.get(row.answerId) ?? []) : undefined,
+          owns.get(row.answerId),
+        ),
       );
     },
 
     async arbitration(userId: number, homeworkId: number): Promise<MarkingTask[]> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const context = await contexts.require(scope.orgId, homeworkId);
-      if (context.homework.createdBy !== userId) throw new ApiError(403, MARKING_MESSAGES.notArbiter);
+      if (!leads(scope, context)) throw new ApiError(403, MARKING_MESSAGES.notArbiter);
       const rows = await db
         .select()
         .from(markingTasks)
@@ -575,6 +699,7 @@ export function createMarkingService(deps: {
         )
         .orderBy(asc(markingTasks.questionNo), asc(markingTasks.answerId));
       const others = await otherScoresOf(rows.map((r) => r.answerId));
+      const owns = await ownQuestionsOf(context, rows);
       const perQuestion = new Map<number, { mine: number; left: number }>();
       for (const row of rows) {
         const entry = perQuestion.get(row.questionNo) ?? { mine: 0, left: 0 };
@@ -587,12 +712,13 @@ export function createMarkingService(deps: {
           context.questions.get(row.questionNo)?.score ?? 0,
           perQuestion.get(row.questionNo)!,
           others.get(row.answerId) ?? [],
+          owns.get(row.answerId),
         ),
       );
     },
 
     async answerImage(userId: number, answerId: number): Promise<Buffer> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const [row] = await db
         .select({ regionPath: answers.regionPath })
         .from(answers)

@@ -22,7 +22,7 @@ import {
 import type { Db } from '../../db/client';
 import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
-import { type HomeworkContext, pageQuestionNos } from './marking-context';
+import { type HomeworkContext, pageQuestionNos, sheetOfStudent } from './marking-context';
 
 /** Problems that keep the whole page out of scores until resolved. */
 export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
@@ -130,8 +130,10 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
     return { homeworkId: rec.homeworkId, status: (page?.status ?? 'stored') as ScanPageStatus };
   }
   const homeworkId = context?.homework.id ?? null;
-  const template = context?.template ?? null;
   const studentId = await studentOf(tx, rec, reading);
+  // A student with a paper of their own (a personalised set) is read and scored against it.
+  const sheet = context ? sheetOfStudent(context, studentId) : null;
+  const template = sheet?.template ?? null;
   let pageNo = rec.forcedPageNo ?? reading.qr?.page ?? (template?.pages.length === 1 ? 1 : null);
   if (pageNo !== null && template && !template.pages.some((p) => p.page === pageNo)) pageNo = null;
 
@@ -234,7 +236,7 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
 
   const { objective, regions } = pageQuestionNos(template, pageNo);
   const layouts = template.pages.find((p) => p.page === pageNo)?.objective ?? [];
-  await raise(layouts.flatMap((layout) => questionProblems(reading, layout, context!.questions.get(layout.questionNo)?.type)));
+  await raise(layouts.flatMap((layout) => questionProblems(reading, layout, sheet!.questions.get(layout.questionNo)?.type)));
   const openQuestions = new Set(
     items.filter((item) => item.status === 'open' && item.questionNo !== null).map((item) => item.questionNo!),
   );
@@ -243,7 +245,7 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
     if (item.status === 'resolved' && item.questionNo !== null && item.answerLabels)
       corrected.set(item.questionNo, item.answerLabels);
   }
-  const pageNos = [...objective, ...regions].filter((no) => context!.questions.has(no));
+  const pageNos = [...objective, ...regions].filter((no) => sheet!.questions.has(no));
   if (pageNos.length > 0) {
     await tx
       .delete(answers)
@@ -322,8 +324,8 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
  * Returns how many were raised.
  */
 export async function raiseMissingPages(tx: Db, context: HomeworkContext): Promise<number> {
-  const pageCount = context.template?.pages.length ?? 0;
-  if (pageCount <= 1) return 0;
+  const pageCountOf = (studentId: number) => sheetOfStudent(context, studentId).template?.pages.length ?? 0;
+  if (Math.max(context.template?.pages.length ?? 0, ...[...context.studentSheets.keys()].map(pageCountOf)) <= 1) return 0;
   const present = await tx
     .select({ id: pageRecognitions.id, studentId: pageRecognitions.studentId, pageNo: pageRecognitions.pageNo })
     .from(pageRecognitions)
@@ -344,7 +346,7 @@ export async function raiseMissingPages(tx: Db, context: HomeworkContext): Promi
     byStudent.set(row.studentId!, entry);
   }
   const values = [...byStudent].flatMap(([studentId, entry]) =>
-    Array.from({ length: pageCount }, (_, i) => i + 1)
+    Array.from({ length: pageCountOf(studentId) }, (_, i) => i + 1)
       .filter((pageNo) => !entry.pages.has(pageNo))
       .map((pageNo) => ({
         orgId: context.orgId,

@@ -88,7 +88,8 @@ export function createRecognitionService(deps: {
         templateHomeworkId = templateHomeworkOf(rec.forcedHomeworkId, qrHomework, claim.batchHomeworkId);
         if (templateHomeworkId === null) return null;
         const row = await contexts.findHomework(claim.orgId, templateHomeworkId);
-        return row ? contexts.templateFor(row) : null;
+        // A personalised set: the QR's student answers their own sheet.
+        return row ? contexts.templateFor(row, qr?.studentCode) : null;
       };
       const result = await engine.recognize(image, resolveTemplate);
       const reading = pageReadingSchema.parse(result.reading);

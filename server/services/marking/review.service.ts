@@ -9,21 +9,25 @@
  *   questions 0), blank page (ignore it);
  * - discard: any page-level problem (the page leaves scores).
  */
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import {
   MARKING_MESSAGES,
   type PageReadingView,
   REVIEW_ACTIONS_BY_KIND,
+  type ReviewBulkResult,
+  type reviewBulkResolutionSchema,
   type ReviewItem,
   type ReviewResolution,
 } from '../../../src/shared/contract/marking';
 import type { RecognitionProblemKind } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
-import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { answers, homework, markingTasks, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { requireSchool } from '../papers/school-scope';
+import { assertWorksOn, loadActor } from '../org/permissions';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
-import { type HomeworkContext, type MarkingContextLoader, pageQuestionNos } from './marking-context';
+import { type HomeworkContext, type MarkingContextLoader, pageQuestionNos, sheetOfStudent } from './marking-context';
 import type { ProgressNotifier } from './marking-progress';
 import { reviewItemsOf } from './review-scope';
 import { PAGE_PROBLEM_KINDS, QUESTION_PROBLEM_KINDS, settlePage, unapplyPage } from './page-settlement';
@@ -49,8 +53,18 @@ export const REVIEW_MESSAGES = {
 type ItemRow = typeof reviewItems.$inferSelect;
 type Action = ReviewResolution['action'];
 
-function optionLabelsOf(context: HomeworkContext, questionNo: number): string[] {
-  for (const page of context.template?.pages ?? []) {
+/**
+ * Whether resolving an item this way takes its page out of the scores (its answers, and the marks given
+ * to them, go): every discard, a blank page ignored, a sheet moved to another homework. A duplicate's
+ * re-scan takes over the answers of the page it replaces, so its accept keeps every mark.
+ */
+export function takesPageOut(kind: RecognitionProblemKind, action: Action): boolean {
+  if (action === 'discard') return true;
+  return action === 'accept' && (kind === 'blankPage' || kind === 'otherHomework');
+}
+
+function optionLabelsOf(context: HomeworkContext, studentId: number | null, questionNo: number): string[] {
+  for (const page of sheetOfStudent(context, studentId).template?.pages ?? []) {
     const found = page.objective.find((o) => o.questionNo === questionNo);
     if (found) return found.options.map((option) => option.label);
   }
@@ -197,7 +211,7 @@ export function createReviewService(deps: {
       .where(and(eq(reviewItems.recognitionId, rec.id), eq(reviewItems.status, 'open'), ne(reviewItems.kind, 'missingPage')));
   }
 
-  return {
+  const service = {
     async list(userId: number, homeworkId: number, status: 'open' | 'resolved'): Promise<ReviewItem[]> {
       const scope = await requireSchool(db, userId);
       await contexts.require(scope.orgId, homeworkId);
@@ -211,7 +225,7 @@ export function createReviewService(deps: {
     },
 
     async resolve(userId: number, itemId: number, input: ReviewResolution): Promise<ReviewItem> {
-      const scope = await requireSchool(db, userId);
+      const scope = await loadActor(db, userId);
       const [item] = await db
         .select()
         .from(reviewItems)
@@ -224,6 +238,8 @@ export function createReviewService(deps: {
       if (!rec) throw ApiError.notFound();
       const kind = item.kind as RecognitionProblemKind;
       const listedUnder = await homeworkOfItem(item);
+      // Deciding a page's exception: whoever works on the homework it is listed under.
+      if (listedUnder !== null) await assertWorksOn(db, scope, (await contexts.require(scope.orgId, listedUnder)).homework);
       const touched = new Set<number>([listedUnder, rec.homeworkId].filter((id): id is number => id !== null));
       let requeued = false;
 
@@ -238,7 +254,7 @@ export function createReviewService(deps: {
           .from(students)
           .where(and(eq(students.id, input.studentId), eq(students.orgId, scope.orgId)));
         if (!student) throw ApiError.badRequest(REVIEW_MESSAGES.unknownStudent);
-        const pageCount = context.template?.pages.length ?? 0;
+        const pageCount = sheetOfStudent(context, student.id).template?.pages.length ?? 0;
         const pageNo = input.page ?? rec.forcedPageNo ?? rec.reading?.qr?.page ?? (pageCount === 1 ? 1 : null);
         if (pageNo === null) throw ApiError.badRequest(REVIEW_MESSAGES.pageRequired);
         if (pageNo > pageCount) throw ApiError.badRequest(REVIEW_MESSAGES.pageOutOfRange);
@@ -268,11 +284,11 @@ export function createReviewService(deps: {
         if (input.questionNo !== item.questionNo) throw ApiError.badRequest(REVIEW_MESSAGES.questionMismatch);
         if (listedUnder === null) throw ApiError.badRequest(REVIEW_MESSAGES.unknownHomework);
         const context = await contexts.require(scope.orgId, listedUnder);
-        const allowed = optionLabelsOf(context, input.questionNo);
+        const allowed = optionLabelsOf(context, item.studentId, input.questionNo);
         const labels = [...new Set(input.labels.map((label) => label.trim().toUpperCase()))];
         const unknown = labels.filter((label) => !allowed.includes(label));
         if (unknown.length > 0) throw ApiError.badRequest(`选项不存在：${unknown.join('、')}`);
-        const type = context.questions.get(input.questionNo)?.type;
+        const type = sheetOfStudent(context, item.studentId).questions.get(input.questionNo)?.type;
         if ((type === 'single' || type === 'judge') && labels.length > 1) throw ApiError.badRequest(REVIEW_MESSAGES.singleLabel);
         const ordered = allowed.filter((label) => labels.includes(label));
         await db.transaction(async (transaction) => {
@@ -336,10 +352,11 @@ export function createReviewService(deps: {
             if (!context || listedUnder === null || item.studentId === null || item.pageNo === null) {
               throw ApiError.badRequest(REVIEW_MESSAGES.cannotAccept);
             }
-            const { objective, regions } = context.template
-              ? pageQuestionNos(context.template, item.pageNo)
+            const sheet = sheetOfStudent(context, item.studentId);
+            const { objective, regions } = sheet.template
+              ? pageQuestionNos(sheet.template, item.pageNo)
               : { objective: [], regions: [] };
-            const nos = [...objective, ...regions].filter((no) => context.questions.has(no));
+            const nos = [...objective, ...regions].filter((no) => sheet.questions.has(no));
             const created =
               nos.length === 0
                 ? []
@@ -384,6 +401,71 @@ export function createReviewService(deps: {
       return described!;
     },
 
+    /**
+     * 批量确认 / 批量作废: resolves each item on its own, as `resolve` would, and reports each. An item the
+     * action does not fit (REVIEW_ACTIONS_BY_KIND and what the server offers it now) is skipped; one
+     * resolved meanwhile (another teacher, or a discard of the same page earlier in this request) is
+     * reported as it was resolved. Marks that would leave the scores are counted first, and applying
+     * never loses more than the teacher confirmed (`marksLost`).
+     */
+    async bulk(userId: number, input: z.output<typeof reviewBulkResolutionSchema>): Promise<ReviewBulkResult> {
+      const scope = await requireSchool(db, userId);
+      const ids = [...new Set(input.itemIds)];
+      const rows = await db
+        .select()
+        .from(reviewItems)
+        .where(and(eq(reviewItems.orgId, scope.orgId), inArray(reviewItems.id, ids)));
+      const described = new Map((await describe(rows, null)).map((item) => [item.id, item]));
+      const fits = (row: ItemRow) => described.get(row.id)?.actions?.includes(input.action) ?? false;
+      const leaving = [
+        ...new Set(
+          rows
+            .filter((row) => fits(row) && takesPageOut(row.kind as RecognitionProblemKind, input.action))
+            .map((row) => row.recognitionId),
+        ),
+      ];
+      const [marks] =
+        leaving.length === 0
+          ? [{ value: 0 }]
+          : await db
+              .select({ value: sql<number>`count(*)`.mapWith(Number) })
+              .from(markingTasks)
+              .innerJoin(answers, eq(answers.id, markingTasks.answerId))
+              .where(and(inArray(answers.recognitionId, leaving), isNotNull(markingTasks.score)));
+      const marksLost = marks?.value ?? 0;
+      if (!input.dryRun && marksLost > input.marksLost) {
+        throw new ApiError(REVIEW_MESSAGES.conflict, MARKING_MESSAGES.bulkMarksLost(marksLost));
+      }
+
+      const results: ReviewBulkResult['results'] = [];
+      for (const itemId of ids) {
+        const row = rows.find((r) => r.id === itemId);
+        if (!row) {
+          results.push({ itemId, outcome: 'failed', message: '该异常不存在' });
+        } else if (row.status !== 'open') {
+          results.push({ itemId, outcome: 'skipped', message: MARKING_MESSAGES.alreadyResolved });
+        } else if (!fits(row)) {
+          results.push({ itemId, outcome: 'skipped', message: MARKING_MESSAGES.bulkNotApplicable });
+        } else if (input.dryRun) {
+          results.push({ itemId, outcome: 'ready', message: null });
+        } else {
+          try {
+            const resolved = await service.resolve(userId, itemId, { action: input.action });
+            results.push({ itemId, outcome: 'resolved', message: resolved.resolution });
+          } catch (error) {
+            if (!(error instanceof ApiError)) throw error;
+            const [now] = await db.select().from(reviewItems).where(eq(reviewItems.id, itemId));
+            results.push(
+              now?.status === 'resolved'
+                ? { itemId, outcome: 'resolved', message: now.resolution }
+                : { itemId, outcome: 'failed', message: error.message },
+            );
+          }
+        }
+      }
+      return { marksLost, results };
+    },
+
     async pageReading(userId: number, imageId: string): Promise<PageReadingView> {
       const scope = await requireSchool(db, userId);
       const [row] = await db
@@ -405,4 +487,5 @@ export function createReviewService(deps: {
       };
     },
   };
+  return service;
 }

@@ -11,7 +11,7 @@ import { hasScores, type ScoreTable, STUDENT_STATUS_LABELS, type StudentScore } 
 import type { Db } from '../../db/client';
 import { answers, questionScores } from '../../db/schema';
 import { requireSchool } from '../papers/school-scope';
-import type { MarkingContextLoader } from './marking-context';
+import { type MarkingContextLoader, questionCountOf } from './marking-context';
 import { roundScore } from './objective-scoring';
 import { homeworkStudentStatuses } from './student-status';
 
@@ -25,7 +25,7 @@ export function createScoreTableService({ db, contexts }: { db: Db; contexts: Ma
     const context = await contexts.require(scope.orgId, homeworkId);
     const questionNos = [...context.questions.keys()];
     const [roster, scoreRows, answerRows] = await Promise.all([
-      homeworkStudentStatuses(db, scope.orgId, homeworkId, questionNos.length),
+      homeworkStudentStatuses(db, scope.orgId, homeworkId, questionCountOf(context)),
       db.select().from(questionScores).where(eq(questionScores.homeworkId, homeworkId)),
       db
         .select({ studentId: answers.studentId, questionNo: answers.questionNo, labels: answers.labels })

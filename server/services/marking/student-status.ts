@@ -5,7 +5,7 @@
  * any other student whose sheet was counted for it. A student is scanned once any answer of theirs is
  * counted; complete once every question has its final score and no review item of theirs is open.
  */
-import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { HomeworkStudentsSummary, StudentStatus } from '../../../src/shared/contract/marking';
 import type { Db } from '../../db/client';
 import { answers, classes, homeworkAbsences, homeworkClasses, questionScores, reviewItems, students } from '../../db/schema';
@@ -22,13 +22,14 @@ export type HomeworkStudentStatus = {
 
 /**
  * Every student of the homework with their status, in class and 学号 order. `questionCount`: the
- * homework's number of questions, when known (a student with fewer answers is not complete).
+ * homework's number of questions, when known (a student with fewer answers is not complete); per student
+ * when students answer papers of their own (a personalised set).
  */
 export async function homeworkStudentStatuses(
   db: Db,
   orgId: number,
   homeworkId: number,
-  questionCount?: number,
+  questionCount?: number | ((studentId: number) => number),
 ): Promise<HomeworkStudentStatus[]> {
   const counted = db.select({ id: answers.studentId }).from(answers).where(eq(answers.homeworkId, homeworkId));
   const assignedClasses = db
@@ -40,7 +41,13 @@ export async function homeworkStudentStatuses(
       .select({ id: students.id, name: students.name, code: students.code, classId: classes.id, className: classes.name })
       .from(students)
       .innerJoin(classes, eq(classes.id, students.classId))
-      .where(and(eq(students.orgId, orgId), or(inArray(students.classId, assignedClasses), inArray(students.id, counted))))
+      .where(
+        and(
+          eq(students.orgId, orgId),
+          // Archived students who never handed in are not expected any more; what they handed in counts.
+          or(and(inArray(students.classId, assignedClasses), isNull(students.archivedAt)), inArray(students.id, counted)),
+        ),
+      )
       .orderBy(asc(classes.sort), asc(classes.id), asc(students.code)),
     db
       .select({
@@ -72,12 +79,8 @@ export async function homeworkStudentStatuses(
   const absent = new Set(absences.map((row) => row.studentId));
   const blocked = new Set(openItems.map((row) => row.studentId));
   return roster.map((student) => {
-    const counts = countsOf.get(student.id);
-    let status: StudentStatus;
-    if (counts && counts.answers > 0) {
-      const allScored = counts.scored === counts.answers && (questionCount === undefined || counts.answers >= questionCount);
-      status = allScored && !blocked.has(student.id) ? 'complete' : 'marking';
-    } else status = absent.has(student.id) ? 'absent' : 'unscanned';
+    const expected = typeof questionCount === 'function' ? questionCount(student.id) : questionCount;
+    const status = decideStudentStatus(countsOf.get(student.id), absent.has(student.id), blocked.has(student.id), expected);
     return {
       studentId: student.id,
       name: student.name,
@@ -87,6 +90,24 @@ export async function homeworkStudentStatuses(
       status,
     };
   });
+}
+
+/**
+ * The decision itself, from what is known of one student: their counted answers and how many of them
+ * have a final score, whether they were marked absent, and whether a review item of theirs is open.
+ * Analysis loads the same facts for many homework at once and asks this function.
+ */
+export function decideStudentStatus(
+  counts: { answers: number; scored: number } | undefined,
+  absent: boolean,
+  blocked: boolean,
+  questionCount?: number,
+): StudentStatus {
+  if (counts && counts.answers > 0) {
+    const allScored = counts.scored === counts.answers && (questionCount === undefined || counts.answers >= questionCount);
+    return allScored && !blocked ? 'complete' : 'marking';
+  }
+  return absent ? 'absent' : 'unscanned';
 }
 
 /** The /correct summary: how many are scanned, who is still missing and who is absent. */

@@ -16,6 +16,7 @@ import {
   gradeDirectors,
   homework,
   homeworkClasses,
+  markingAssignments,
   memberships,
   papers,
   teachingAssignments,
@@ -43,7 +44,30 @@ export type Action =
   /** Changing or deleting something a user made (paper, question, homework): its owner and admins. */
   | { kind: 'owned.edit'; ownerId: number | null }
   /** The students of a class: admins, the school year's director, the class teacher, its subject teachers. */
-  | { kind: 'class.manage'; classId: number; schoolYearId: number | null };
+  | { kind: 'class.manage'; classId: number; schoolYearId: number | null }
+  /** Pairing and managing wall screens (大屏): admins any; a grade director those of their school years. */
+  | { kind: 'screen.manage'; schoolYearId: number | null }
+
+  /**
+   * Assigning homework of a subject to classes: admins; otherwise, for every class, the director of its
+   * school year, its class teacher or the teacher of that subject there.
+   */
+  | { kind: 'homework.assign'; subjectId: number; classes: readonly ClassRef[] }
+  /**
+   * Working on a homework (scanning its sheets, recording absences, resolving scan exceptions): its
+   * owner, admins, its assigned markers, and the director, class teacher or subject teacher (of the
+   * homework's subject) of one of its classes.
+   */
+  | {
+      kind: 'homework.work';
+      ownerId: number | null;
+      markerIds: readonly number[];
+      subjectId: number;
+      classes: readonly ClassRef[];
+    };
+
+/** A class with the school year it belongs to. */
+export type ClassRef = { classId: number; schoolYearId: number | null };
 
 export const isManager = (actor: Pick<Actor, 'role'>) => actor.role === 'creator' || actor.role === 'admin';
 
@@ -63,7 +87,30 @@ export function can(actor: Actor, action: Action): boolean {
         actor.classTeacherOf.includes(action.classId) ||
         actor.teaches.some((pair) => pair.classId === action.classId)
       );
+    case 'screen.manage':
+      return isManager(actor) || (action.schoolYearId !== null && actor.gradeDirectorOf.includes(action.schoolYearId));
+    case 'homework.assign':
+      return (
+        isManager(actor) ||
+        (action.classes.length > 0 && action.classes.every((klass) => leadsOrTeaches(actor, klass, action.subjectId)))
+      );
+    case 'homework.work':
+      return (
+        isManager(actor) ||
+        (action.ownerId !== null && action.ownerId === actor.userId) ||
+        action.markerIds.includes(actor.userId) ||
+        action.classes.some((klass) => leadsOrTeaches(actor, klass, action.subjectId))
+      );
   }
+}
+
+/** Directs the class's school year, is its class teacher, or teaches the subject in it. */
+function leadsOrTeaches(actor: Actor, klass: ClassRef, subjectId: number): boolean {
+  return (
+    (klass.schoolYearId !== null && actor.gradeDirectorOf.includes(klass.schoolYearId)) ||
+    actor.classTeacherOf.includes(klass.classId) ||
+    actor.teaches.some((pair) => pair.classId === klass.classId && pair.subjectId === subjectId)
+  );
 }
 
 export function assertCan(actor: Actor, action: Action): void {
@@ -186,6 +233,51 @@ export async function schoolYearOf(db: Db, orgId: number, classId: number): Prom
     .from(classes)
     .where(and(eq(classes.id, classId), eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.klass)));
   return row?.pid ?? null;
+}
+
+/** The classes of a homework with their school years. */
+export async function homeworkClassRefs(db: Db, homeworkId: number): Promise<ClassRef[]> {
+  return db
+    .select({ classId: homeworkClasses.classId, schoolYearId: classes.pid })
+    .from(homeworkClasses)
+    .innerJoin(classes, eq(classes.id, homeworkClasses.classId))
+    .where(eq(homeworkClasses.homeworkId, homeworkId));
+}
+
+/** Classes of a school with their school years (unknown ids are left out). */
+export async function classRefs(db: Db, orgId: number, classIds: readonly number[]): Promise<ClassRef[]> {
+  if (classIds.length === 0) return [];
+  return db
+    .select({ classId: classes.id, schoolYearId: classes.pid })
+    .from(classes)
+    .where(and(eq(classes.orgId, orgId), inArray(classes.id, [...classIds]), eq(classes.type, CLASS_TYPE.klass)));
+}
+
+/**
+ * Asserts the actor may work on a homework of their school (see 'homework.work'): loads its subject,
+ * classes and assigned markers.
+ */
+export async function assertWorksOn(
+  db: Db,
+  actor: Actor,
+  row: { id: number; createdBy: number | null; paperId: number },
+): Promise<void> {
+  if (isManager(actor) || row.createdBy === actor.userId) return;
+  const [[paper], markers, klasses] = await Promise.all([
+    db.select({ subjectId: papers.subjectId }).from(papers).where(eq(papers.id, row.paperId)),
+    db
+      .selectDistinct({ userId: markingAssignments.userId })
+      .from(markingAssignments)
+      .where(eq(markingAssignments.homeworkId, row.id)),
+    homeworkClassRefs(db, row.id),
+  ]);
+  assertCan(actor, {
+    kind: 'homework.work',
+    ownerId: row.createdBy,
+    markerIds: markers.map((m) => m.userId),
+    subjectId: paper?.subjectId ?? -1,
+    classes: klasses,
+  });
 }
 
 /** Keeps memberships.gradeDirector (the spec's userGradeInfo flag) equal to "directs a school year". */

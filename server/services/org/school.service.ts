@@ -4,16 +4,16 @@
  * and subjects, and switching the school one works in. Every call asks the permission module.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { and, asc, count, eq, isNull, max } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, max, sql } from 'drizzle-orm';
 import type { CurrentUser } from '../../../src/shared/contract/auth';
 import type { CreateSchool, SchoolDetail, SchoolStructure, UpdateSchool } from '../../../src/shared/contract/org';
+import { PROMOTION_MESSAGES, promotedName, promotionOf } from '../../../src/shared/lib/grade-ladder';
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
 import type { Db } from '../../db/client';
 import { classes, memberships, orgs, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { isUniqueViolation } from '../../lib/secrets';
+import { type FileStorage, servedFileKey } from '../storage/file-storage';
 import { detectImageKind } from '../user/avatar.service';
 import { isManager, loadActor, requirePermission, syncGradeDirectorFlag } from './permissions';
 
@@ -32,11 +32,11 @@ export type SchoolService = ReturnType<typeof createSchoolService>;
 
 export function createSchoolService({
   db,
-  filesDir,
+  storage,
   currentUser,
 }: {
   db: Db;
-  filesDir: string;
+  storage: FileStorage;
   currentUser: (userId: number) => Promise<CurrentUser>;
 }) {
   async function requireNode(orgId: number, id: number, type?: number) {
@@ -83,6 +83,7 @@ export function createSchoolService({
       memberCount: members?.value ?? 0,
       myRole: actor.role,
       canManage: isManager(actor),
+      joinCode: isManager(actor) ? org.joinCode : null,
     };
   }
 
@@ -145,12 +146,11 @@ export function createSchoolService({
       const kind = detectImageKind(data);
       if (!kind) throw ApiError.badRequest('校徽仅支持 PNG、JPEG、WebP 或 GIF 图片');
       const relative = `${LOGO_DIR}/${randomBytes(16).toString('hex')}.${kind}`;
-      await fs.mkdir(path.join(filesDir, LOGO_DIR), { recursive: true });
-      await fs.writeFile(path.join(filesDir, relative), data);
+      await storage.write(servedFileKey(relative), data);
       const [previous] = await db.select({ logo: orgs.logo }).from(orgs).where(eq(orgs.id, orgId));
       await db.update(orgs).set({ logo: relative }).where(eq(orgs.id, orgId));
       if (previous?.logo && /^logos\/[0-9a-f]{32}\.(png|jpg|gif|webp)$/.test(previous.logo)) {
-        await fs.rm(path.join(filesDir, previous.logo), { force: true });
+        await storage.remove(servedFileKey(previous.logo));
       }
       return detail(userId, orgId);
     },
@@ -202,6 +202,52 @@ export function createSchoolService({
         return year!.id;
       });
       return { id };
+    },
+
+    /**
+     * 升年级: the school year and its classes move one grade up (names renamed); the last grade graduates
+     * (archived). Homework already set keeps the class names it was set with.
+     */
+    async promoteSchoolYear(userId: number, orgId: number, id: number): Promise<{ name: string; graduated: boolean }> {
+      await requirePermission(db, userId, { kind: 'school.manage' }, orgId);
+      const year = await requireNode(orgId, id, CLASS_TYPE.schoolYear);
+      if (year.archivedAt) throw ApiError.badRequest('该学年已归档，不能升级');
+      const promotion = promotionOf(year.name);
+      if (!promotion) throw ApiError.badRequest(PROMOTION_MESSAGES.noGrade);
+      const yearClasses = await db
+        .select({ id: classes.id, name: classes.name })
+        .from(classes)
+        .where(and(eq(classes.orgId, orgId), eq(classes.pid, id)));
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        if (yearClasses.length > 0) {
+          // History keeps the class names of the grade the homework was set in.
+          await tx.execute(sql`update homework_classes hc set class_name = c.name from classes c
+            where c.id = hc.class_id and c.pid = ${id} and c.org_id = ${orgId} and hc.class_name is null`);
+        }
+        if (promotion.to === null) {
+          const archivedAt = new Date();
+          await tx.update(classes).set({ archivedAt }).where(eq(classes.id, id));
+          await tx
+            .update(classes)
+            .set({ archivedAt })
+            .where(and(eq(classes.pid, id), eq(classes.orgId, orgId), isNull(classes.archivedAt)));
+          return;
+        }
+        await tx
+          .update(classes)
+          .set({ name: promotedName(year.name, promotion) })
+          .where(eq(classes.id, id));
+        for (const klass of yearClasses) {
+          const name = promotedName(klass.name, promotion);
+          if (name !== klass.name) await tx.update(classes).set({ name }).where(eq(classes.id, klass.id));
+        }
+      });
+      if (promotion.to === null) {
+        const members = await db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.orgId, orgId));
+        for (const member of members) await syncGradeDirectorFlag(db, orgId, member.userId);
+      }
+      return { name: promotedName(year.name, promotion), graduated: promotion.to === null };
     },
 
     async createClass(userId: number, orgId: number, schoolYearId: number, name: string) {

@@ -3,7 +3,7 @@
  * the answer sheets printed for it. The sheet's template is laid out from the paper the first time it is
  * asked for and stored (answer_sheet_templates), so recognition later reads exactly what was printed.
  */
-import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type AnswerSheetQuestion,
@@ -28,13 +28,16 @@ import {
   classes,
   homework,
   homeworkClasses,
+  homeworkClosures,
   paperQuestions,
   papers,
   students,
   subjects,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { syncHomeworkStatus } from '../marking/marking-progress';
 import { renderAnswerSheetPdf, type AnswerSheetCopy } from '../answer-sheet/answer-sheet-pdf';
+import { classRefs, requirePermission } from '../org/permissions';
 import type { PaperService } from './paper.service';
 import { requireClasses, requireOwnerOrAdmin, requireSchool, type SchoolScope } from './school-scope';
 
@@ -78,7 +81,20 @@ export function answerSheetSpecOf(
 
 export type HomeworkService = ReturnType<typeof createHomeworkService>;
 
-export function createHomeworkService({ db, papers: paperService }: { db: Db; papers: PaperService }) {
+export const HOMEWORK_STATUS_MESSAGES = { draftCannotFinish: '作业尚未布置，不能设为已完成' } as const;
+
+export function createHomeworkService({
+  db,
+  papers: paperService,
+  statusChanged = async (orgId, homeworkId) => {
+    await syncHomeworkStatus(db, orgId, homeworkId);
+  },
+}: {
+  db: Db;
+  papers: PaperService;
+  /** Brings the homework's status in line with its closure and progress (and tells the pages watching it). */
+  statusChanged?: (orgId: number, homeworkId: number) => Promise<void>;
+}) {
   async function requireHomework(scope: SchoolScope, id: number) {
     const [row] = await db
       .select()
@@ -112,7 +128,11 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
     const paperIds = [...new Set(rows.map((row) => row.paperId))];
     const [classRows, totals] = await Promise.all([
       db
-        .select({ homeworkId: homeworkClasses.homeworkId, id: classes.id, name: classes.name })
+        .select({
+          homeworkId: homeworkClasses.homeworkId,
+          id: classes.id,
+          name: sql<string>`coalesce(${homeworkClasses.className}, ${classes.name})`,
+        })
         .from(homeworkClasses)
         .innerJoin(classes, eq(classes.id, homeworkClasses.classId))
         .where(inArray(homeworkClasses.homeworkId, ids))
@@ -186,6 +206,12 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
         throw ApiError.badRequest('试卷不存在');
       });
       const klasses = await requireClasses(db, scope, input.classIds);
+      const assign = {
+        kind: 'homework.assign',
+        subjectId: paper.subjectId,
+        classes: await classRefs(db, scope.orgId, input.classIds),
+      } as const;
+      await requirePermission(db, userId, assign, scope.orgId);
       const id = await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(homework)
@@ -256,7 +282,17 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
       const scope = await requireSchool(db, userId);
       const row = await requireHomework(scope, id);
       await requireOwnerOrAdmin(db, scope, row.createdBy);
-      await db.update(homework).set({ status }).where(eq(homework.id, id));
+      // 已完成 is the closure (the same as 结束阅卷 on /correct), and any other status reopens it: the
+      // statuses between follow from scanning and marking, so a status set here by hand would not last.
+      if (status === 'finished') {
+        if (row.status === 'draft') throw ApiError.badRequest(HOMEWORK_STATUS_MESSAGES.draftCannotFinish);
+        await db.insert(homeworkClosures).values({ homeworkId: id, orgId: scope.orgId, closedBy: userId }).onConflictDoNothing();
+      } else {
+        await db.delete(homeworkClosures).where(eq(homeworkClosures.homeworkId, id));
+        // Publishing a draft (布置) is the teacher's to say.
+        if (row.status === 'draft' || status === 'draft') await db.update(homework).set({ status }).where(eq(homework.id, id));
+      }
+      if (status !== 'draft') await statusChanged(scope.orgId, id);
       return describeOne(id);
     },
 
@@ -293,7 +329,7 @@ export function createHomeworkService({ db, papers: paperService }: { db: Db; pa
         const roster = await db
           .select({ name: students.name, code: students.code })
           .from(students)
-          .where(and(eq(students.orgId, scope.orgId), eq(students.classId, klass!.id)))
+          .where(and(eq(students.orgId, scope.orgId), eq(students.classId, klass!.id), isNull(students.archivedAt)))
           .orderBy(asc(students.code));
         if (roster.length === 0) throw ApiError.badRequest('该班级还没有学生，请先导入花名册');
         sheets = roster.map((student) => ({ student }));

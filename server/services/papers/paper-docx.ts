@@ -26,7 +26,7 @@ import sharp from 'sharp';
 import temml from 'temml';
 import type { PaperDetail, Question } from '../../../src/shared/contract/papers';
 
-const FONT = { ascii: 'Times New Roman', eastAsia: 'SimSun', hAnsi: 'Times New Roman' };
+export const FONT = { ascii: 'Times New Roman', eastAsia: 'SimSun', hAnsi: 'Times New Roman' };
 const OPTION_LETTERS = 'ABCDEFGH';
 /** Page sizes in twentieths of a point. */
 const PAGE = { A4: { width: 11906, height: 16838 }, A3: { width: 16838, height: 23811 } } as const;
@@ -55,7 +55,7 @@ export function plainText(html: string): string {
 
 // ---- rich text as runs ---------------------------------------------------------------------------
 
-type Style = { bold?: boolean; italics?: boolean; underline?: boolean; subScript?: boolean; superScript?: boolean };
+export type Style = { bold?: boolean; italics?: boolean; underline?: boolean; subScript?: boolean; superScript?: boolean };
 /** One piece of a line: text in a style, a formula, or an image. */
 export type Piece =
   | { kind: 'text'; text: string; style: Style }
@@ -150,11 +150,70 @@ export function repairOmml(omml: string): string {
     .join('');
 }
 
+/**
+ * mathml2omml decodes the MathML's `&lt;` `&gt;` `&amp;` and writes them back raw (`<m:t>x<1</m:t>`, which no
+ * XML reader accepts): they travel through it as private-use characters and are escaped after.
+ */
+const ESCAPES: [entity: string, stand: string][] = [
+  ['&amp;', '\uE000'],
+  ['&lt;', '\uE001'],
+  ['&gt;', '\uE002'],
+];
+
+/** Relations and binary operators: each needs an operand on both sides when LibreOffice reads the run. */
+const TRAILING_OPERATOR = /^([\s\S]*?)([=<>≤≥≠≈≡∼≅∝∈∉⊂⊆⊃⊇+\-−±∓×÷·⋅∗/:]|&lt;|&gt;)(\s*)$/;
+const LEADING_RELATION = /^(\s*)([=≤≥≠≈≡∼≅∝∈∉⊂⊆⊃⊇×÷·⋅∗/]|&lt;|&gt;)([\s\S]*)$/;
+const RUN = /<m:r>(<m:rPr>[\s\S]*?<\/m:rPr>)?<m:t( xml:space="preserve")?>([^<]*)<\/m:t><\/m:r>/g;
+const ARGUMENT = '(?:oMath|e|num|den|sub|sup|lim|fName)';
+const literalRun = (text: string) => `<m:r><m:rPr><m:lit/></m:rPr><m:t xml:space="preserve">${text}</m:t></m:r>`;
+const plainRun = (rPr: string | undefined, text: string) => `<m:r>${rPr ?? ''}<m:t xml:space="preserve">${text}</m:t></m:r>`;
+
+/**
+ * LibreOffice reads an equation by turning each run's text into its own formula language (StarMath), so a
+ * relation or operator with nothing on one side (a blank to fill: `x^2 \cdot x^3 =`) or an empty argument
+ * (`{}^{2}`) becomes a missing-operand placeholder, drawn as a stray ¿. Word draws all of these as they
+ * are. So: an operator that ends an argument (or a relation that starts one) goes into a literal run of
+ * its own (`m:lit`, read by LibreOffice as quoted text, drawn by Word the same), an empty argument gets a
+ * zero-width space, and the invisible function-application / times / separator characters (U+2061-2064),
+ * which draw nothing in Word and a box or nothing in LibreOffice, are left out.
+ */
+export function guardOperands(omml: string): string {
+  let out = omml.replace(/[\u2061-\u2064]/g, '');
+  out = out.replace(
+    new RegExp(`<m:(${ARGUMENT})/>|<m:(${ARGUMENT})></m:\\2>`, 'g'),
+    (_all, selfClosing?: string, open?: string) => {
+      const name = selfClosing ?? open!;
+      return `<m:${name}><m:r><m:t>\u200B</m:t></m:r></m:${name}>`;
+    },
+  );
+  // Runs that close an argument: their last operator is split off.
+  out = out.replace(new RegExp(`${RUN.source}(?=</m:${ARGUMENT}>)`, 'g'), (run, rPr?: string, _space?: string, text = '') => {
+    const match = TRAILING_OPERATOR.exec(text);
+    if (!match || rPr?.includes('m:lit')) return run;
+    const [, before = '', operator = '', after = ''] = match;
+    return (before.trim() ? plainRun(rPr, before) : '') + literalRun(operator + after);
+  });
+  // Runs that open an argument: a relation first in them is split off.
+  out = out.replace(
+    new RegExp(`(<m:${ARGUMENT}(?: [^>]*)?>)${RUN.source}`, 'g'),
+    (run, open: string, rPr?: string, _space?: string, text = '') => {
+      const match = LEADING_RELATION.exec(text);
+      if (!match || rPr?.includes('m:lit')) return run;
+      const [, before = '', operator = '', after = ''] = match;
+      return open + literalRun(before + operator) + (after.trim() ? plainRun(rPr, after) : '');
+    },
+  );
+  return out;
+}
+
 /** The OMML of a TeX formula (an `m:oMath` element), or null when it cannot be converted. */
 export function formulaOmml(tex: string): string | null {
   try {
-    const mathml = temml.renderToString(tex, { xml: true, throwOnError: true } as Parameters<typeof temml.renderToString>[1]);
-    const omml = repairOmml(mml2omml(mathml));
+    let mathml = temml.renderToString(tex, { xml: true, throwOnError: true } as Parameters<typeof temml.renderToString>[1]);
+    for (const [entity, stand] of ESCAPES) mathml = mathml.replaceAll(entity, stand);
+    let omml = mml2omml(mathml);
+    for (const [entity, stand] of ESCAPES) omml = omml.replaceAll(stand, entity);
+    omml = guardOperands(repairOmml(omml));
     return omml.includes('<m:oMath') ? omml : null;
   } catch {
     return null;
@@ -186,9 +245,9 @@ async function loadImageOf(src: string, loadImage: ImageLoader | undefined): Pro
   }
 }
 
-type Drawing = { images: Map<string, LoadedImage | null>; maxImageWidth: number };
+export type Drawing = { images: Map<string, LoadedImage | null>; maxImageWidth: number };
 
-function textRun(text: string, style: Style = {}, size = TEXT_SIZE) {
+export function textRun(text: string, style: Style = {}, size = TEXT_SIZE) {
   const { underline, ...rest } = style;
   return new TextRun({ text, font: FONT, size, ...rest, ...(underline ? { underline: {} } : {}) });
 }
@@ -213,7 +272,7 @@ function pieceRuns(piece: Piece, drawing: Drawing): ParagraphChild[] {
 }
 
 /** Paragraphs of rich text; `prefix` opens the first line, `suffix` closes the last. */
-function richParagraphs(html: string, drawing: Drawing, prefix: TextRun[] = [], suffix: TextRun[] = [], indent = 0) {
+export function richParagraphs(html: string, drawing: Drawing, prefix: TextRun[] = [], suffix: TextRun[] = [], indent = 0) {
   const lines = richLines(html);
   return lines.map(
     (line, i) =>

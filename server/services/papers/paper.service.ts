@@ -3,7 +3,8 @@
  * and deleting it, and composing a draft from rules (自动组卷). Keeps each question's usage count equal
  * to the number of papers that use it. Owns no rendering (see paper-docx.ts).
  */
-import { and, asc, count, desc, eq, ilike, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import type { MaterialPage, materialListQuerySchema, shareRequestSchema } from '../../../src/shared/contract/materials';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, notExists, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type AutoComposeRule,
@@ -26,6 +27,7 @@ import {
   chapters,
   classes,
   homework,
+  homeworkStudentPapers,
   paperQuestions,
   papers,
   paperSections,
@@ -35,6 +37,7 @@ import {
   users,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { can, loadActor } from '../org/permissions';
 import { descendantIds, escapeLike, loadQuestions, visibleQuestionsOf } from './question-bank.service';
 import {
   requireOwnerOrAdmin,
@@ -48,6 +51,8 @@ import {
 type PaperInputData = z.output<typeof paperInputSchema>;
 type AutoComposeData = z.output<typeof autoComposeRequestSchema>;
 type PaperListData = z.output<typeof paperListQuerySchema>;
+type MaterialListData = z.output<typeof materialListQuerySchema>;
+type ShareData = z.output<typeof shareRequestSchema>;
 
 /** Most questions one paper may hold. */
 export const MAX_PAPER_QUESTIONS = 300;
@@ -226,11 +231,15 @@ export function createPaperService({
           schoolYearName: classes.name,
           authorId: users.id,
           authorName: users.nickname,
+          sharedAt: papers.sharedAt,
+          chapterId: chapters.id,
+          chapterName: chapters.name,
         })
         .from(papers)
         .innerJoin(subjects, eq(subjects.id, papers.subjectId))
         .innerJoin(classes, eq(classes.id, papers.schoolYearId))
         .leftJoin(users, eq(users.id, papers.createdBy))
+        .leftJoin(chapters, eq(chapters.id, papers.sharedChapterId))
         .where(inArray(papers.id, ids)),
       db
         .select({
@@ -264,6 +273,8 @@ export function createPaperService({
           mine: row.authorId === scope.userId,
           homeworkCount: uses.find((u) => u.paperId === id)?.uses ?? 0,
           createdAt: row.createdAt.toISOString(),
+          sharedAt: row.sharedAt?.toISOString() ?? null,
+          sharedChapter: row.chapterId === null || row.chapterName === null ? null : { id: row.chapterId, name: row.chapterName },
         },
       ];
     });
@@ -301,32 +312,108 @@ export function createPaperService({
     return nodes.filter((n) => (n.orgId === null ? true : n.orgId === scope.orgId && n.subjectId === subject.id));
   }
 
+  /** One page of papers matching the filters, as 我的试卷 rows. */
+  async function page(
+    scope: SchoolScope,
+    filters: SQL[],
+    query: { page: number; pageSize: number },
+    order: SQL[],
+  ): Promise<Paged<PaperSummary>> {
+    const where = and(...filters);
+    const [total] = await db.select({ value: count() }).from(papers).where(where);
+    const rows = await db
+      .select({ id: papers.id })
+      .from(papers)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize);
+    return {
+      list: await summarize(
+        scope,
+        rows.map((row) => row.id),
+      ),
+      total: total?.value ?? 0,
+      page: query.page,
+      pageSize: query.pageSize,
+    };
+  }
+
   return {
     async list(userId: number, query: PaperListData): Promise<Paged<PaperSummary>> {
       const scope = await requireSchool(db, userId);
-      const filters: SQL[] = [eq(papers.orgId, scope.orgId)];
+      const filters: SQL[] = [
+        eq(papers.orgId, scope.orgId),
+        // A personalised set's papers (one per student) belong to its homework, not to 我的试卷.
+        notExists(
+          db
+            .select({ id: homeworkStudentPapers.paperId })
+            .from(homeworkStudentPapers)
+            .where(eq(homeworkStudentPapers.paperId, papers.id)),
+        ),
+      ];
       if (query.scope === 'mine') filters.push(eq(papers.createdBy, userId));
       if (query.keyword) filters.push(ilike(papers.title, `%${escapeLike(query.keyword)}%`));
       if (query.subjectId) filters.push(eq(papers.subjectId, query.subjectId));
       if (query.schoolYearId) filters.push(eq(papers.schoolYearId, query.schoolYearId));
-      const where = and(...filters);
-      const [total] = await db.select({ value: count() }).from(papers).where(where);
-      const rows = await db
-        .select({ id: papers.id })
-        .from(papers)
-        .where(where)
-        .orderBy(desc(papers.createdAt), desc(papers.id))
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize);
-      return {
-        list: await summarize(
-          scope,
-          rows.map((row) => row.id),
-        ),
-        total: total?.value ?? 0,
-        page: query.page,
-        pageSize: query.pageSize,
-      };
+      return page(scope, filters, query, [desc(papers.createdAt), desc(papers.id)]);
+    },
+
+    /** 校本资料: the school's shared papers, newest share first; a chapter filter includes its subchapters. */
+    async listShared(userId: number, query: MaterialListData): Promise<MaterialPage> {
+      const scope = await requireSchool(db, userId);
+      const filters: SQL[] = [eq(papers.orgId, scope.orgId), isNotNull(papers.sharedAt)];
+      if (query.keyword) filters.push(ilike(papers.title, `%${escapeLike(query.keyword)}%`));
+      if (query.subjectId) filters.push(eq(papers.subjectId, query.subjectId));
+      if (query.schoolYearId) filters.push(eq(papers.schoolYearId, query.schoolYearId));
+      if (query.chapterId) {
+        const [chapter] = await db
+          .select({ subjectId: chapters.subjectId })
+          .from(chapters)
+          .where(eq(chapters.id, query.chapterId));
+        const [subject] = chapter
+          ? await db.select({ id: subjects.id, name: subjects.name }).from(subjects).where(eq(subjects.id, chapter.subjectId))
+          : [];
+        const nodes = subject ? await usableChapters(scope, subject) : [];
+        const ids = nodes.some((n) => n.id === query.chapterId) ? descendantIds(nodes, query.chapterId) : [];
+        filters.push(ids.length > 0 ? inArray(papers.sharedChapterId, ids) : sql`false`);
+      }
+      const [result, actor] = await Promise.all([
+        page(scope, filters, query, [desc(papers.sharedAt), desc(papers.id)]),
+        loadActor(db, userId, scope.orgId),
+      ]);
+      return { ...result, canRemoveAny: can(actor, { kind: 'owned.edit', ownerId: null }) };
+    },
+
+    /** 共享到校本资料: the owner files their paper under a chapter of its subject (or none); sharing again refiles it. */
+    async share(userId: number, id: number, request: ShareData): Promise<PaperSummary> {
+      const scope = await requireSchool(db, userId);
+      const paper = await requirePaper(scope, id);
+      if (paper.createdBy !== userId) throw ApiError.forbidden();
+      if (request.chapterId !== null) {
+        const [subject] = await db
+          .select({ id: subjects.id, name: subjects.name })
+          .from(subjects)
+          .where(eq(subjects.id, paper.subjectId));
+        const nodes = subject ? await usableChapters(scope, subject) : [];
+        if (!nodes.some((n) => n.id === request.chapterId)) throw ApiError.badRequest('章节不存在或不属于该试卷的学科');
+      }
+      await db
+        .update(papers)
+        .set({ sharedAt: paper.sharedAt ?? new Date(), sharedChapterId: request.chapterId })
+        .where(eq(papers.id, id));
+      const [summary] = await summarize(scope, [id]);
+      return summary!;
+    },
+
+    /** 撤回 (the owner) or 移除 (an admin) a paper from 校本资料; the paper itself stays. */
+    async unshare(userId: number, id: number): Promise<null> {
+      const scope = await requireSchool(db, userId);
+      const paper = await requirePaper(scope, id);
+      if (paper.sharedAt === null) throw ApiError.notFound();
+      await requireOwnerOrAdmin(db, scope, paper.createdBy);
+      await db.update(papers).set({ sharedAt: null, sharedChapterId: null }).where(eq(papers.id, id));
+      return null;
     },
 
     detail: async (userId: number, id: number) => {

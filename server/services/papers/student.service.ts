@@ -4,20 +4,22 @@
  * roster template. Owns the roster file format (columns 姓名 and 学号, header in row 1).
  */
 import ExcelJS from 'exceljs';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   ROSTER_COLUMNS,
   type RosterImportResult,
   type RosterRowError,
   STUDENT_CODE_PATTERN,
   type Student,
+  type StudentInput,
+  type StudentUpdate,
 } from '../../../src/shared/contract/papers';
 import type { Db } from '../../db/client';
 import { classes, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { isUniqueViolation } from '../../lib/secrets';
 import { guardXlsx, type XlsxLimits, XlsxRefused } from '../../lib/xlsx-guard';
-import { requireClass, requireClassManager, requireSchool } from './school-scope';
+import { requireClass, requireClasses, requireClassManager, requireSchool, type SchoolScope } from './school-scope';
 
 /** Most students one file may hold. */
 export const MAX_ROSTER_ROWS = 2000;
@@ -108,16 +110,122 @@ async function readRoster(file: Buffer): Promise<RosterRow[]> {
 
 export type StudentService = ReturnType<typeof createStudentService>;
 
+/** Student codes are unique in the school: who has it. */
+export const codeTakenMessage = (code: string, className: string, name: string) => `学号 ${code} 已被${className}的${name}使用`;
+
 export function createStudentService({ db }: { db: Db }) {
+  const columns = {
+    id: students.id,
+    classId: students.classId,
+    name: students.name,
+    code: students.code,
+    archivedAt: students.archivedAt,
+  };
+  const toStudent = (row: { id: number; classId: number; name: string; code: string; archivedAt: Date | null }): Student => ({
+    id: row.id,
+    classId: row.classId,
+    name: row.name,
+    code: row.code,
+    archived: row.archivedAt !== null,
+  });
+
+  /** 409 when another student of the school has the code, naming them. */
+  async function assertCodeFree(scope: SchoolScope, code: string, exceptId?: number) {
+    const [owner] = await db
+      .select({ id: students.id, name: students.name, className: classes.name })
+      .from(students)
+      .innerJoin(classes, eq(classes.id, students.classId))
+      .where(and(eq(students.orgId, scope.orgId), eq(students.code, code)));
+    if (owner && owner.id !== exceptId) throw new ApiError(409, codeTakenMessage(code, owner.className, owner.name));
+  }
+
+  async function requireStudent(scope: SchoolScope, id: number) {
+    const [row] = await db
+      .select(columns)
+      .from(students)
+      .where(and(eq(students.id, id), eq(students.orgId, scope.orgId)));
+    if (!row) throw ApiError.notFound();
+    return row;
+  }
+
+  /** The unique (school, code) index caught a concurrent write of the same code. */
+  const onTaken = (code: string) => (error: unknown) => {
+    if (isUniqueViolation(error)) throw new ApiError(409, `学号 ${code} 已被本校其他学生使用`);
+    throw error;
+  };
+
   return {
-    async list(userId: number, classId: number): Promise<Student[]> {
+    async list(userId: number, classId: number, withArchived = false): Promise<Student[]> {
       const scope = await requireSchool(db, userId);
       await requireClass(db, scope, classId);
-      return db
-        .select({ id: students.id, classId: students.classId, name: students.name, code: students.code })
+      const rows = await db
+        .select(columns)
         .from(students)
-        .where(and(eq(students.orgId, scope.orgId), eq(students.classId, classId)))
+        .where(
+          and(
+            eq(students.orgId, scope.orgId),
+            eq(students.classId, classId),
+            withArchived ? undefined : isNull(students.archivedAt),
+          ),
+        )
         .orderBy(asc(students.code));
+      return rows.map(toStudent);
+    },
+
+    async add(userId: number, classId: number, input: StudentInput): Promise<Student> {
+      const scope = await requireSchool(db, userId);
+      await requireClass(db, scope, classId);
+      await requireClassManager(db, scope, classId);
+      await assertCodeFree(scope, input.code);
+      const [row] = await db
+        .insert(students)
+        .values({ orgId: scope.orgId, classId, name: input.name, code: input.code })
+        .returning(columns)
+        .catch(onTaken(input.code));
+      return toStudent(row!);
+    },
+
+    /** Edits a student's name and code, or moves them to another class (managing both classes). */
+    async update(userId: number, id: number, input: StudentUpdate): Promise<Student> {
+      const scope = await requireSchool(db, userId);
+      const current = await requireStudent(scope, id);
+      await requireClassManager(db, scope, current.classId);
+      if (input.classId !== current.classId) {
+        await requireClasses(db, scope, [input.classId]);
+        await requireClassManager(db, scope, input.classId);
+      }
+      await assertCodeFree(scope, input.code, id);
+      const [row] = await db
+        .update(students)
+        .set({ name: input.name, code: input.code, classId: input.classId })
+        .where(eq(students.id, id))
+        .returning(columns)
+        .catch(onTaken(input.code));
+      return toStudent(row!);
+    },
+
+    async archive(userId: number, id: number, archived: boolean): Promise<Student> {
+      const scope = await requireSchool(db, userId);
+      const current = await requireStudent(scope, id);
+      await requireClassManager(db, scope, current.classId);
+      const [row] = await db
+        .update(students)
+        .set({ archivedAt: archived ? sql`now()` : null })
+        .where(eq(students.id, id))
+        .returning(columns);
+      return toStudent(row!);
+    },
+
+    /** The class's students (archived ones left out) as a roster file that imports back as it is. */
+    async exportRoster(userId: number, classId: number): Promise<{ file: Buffer; fileName: string }> {
+      const scope = await requireSchool(db, userId);
+      const klass = await requireClass(db, scope, classId);
+      const rows = await db
+        .select({ name: students.name, code: students.code })
+        .from(students)
+        .where(and(eq(students.orgId, scope.orgId), eq(students.classId, classId), isNull(students.archivedAt)))
+        .orderBy(asc(students.code));
+      return { file: await rosterWorkbook(rows), fileName: `${klass.name}-花名册.xlsx` };
     },
 
     async importRoster(userId: number, classId: number, file: Buffer): Promise<RosterImportResult> {
@@ -150,7 +258,7 @@ export function createStudentService({ db }: { db: Db }) {
           if (earlier !== undefined) reasons.push(`学号 ${code} 与第 ${earlier} 行重复`);
           else firstRowOfCode.set(code, row);
           const owner = takenByCode.get(code);
-          if (owner && owner.classId !== classId) reasons.push(`学号 ${code} 已被${owner.className}的${owner.name}使用`);
+          if (owner && owner.classId !== classId) reasons.push(codeTakenMessage(code, owner.className, owner.name));
         }
         if (reasons.length > 0) errors.push({ row, reason: reasons.join('；') });
       }
@@ -164,7 +272,7 @@ export function createStudentService({ db }: { db: Db }) {
           for (const r of existing) {
             await tx
               .update(students)
-              .set({ name: r.name })
+              .set({ name: r.name, archivedAt: null })
               .where(and(eq(students.orgId, scope.orgId), eq(students.code, r.code)));
           }
           const fresh = rows.filter((r) => !takenByCode.has(r.code));
@@ -183,6 +291,11 @@ export function createStudentService({ db }: { db: Db }) {
 
 /** The empty roster: the two header cells, 学号 formatted as text so leading zeros survive. */
 export async function rosterTemplate(): Promise<Buffer> {
+  return rosterWorkbook([]);
+}
+
+/** A roster file: 姓名 and 学号 (as text) and one row per student. */
+async function rosterWorkbook(rows: { name: string; code: string }[]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = '智慧作业';
   const sheet = workbook.addWorksheet('花名册');
@@ -191,5 +304,6 @@ export async function rosterTemplate(): Promise<Buffer> {
     { header: ROSTER_COLUMNS.code, key: 'code', width: 20, style: { numFmt: '@' } },
   ];
   sheet.getRow(1).font = { bold: true };
+  for (const row of rows) sheet.addRow(row);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -56,6 +56,16 @@ const MARK_SPAN = 0.1;
 const SURE_SHARE = 0.72;
 const DOUBT_SHARE = 0.45;
 const EMPTY_SHARE = 0.25;
+/**
+ * A mark read from its fill alone is also certain when it stands this far above the page's empty
+ * level (in paper-to-toner units), whatever the page's other marks are like: a careful student's light
+ * pencil among fills. What a rubber leaves of a mark (grey 150 and lighter on white paper) stays under
+ * `ERASURE_RISE`; from there to `FIRM_RISE` confidence climbs from the doubt floor.
+ */
+export const ERASURE_RISE = 0.34;
+export const FIRM_RISE = 0.42;
+/** An erasure beside a firm mark of the same question (the answer changed) is read empty this surely. */
+const ERASURE_CONFIDENCE = 0.8;
 /** The marks' fill level when a page has no marks to tell it. */
 const DEFAULT_MARK_FILL = 0.75;
 /**
@@ -349,10 +359,17 @@ const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
  */
 export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number }, model: PageModel): number {
   const share = fillShare(m.fill, model);
-  if (m.ink >= model.ink.threshold) return clamp01((m.ink - model.ink.floor) / MARK_SPAN);
-  if (m.fill >= model.fill.threshold) {
-    const byShare = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - DOUBT_SHARE)) / (SURE_SHARE - DOUBT_SHARE);
-    return clamp01(Math.min(byShare, (m.fill - model.fill.floor) / MARK_SPAN));
+  if (m.ink >= model.ink.threshold || m.fill >= model.fill.threshold) {
+    // Marked: as sure as the stronger of its two kinds of evidence.
+    const byInk = m.ink >= model.ink.threshold ? (m.ink - model.ink.floor) / MARK_SPAN : 0;
+    let byFill = 0;
+    if (m.fill >= model.fill.threshold) {
+      const byShare = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - DOUBT_SHARE)) / (SURE_SHARE - DOUBT_SHARE);
+      const byRise =
+        DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (m.fill - model.emptyFill.level - ERASURE_RISE)) / (FIRM_RISE - ERASURE_RISE);
+      byFill = Math.min(Math.max(byShare, byRise), (m.fill - model.fill.floor) / MARK_SPAN);
+    }
+    return clamp01(Math.max(byInk, byFill));
   }
   const doubt = (excess: number, span: number) =>
     excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / span);
@@ -399,6 +416,8 @@ export type ObjectiveResult = {
   model: PageModel;
   /** Image columns of streaks found running down the page. */
   streaks: number[];
+  /** Every bubble's measures, per question in layout order (for tests and tuning). */
+  measures: { questionNo: number; bubbles: (BubbleMeasure & { label: string; line: boolean; streak: boolean })[] }[];
 };
 
 type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean };
@@ -460,6 +479,30 @@ function mergeBands(bands: readonly [number, number][]): [number, number][] {
     else merged.push([from, to]);
   }
   return merged;
+}
+
+/**
+ * The bubbles of one question that are what a rubber left of a mark while the question has a firm
+ * mark elsewhere (the student changed the answer): grey without ink or speckle, no line through it,
+ * under `ERASURE_RISE` above the page's empty level, beside a bubble marked with ink and full
+ * confidence. They read empty. A grey bubble alone on its question stays doubtful: nothing says
+ * whether it was rubbed out or marked lightly.
+ */
+export function erasuresBesideMarks(
+  bubbles: readonly (Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean })[],
+  model: PageModel,
+): Set<(typeof bubbles)[number]> {
+  const erased = new Set<(typeof bubbles)[number]>();
+  const firm = bubbles.some((b) => !b.line && b.ink >= model.ink.threshold && bubbleConfidence(b, model) >= 1);
+  if (!firm) return erased;
+  const noInk = model.emptyInk.level + Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread);
+  const specksAbove = (b: Pick<BubbleMeasure, 'specks'>) => b.specks - model.emptySpecks.level - 3 * model.emptySpecks.spread;
+  for (const b of bubbles) {
+    if (b.line || b.ink > noInk || specksAbove(b) >= SPECKLE_DOUBT) continue;
+    const rise = b.fill - model.emptyFill.level;
+    if (rise > Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) && rise < ERASURE_RISE) erased.add(b);
+  }
+  return erased;
 }
 
 /** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
@@ -525,8 +568,10 @@ export function readObjective(
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
   for (const { q, bubbles } of measured) {
-    const marked = bubbles.filter((b) => isMarked(b, model)).map((b) => b.label);
+    const erased = erasuresBesideMarks(bubbles, model);
+    const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
+      if (erased.has(b)) return ERASURE_CONFIDENCE;
       const c = bubbleConfidence(b, model);
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
@@ -547,7 +592,13 @@ export function readObjective(
       });
     }
   }
-  return { readings, problems, model, streaks: merged.map(([x0, x1]) => Math.round((x0 + x1) / 2)) };
+  return {
+    readings,
+    problems,
+    model,
+    streaks: merged.map(([x0, x1]) => Math.round((x0 + x1) / 2)),
+    measures: measured.map(({ q, bubbles }) => ({ questionNo: q.questionNo, bubbles })),
+  };
 }
 
 /**

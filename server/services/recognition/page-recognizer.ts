@@ -267,8 +267,8 @@ function borderGrey(img: GreyImage): number {
 }
 
 /**
- * Reads a page. Rejects only when the image cannot be decoded at all. A large image the scan path
- * cannot place with full confidence, with a desk showing around the page, is taken as a phone photo:
+ * Reads a page. Rejects only when the image cannot be decoded at all. A large image with a desk
+ * showing around the page is taken as a phone photo (even when the scan path could place it):
  * rectified to a scan (photo-rectifier.ts) and read again; a photo too blurred or cut off is
  * rejected at once, with the reason in `reading.photo`.
  */
@@ -280,8 +280,10 @@ export async function recognizePage(
   const started = performance.now();
   const img = await decodeGrey(image);
   const first = await recognizeGrey(img, resolveTemplate, options);
-  const placed = first.result.reading.transform !== null && first.fitConfidence >= 1;
-  if (placed || first.blank || !mayBePhoto(img) || borderGrey(img) >= PHOTO_BORDER_GREY) {
+  // A photo is always read through its homography, even when an affine fit of its corners passed: a
+  // tilt the four corners barely show still moves the bubbles between them.
+  const photoLike = mayBePhoto(img) && borderGrey(img) < PHOTO_BORDER_GREY;
+  if (first.blank || !photoLike) {
     first.result.reading.elapsedMs = round(performance.now() - started, 1);
     return first.result;
   }
@@ -309,7 +311,7 @@ export async function recognizePage(
   return result;
 }
 
-type GreyOutcome = { result: RecognitionResult; blank: boolean; fitConfidence: number };
+type GreyOutcome = { result: RecognitionResult; blank: boolean };
 
 /** Reads a decoded page. */
 async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, options: RecognizeOptions): Promise<GreyOutcome> {
@@ -405,7 +407,7 @@ async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, 
     cuts.forEach((c, i) => regions.push({ questionNo: c.reading.questionNo, kind: c.reading.kind, jpeg: jpegs[i] as Buffer }));
   }
   reading.confidence = blank ? 1 : round(Math.min(1, ...confidences), 3);
-  return { result: { reading, regions }, blank, fitConfidence };
+  return { result: { reading, regions }, blank };
 }
 
 function median(values: readonly number[]): number {

@@ -49,6 +49,33 @@ export function warpRect(
     let sx = Math.round((t.a * mmX + t.c * mmY + t.e) * ONE);
     let sy = Math.round((t.b * mmX + t.d * mmY + t.f) * ONE);
     let o = v * width;
+    // A row whose two ends fall inside the scan lies inside it throughout (a straight line in a
+    // rectangle): no bounds test per pixel. The page's rows are nearly all such rows.
+    const lastX = (sx + (width - 1) * stepX) >> 16;
+    const lastY = (sy + (width - 1) * stepY) >> 16;
+    if (
+      sx >> 16 >= 0 &&
+      sy >> 16 >= 0 &&
+      sx >> 16 < maxX &&
+      sy >> 16 < maxY &&
+      lastX >= 0 &&
+      lastY >= 0 &&
+      lastX < maxX &&
+      lastY < maxY
+    ) {
+      const end = o + width;
+      for (; o < end; sx += stepX, sy += stepY, o += 1) {
+        const fx = (sx >> 8) & 255;
+        const fy = (sy >> 8) & 255;
+        const i = (sy >> 16) * sw + (sx >> 16);
+        const p00 = src[i]!;
+        const p01 = src[i + sw]!;
+        const top = (p00 << 8) + fx * (src[i + 1]! - p00);
+        const bottom = (p01 << 8) + fx * (src[i + sw + 1]! - p01);
+        out[o] = ((top << 8) + fy * (bottom - top) + 32768) >> 16;
+      }
+      continue;
+    }
     for (let u = 0; u < width; u += 1, sx += stepX, sy += stepY, o += 1) {
       const x0 = sx >> 16;
       const y0 = sy >> 16;

@@ -19,6 +19,7 @@ import { homework, memberships, scanBatches, scanPages, users } from '../../db/s
 import { ApiError } from '../../lib/api-error';
 import { SCANNED_SAMPLE_SIZE, type UnscannedStudents } from '../../../src/shared/contract/scan';
 import { homeworkStudentStatuses } from '../marking/student-status';
+import { assertWorksOn, loadActor } from '../org/permissions';
 import type { FileStorage } from '../storage/file-storage';
 
 export type ScanService = ReturnType<typeof createScanService>;
@@ -75,6 +76,16 @@ export function createScanService({ db, storage, onPageStored }: ScanServiceDeps
     return row;
   }
 
+  /** Into someone else's batch of a homework: only who may scan that homework (the creator was checked). */
+  async function requireScanner(userId: number, orgId: number, batch: typeof scanBatches.$inferSelect) {
+    if (batch.createdBy === userId || batch.homeworkId === null) return;
+    const [row] = await db
+      .select({ id: homework.id, createdBy: homework.createdBy, paperId: homework.paperId })
+      .from(homework)
+      .where(eq(homework.id, batch.homeworkId));
+    if (row) await assertWorksOn(db, await loadActor(db, userId, orgId), row);
+  }
+
   async function findPage(imageId: string) {
     const [row] = await db.select().from(scanPages).where(eq(scanPages.imageId, imageId));
     return row;
@@ -113,10 +124,12 @@ export function createScanService({ db, storage, onPageStored }: ScanServiceDeps
       const homeworkId = input.homeworkId ?? null;
       if (homeworkId !== null) {
         const [found] = await db
-          .select({ id: homework.id })
+          .select({ id: homework.id, createdBy: homework.createdBy, paperId: homework.paperId })
           .from(homework)
           .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
         if (!found) throw ApiError.notFound();
+        // Scanning a homework's sheets: whoever works on it (its owner, admins, markers, its classes' teachers).
+        await assertWorksOn(db, await loadActor(db, userId, orgId), found);
       }
       const [row] = await db
         .insert(scanBatches)
@@ -150,6 +163,7 @@ export function createScanService({ db, storage, onPageStored }: ScanServiceDeps
       const orgId = await requireOrg(userId);
       if (!isJpeg(data)) throw ApiError.badRequest(SCAN_MESSAGES.notJpeg);
       const batch = await requireBatch(orgId, fields.batchId);
+      await requireScanner(userId, orgId, batch);
       const sha256 = createHash('sha256').update(data).digest('hex');
       const existing = await findPage(fields.imageId);
       if (existing) return answerExisting(orgId, existing, sha256);

@@ -1,19 +1,18 @@
 /**
  * Avatars: checks an uploaded image by its magic bytes (never by the declared type) and its dimensions
  * from the header (before anything is decoded), re-encodes it with sharp as a small PNG (so what is
- * served is always an image this server made, never bytes the uploader chose), stores it under
- * DATA_DIR/files/avatars with a random name and points the user at it. Serving the files is the files
- * plugin's job.
+ * served is always an image this server made, never bytes the uploader chose), stores it as
+ * files/avatars/<random>.png in the file storage and points the user at it. Serving the files is the
+ * files plugin's job.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { AVATAR_MAX_BYTES } from '../../../src/shared/contract/auth';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { type FileStorage, servedFileKey } from '../storage/file-storage';
 
 export const AVATAR_DIR = 'avatars';
 
@@ -70,7 +69,7 @@ async function reencode(data: Buffer): Promise<Buffer> {
 
 export type AvatarService = ReturnType<typeof createAvatarService>;
 
-export function createAvatarService({ db, filesDir }: { db: Db; filesDir: string }) {
+export function createAvatarService({ db, storage }: { db: Db; storage: FileStorage }) {
   return {
     /** Stores the image and answers its path relative to the image base URL, e.g. avatars/ab12.png. */
     async save(userId: number, data: Buffer): Promise<string> {
@@ -80,14 +79,13 @@ export function createAvatarService({ db, filesDir }: { db: Db; filesDir: string
       const image = await reencode(data);
 
       const relative = `${AVATAR_DIR}/${randomBytes(16).toString('hex')}.png`;
-      await fs.mkdir(path.join(filesDir, AVATAR_DIR), { recursive: true });
-      await fs.writeFile(path.join(filesDir, relative), image);
+      await storage.write(servedFileKey(relative), image);
 
       const [previous] = await db.select({ avatar: users.avatar }).from(users).where(eq(users.id, userId));
       await db.update(users).set({ avatar: relative }).where(eq(users.id, userId));
       // Only our own generated names are ever deleted, never a path that could leave the avatars folder.
       if (previous?.avatar && /^avatars\/[0-9a-f]{32}\.(png|jpg|gif|webp)$/.test(previous.avatar)) {
-        await fs.rm(path.join(filesDir, previous.avatar), { force: true });
+        await storage.remove(servedFileKey(previous.avatar));
       }
       return relative;
     },

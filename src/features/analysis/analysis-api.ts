@@ -15,6 +15,7 @@ import {
   subjectStatsSchema,
 } from '../../shared/contract/analysis';
 import { useAnalysisServices } from './analysis-services';
+import { useAnswerImageOf } from '../../shared/ui/use-answer-image';
 
 type Params = Record<string, string | number | undefined>;
 const clean = (params: Params) =>
@@ -86,18 +87,16 @@ export function useBigData() {
 
 /** An answer image behind the bearer header, as an object URL. */
 export function useAnswerImage(answerId: number | null) {
+  return useAnswerImageOf(useAnalysisServices().http, 'analysis', answerId);
+}
+
+/** Saves the homework report as Word (作业报告.docx), for one class or every visible class. */
+export function useReportDocx() {
   const { http } = useAnalysisServices();
-  return useQuery({
-    queryKey: ['analysis', 'answer-image', answerId],
-    queryFn: async () => {
-      const response = await http.axios.get<Blob>(`/api/marking/answers/${answerId}/image`, {
-        responseType: 'blob',
-        silent: true,
-      });
-      return URL.createObjectURL(response.data);
-    },
-    enabled: answerId !== null,
-    retry: false,
-    staleTime: Infinity,
-  });
+  return (homeworkId: number, title: string, classId: number | null) =>
+    http.downloadGet(
+      `/api/analysis/homework/${homeworkId}/docx`,
+      clean({ classId: classId ?? undefined }),
+      `${title}-作业报告.docx`,
+    );
 }

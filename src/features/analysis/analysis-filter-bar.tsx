@@ -1,5 +1,5 @@
 /** The filter row of the analysis pages: 学年, 学科, 班级 / 作业 (when the page has them), 时间范围. */
-import { DatePicker } from '@douyinfe/semi-ui-19';
+import { LazyDatePicker as DatePicker } from '../../shared/ui/lazy-date-picker';
 import type { AnalysisOptions } from '../../shared/contract/analysis';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
 import styles from './analysis.module.css';

@@ -1,40 +1,65 @@
-import { Badge, Typography } from '@douyinfe/semi-ui-19';
-import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+/**
+ * The wall screen (largescreen.html): a pairing code until a teacher pairs it, then the display with its
+ * read-only display token, kept across power cuts; back to a pairing code when the screen is revoked.
+ * The entry hands in the socket (which presents the stored token on every connect), the display client
+ * and the chart loader.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import type { LargeScreenSnapshot } from '../../shared/contract/large-screen';
 import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
-import styles from './large-screen.module.css';
-import { useConnectionStatus, type ConnectionStatus } from './use-connection-status';
+import { DisplayView } from './display-view';
+import { PairingView, type PairingClient } from './pairing-view';
+import type { LoadCharts } from './screen-chart';
 
-const STATUS_TEXT: Record<ConnectionStatus, string> = {
-  connecting: '正在连接服务器…',
-  connected: '实时数据已连接',
-  disconnected: '与服务器的连接已断开，正在重连…',
+export type DisplayClient = PairingClient & {
+  loadToken: () => string | null;
+  saveToken: (token: string) => void;
+  clearToken: () => void;
+  fetchSnapshot: (token: string) => Promise<LargeScreenSnapshot>;
+  isRevoked: (error: unknown) => boolean;
 };
 
-function useClock(): string {
-  const [now, setNow] = useState(() => dayjs());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(dayjs()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now.format('YYYY-MM-DD HH:mm:ss');
-}
+export function LargeScreenApp({
+  socket,
+  client,
+  loadCharts,
+  kiosk,
+}: {
+  socket: RealtimeSocket;
+  client: DisplayClient;
+  loadCharts: LoadCharts;
+  kiosk: boolean;
+}) {
+  const [token, setToken] = useState(() => client.loadToken());
+  // The socket reads the stored token when it connects: reconnect it whenever the token changes.
+  const rejoin = useCallback(() => {
+    socket.disconnect();
+    socket.connect();
+  }, [socket]);
+  const onPaired = useCallback(
+    (next: string) => {
+      client.saveToken(next);
+      setToken(next);
+      rejoin();
+    },
+    [client, rejoin],
+  );
+  const onRevoked = useCallback(() => {
+    client.clearToken();
+    setToken(null);
+    rejoin();
+  }, [client, rejoin]);
+  const fetchSnapshot = useMemo(() => (token ? () => client.fetchSnapshot(token) : null), [client, token]);
 
-/** The wall display. Live progress panels subscribe to the socket it is given. */
-export function LargeScreenApp({ socket }: { socket: RealtimeSocket }) {
-  const status = useConnectionStatus(socket);
-  const clock = useClock();
+  if (!token || !fetchSnapshot) return <PairingView client={client} socket={socket} onPaired={onPaired} />;
   return (
-    <main className={styles.screen}>
-      <header className={styles.header}>
-        <Typography.Title heading={2} className={styles.title}>
-          智慧作业 · 大屏
-        </Typography.Title>
-        <span className={styles.clock}>{clock}</span>
-      </header>
-      <p className={styles.status} role="status">
-        <Badge dot type={status === 'connected' ? 'success' : 'warning'} /> {STATUS_TEXT[status]}
-      </p>
-    </main>
+    <DisplayView
+      socket={socket}
+      fetchSnapshot={fetchSnapshot}
+      isRevoked={client.isRevoked}
+      onRevoked={onRevoked}
+      loadCharts={loadCharts}
+      kiosk={kiosk}
+    />
   );
 }

@@ -9,9 +9,11 @@ import type { HttpClient } from '../../shared/adapters/http-client';
 import {
   markingOverviewSchema,
   markingTaskSchema,
+  reviewBulkResultSchema,
   reviewItemSchema,
   scoreTableSchema,
   type AssignmentsUpdate,
+  type ReviewBulkResolution,
   type ReviewResolution,
   type ScoreSubmit,
 } from '../../shared/contract/marking';
@@ -37,6 +39,10 @@ export const fetchReviewItems = (http: HttpClient, homeworkId: number, status: '
 export const resolveReviewItem = (http: HttpClient, itemId: number, resolution: ReviewResolution) =>
   http.postJson(`/api/marking/review/${itemId}/resolve`, resolution, reviewItemSchema);
 
+/** 批量确认 / 批量作废 (or, with dryRun, what they would do): per-item results and the marks lost. */
+export const bulkResolveReview = (http: HttpClient, request: ReviewBulkResolution) =>
+  http.postJson('/api/marking/review/bulk', request, reviewBulkResultSchema);
+
 /** The next answer of the question for me, or null when none is left (besides those I skip). */
 export const fetchNextTask = (http: HttpClient, homeworkId: number, questionNo: number, skip: number[] = []) =>
   http.postJson(
@@ -44,6 +50,12 @@ export const fetchNextTask = (http: HttpClient, homeworkId: number, questionNo: 
     skip.length > 0 ? { skip } : {},
     markingTaskSchema.nullable(),
   );
+
+/** The school's error causes (错因), offered with the score on /write. */
+export const fetchErrorCauses = (http: HttpClient) =>
+  http
+    .get('/api/rehearse/settings', undefined, z.object({ errorCauses: z.array(z.string()) }))
+    .then((settings) => settings.errorCauses);
 
 export const submitScore = (http: HttpClient, taskId: number, submit: ScoreSubmit) =>
   http.postJson(`/api/marking/tasks/${taskId}/score`, submit, markingTaskSchema);

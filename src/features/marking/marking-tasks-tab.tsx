@@ -88,12 +88,13 @@ type CardProps = { homeworkId: number; isOwner: boolean; question: MarkingQuesti
 
 /**
  * Whether the server will hand me answers of the question: its assigned teachers mark it; the owner
- * marks an unassigned question and may take third markings of any. Unknown assignment (an older
+ * marks an unassigned question and may take third markings of any; a class's subject teacher marks the
+ * answers of that class scanned 按学科分配 (`bySubject`). Unknown assignment (an older
  * answer without `assigned`): let the server decide.
  */
 export function canMark(question: MarkingQuestion, isOwner: boolean, userId: number | null): boolean {
   if (isOwner || question.assigned === undefined) return true;
-  return userId !== null && question.assigned.includes(userId);
+  return userId !== null && (question.assigned.includes(userId) || (question.bySubject ?? []).includes(userId));
 }
 
 function TaskCard({ homeworkId, isOwner, question, markers }: CardProps) {

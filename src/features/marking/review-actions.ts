@@ -43,3 +43,40 @@ const ACCEPT_HINTS: Partial<Record<RecognitionProblemKind, string>> = {
 export function acceptHint(kind: RecognitionProblemKind): string {
   return ACCEPT_HINTS[kind] ?? REVIEW_ACTION_HINTS.accept;
 }
+
+/** The actions a bulk request may carry: those that need nothing but the item itself. */
+export type BulkAction = 'accept' | 'discard';
+
+export const BULK_ACTION_LABELS: Record<BulkAction, string> = { accept: '批量确认', discard: '批量作废' };
+
+/** What a bulk action would do to the selected items: those it fits, grouped by kind, and those it leaves. */
+export function bulkPlan(items: readonly ReviewItem[], selected: ReadonlySet<number>, action: BulkAction) {
+  const chosen = items.filter((item) => selected.has(item.id));
+  const applicable = chosen.filter((item) => reviewActionsFor(item).includes(action));
+  const byKind = new Map<RecognitionProblemKind, number>();
+  for (const item of applicable) byKind.set(item.kind, (byKind.get(item.kind) ?? 0) + 1);
+  return { applicable, skipped: chosen.length - applicable.length, byKind: [...byKind.entries()] };
+}
+
+/**
+ * The selection after clicking `target`'s checkbox: a plain click sets that one; a shift-click sets every
+ * item between the last clicked one (`anchor`) and `target`, in list order, to the clicked state.
+ */
+export function toggleSelection(
+  order: readonly number[],
+  selected: ReadonlySet<number>,
+  anchor: number | null,
+  target: number,
+  checked: boolean,
+  range: boolean,
+): Set<number> {
+  const next = new Set(selected);
+  const from = anchor === null ? -1 : order.indexOf(anchor);
+  const to = order.indexOf(target);
+  const ids = range && from >= 0 && to >= 0 ? order.slice(Math.min(from, to), Math.max(from, to) + 1) : [target];
+  for (const id of ids) {
+    if (checked) next.add(id);
+    else next.delete(id);
+  }
+  return next;
+}

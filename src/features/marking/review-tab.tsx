@@ -1,7 +1,8 @@
 /**
  * 异常处理: the homework's review queue. Each open item shows what went wrong (RECOGNITION_PROBLEM_LABELS),
  * the scanned page and the fixes that apply to it (指定学生, 修改填涂, 确认, 作废); a fix is sent as a
- * ReviewResolution and the server re-scores the page. Resolved items are listed below with how.
+ * ReviewResolution and the server re-scores the page. Several items can be selected and confirmed or
+ * discarded together (review-bulk.tsx). Resolved items are listed below with how.
  */
 import { IllustrationSuccess } from '@douyinfe/semi-illustrations';
 import {
@@ -17,7 +18,7 @@ import {
   Toast,
   Typography,
 } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ReviewItem, ReviewResolution } from '../../shared/contract/marking';
 import type { IdName } from '../../shared/contract/papers';
 import { RECOGNITION_PROBLEM_LABELS } from '../../shared/contract/recognition';
@@ -26,7 +27,15 @@ import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { fetchHomework, fetchReviewItems, fetchStudents, resolveReviewItem, scanPageImageUrl } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
-import { acceptHint, REVIEW_ACTION_HINTS, REVIEW_ACTION_LABELS, reviewActionsFor, type ReviewAction } from './review-actions';
+import {
+  acceptHint,
+  REVIEW_ACTION_HINTS,
+  REVIEW_ACTION_LABELS,
+  reviewActionsFor,
+  toggleSelection,
+  type ReviewAction,
+} from './review-actions';
+import { ReviewBulkBar } from './review-bulk';
 import { useImageUrl } from './use-image-url';
 import { useRemote } from '../../shared/ui/use-remote';
 
@@ -45,15 +54,31 @@ export function ReviewTab({ homeworkId, version, onResolved }: Props) {
   const resolved = useRemote(`review-resolved:${key}`, () => fetchReviewItems(http, homeworkId, 'resolved'));
   const homework = useRemote(`homework:${homeworkId}`, () => fetchHomework(http, homeworkId));
 
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const anchor = useRef<number | null>(null);
+
   const afterResolve = () => {
     setGeneration((g) => g + 1);
     onResolved();
   };
 
   const openItems = open.data ?? [];
+  const order = openItems.map((item) => item.id);
+  // Items resolved meanwhile (by another teacher, or one by one here) leave the selection.
+  const selection = new Set(order.filter((id) => selected.has(id)));
+  const select = (next: Set<number>) => {
+    anchor.current = null;
+    setSelected(next);
+  };
+  const toggle = (id: number, checked: boolean, range: boolean) => {
+    setSelected(toggleSelection(order, selection, anchor.current, id, checked, range));
+    anchor.current = id;
+  };
   const resolvedItems = resolved.data ?? [];
   return (
     <>
+      {/* Mounted while the list empties too: a bulk run's summary stays until the teacher closes it. */}
+      <ReviewBulkBar items={openItems} selected={selection} onSelect={select} onDone={afterResolve} />
       {open.data === undefined ? (
         <Spin spinning={open.loading}>
           <div className={styles.empty} />
@@ -66,11 +91,20 @@ export function ReviewTab({ homeworkId, version, onResolved }: Props) {
           description="识别有疑问的答题卡会出现在这里，处理后才会计入成绩"
         />
       ) : (
-        <ul className={styles.reviewList} aria-label="待处理异常">
-          {openItems.map((item) => (
-            <ReviewItemCard key={item.id} item={item} classes={homework.data?.classes ?? []} onResolved={afterResolve} />
-          ))}
-        </ul>
+        <>
+          <ul className={styles.reviewList} aria-label="待处理异常">
+            {openItems.map((item) => (
+              <ReviewItemCard
+                key={item.id}
+                item={item}
+                classes={homework.data?.classes ?? []}
+                onResolved={afterResolve}
+                selected={selection.has(item.id)}
+                onToggle={(checked, range) => toggle(item.id, checked, range)}
+              />
+            ))}
+          </ul>
+        </>
       )}
       <Typography.Title heading={5} className={styles.sectionTitle}>
         {`已处理（${resolvedItems.length}）`}
@@ -103,8 +137,18 @@ function describeItem(item: ReviewItem): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-function ReviewItemCard({ item, classes, onResolved }: { item: ReviewItem; classes: IdName[]; onResolved: () => void }) {
+type CardProps = {
+  item: ReviewItem;
+  classes: IdName[];
+  onResolved: () => void;
+  selected: boolean;
+  /** `range`: shift-click, selects from the last clicked item to this one. */
+  onToggle: (checked: boolean, range: boolean) => void;
+};
+
+function ReviewItemCard({ item, classes, onResolved, selected, onToggle }: CardProps) {
   const { http } = useMarkingServices();
+  const shift = useRef(false);
   const image = useImageUrl(scanPageImageUrl(item.imageId));
   const [form, setForm] = useState<'assignStudent' | 'setAnswer' | null>(null);
   const [busy, setBusy] = useState<ReviewAction | null>(null);
@@ -146,6 +190,17 @@ function ReviewItemCard({ item, classes, onResolved }: { item: ReviewItem; class
       </div>
       <div className={styles.reviewBody}>
         <div>
+          <span onClickCapture={(event) => (shift.current = event.shiftKey)}>
+            <Checkbox
+              className={styles.bulkCheck}
+              aria-label={`选择：${label} ${describeItem(item)}`}
+              checked={selected}
+              onChange={(event) => {
+                onToggle(Boolean(event.target.checked), shift.current);
+                shift.current = false;
+              }}
+            />
+          </span>
           <Tag color="orange">{label}</Tag> <span>{describeItem(item)}</span>
         </div>
         {item.reading ? (

@@ -37,6 +37,10 @@ type Props = {
   onKey: (key: ScoreKey) => void;
   onQuickScore: (score: number) => void;
   onProblemChange: (problem: boolean) => void;
+  /** The school's error causes (错因) and the one chosen for this answer. */
+  causes: string[];
+  errorCause: string | null;
+  onCauseChange: (cause: string | null) => void;
   onSubmit: () => void;
 };
 
@@ -83,6 +87,25 @@ export function ScoreKeypad(props: Props) {
           </Button>
         ))}
       </div>
+      {props.causes.length > 0 ? (
+        <div className={styles.quickScores} role="group" aria-label="错因">
+          {props.causes.map((cause, index) => (
+            <Button
+              key={cause}
+              size="small"
+              disabled={disabled}
+              onMouseDown={keepFocus}
+              aria-pressed={props.errorCause === cause}
+              title={index < 9 ? `Alt+${index + 1}` : undefined}
+              type={props.errorCause === cause ? 'warning' : 'tertiary'}
+              theme={props.errorCause === cause ? 'solid' : 'light'}
+              onClick={() => props.onCauseChange(props.errorCause === cause ? null : cause)}
+            >
+              {cause}
+            </Button>
+          ))}
+        </div>
+      ) : null}
       <Checkbox checked={problem} disabled={disabled} onChange={(event) => props.onProblemChange(Boolean(event.target.checked))}>
         问题卷
       </Checkbox>

@@ -2,7 +2,7 @@
  * The homework half of 布置作业: classes of the paper's school year and the start and due dates, with
  * the checks made before asking the server. Used after saving a paper and from 我的试卷.
  */
-import { DatePicker } from '@douyinfe/semi-ui-19';
+import { LazyDatePicker as DatePicker } from '../../shared/ui/lazy-date-picker';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { HomeworkCreate } from '../../shared/contract/papers';

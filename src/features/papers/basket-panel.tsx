@@ -8,7 +8,7 @@ import { Button, Empty, Input, InputNumber, Popconfirm, Tooltip, Typography } fr
 import { useState, type DragEvent } from 'react';
 import { basketCount, basketTotal, chineseNumeral, formatScore, sectionScore, useBasketStore } from './basket.store';
 import styles from './compose.module.css';
-import { FormulaLine } from './rich-text';
+import { FormulaLine } from '../../shared/ui/rich-text';
 
 const DRAG_TYPE = 'application/x-sh-question';
 

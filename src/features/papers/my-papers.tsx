@@ -1,37 +1,25 @@
 /**
  * 我的试卷: the papers a teacher saved (or, switched, every paper of the school), searched by title and
  * paged, each opened in /edit, copied into a new paper, downloaded as Word, assigned to classes, or
- * deleted (one's own papers that no homework uses). A saved paper never assigned is found here.
+ * deleted (one's own papers that no homework uses). A saved paper never assigned is found here. One's own
+ * paper can be shared to 校本资料 (the school's shared library) and withdrawn again.
  */
 import { IconSearch } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import {
-  Banner,
-  Button,
-  Empty,
-  Input,
-  Modal,
-  Pagination,
-  Radio,
-  RadioGroup,
-  Space,
-  Spin,
-  Table,
-  Tag,
-  Toast,
-  Typography,
-} from '@douyinfe/semi-ui-19';
+import { Banner, Button, Empty, Input, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PaperListQuery, PaperSummary } from '../../shared/contract/papers';
-import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
 import { useRemote } from '../../shared/ui/use-remote';
 import { AssignHomeworkFields, assignRequest, useAssignValues } from './assign-homework-fields';
 import { formatScore } from './basket.store';
 import styles from './pages/paperlist-page.module.css';
 import compose from './compose.module.css';
-import { createHomework, deletePaper, downloadPaperDocx, fetchPaperPage } from './papers-api';
+import { PagedList, useWordDownload } from './paged-list';
+import { unsharePaper } from './materials-api';
+import { createHomework, deletePaper, fetchPaperPage } from './papers-api';
 import { usePapersServices } from './papers-services';
+import { ShareDialog } from './share-dialog';
 
 export const PAPER_PAGE_SIZE = 10;
 
@@ -40,13 +28,13 @@ type Scope = 'mine' | 'school';
 export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
-  const small = useMediaQuery(SMALL_SCREEN_QUERY);
+  const word = useWordDownload();
   const [scope, setScope] = useState<Scope>('mine');
   const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const [assigning, setAssigning] = useState<PaperSummary | null>(null);
-  const [busy, setBusy] = useState<number | null>(null);
+  const [sharing, setSharing] = useState<PaperSummary | null>(null);
 
   const query: PaperListQuery = { scope, page, pageSize: PAPER_PAGE_SIZE, ...(keyword ? { keyword } : {}) };
   const papers = useRemote(`papers:${JSON.stringify(query)}`, () => fetchPaperPage(http, query));
@@ -58,8 +46,8 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
     setPage(1);
   };
 
+  // Modal.confirm shows its 删除 button loading while this runs.
   const remove = async (paper: PaperSummary) => {
-    setBusy(paper.id);
     try {
       await deletePaper(http, paper.id);
       Toast.success(`已删除「${paper.title}」`);
@@ -67,21 +55,43 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
       else papers.reload();
     } catch {
       // Shown by the client.
-    } finally {
-      setBusy(null);
     }
   };
 
-  const word = async (paper: PaperSummary) => {
-    setBusy(paper.id);
+  // Modal.confirm shows its 撤回 button loading while this runs.
+  const withdraw = async (paper: PaperSummary) => {
     try {
-      await downloadPaperDocx(http, paper.id, paper.title);
+      await unsharePaper(http, paper.id);
+      Toast.success(`已从校本资料撤回「${paper.title}」`);
+      papers.reload();
     } catch {
-      // Shown by the client (题量过大，下载失败).
-    } finally {
-      setBusy(null);
+      // Shown by the client.
     }
   };
+
+  const shareAction = (paper: PaperSummary) =>
+    paper.sharedAt === null ? (
+      <Button size="small" theme="borderless" onClick={() => setSharing(paper)}>
+        共享到校本资料
+      </Button>
+    ) : (
+      <Button
+        size="small"
+        theme="borderless"
+        aria-label={`撤回共享：${paper.title}`}
+        onClick={() =>
+          Modal.confirm({
+            title: `从校本资料撤回「${paper.title}」？`,
+            content: '撤回后本校老师不再能在校本资料中看到它，试卷本身保留；已被复制的副本不受影响。',
+            okText: '撤回',
+            cancelText: '取消',
+            onOk: () => withdraw(paper),
+          })
+        }
+      >
+        撤回共享
+      </Button>
+    );
 
   const actions = (paper: PaperSummary) => (
     <Space wrap spacing={4} className={styles.actions}>
@@ -99,9 +109,15 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
       <Button size="small" theme="borderless" onClick={() => navigate(`/printing?paperId=${paper.id}`)}>
         预览
       </Button>
-      <Button size="small" theme="borderless" loading={busy === paper.id} onClick={() => void word(paper)}>
+      <Button
+        size="small"
+        theme="borderless"
+        loading={word.downloading === paper.id}
+        onClick={() => void word.download(paper.id, paper.id, paper.title)}
+      >
         下载 Word
       </Button>
+      {paper.mine ? shareAction(paper) : null}
       {paper.mine ? (
         paper.homeworkCount > 0 ? (
           <Button size="small" theme="borderless" type="danger" disabled title="已布置为作业的试卷不能删除">
@@ -142,6 +158,11 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
       render: (_: unknown, paper: PaperSummary) => (
         <div>
           <Typography.Text strong>{paper.title}</Typography.Text>
+          {paper.sharedAt ? (
+            <Tag color="green" size="small" style={{ marginLeft: 6 }}>
+              已共享
+            </Tag>
+          ) : null}
           <div className={styles.sub}>{meta(paper)}</div>
         </div>
       ),
@@ -161,7 +182,7 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
       render: (_: unknown, paper: PaperSummary) =>
         paper.homeworkCount > 0 ? <Tag color="blue">{`已布置 ${paper.homeworkCount} 次`}</Tag> : <Tag>未布置</Tag>,
     },
-    { title: '操作', dataIndex: 'actions', width: 330, render: (_: unknown, paper: PaperSummary) => actions(paper) },
+    { title: '操作', dataIndex: 'actions', width: 380, render: (_: unknown, paper: PaperSummary) => actions(paper) },
   ];
 
   return (
@@ -198,51 +219,46 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
         />
         <Button onClick={search}>搜索</Button>
       </div>
-      {!papers.loading && rows.length === 0 ? (
-        <Empty
-          image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
-          title={keyword ? '没有符合条件的试卷' : '还没有保存过试卷'}
-          description={keyword ? '换个关键词试试' : '在组卷页选题后保存，试卷就会出现在这里'}
-          className={styles.empty}
-        >
-          <Button theme="solid" onClick={() => navigate('/edit')}>
-            去组卷
-          </Button>
-        </Empty>
-      ) : small ? (
-        <Spin spinning={papers.loading}>
-          <ul className={styles.cards} aria-label="试卷列表">
-            {rows.map((paper) => (
-              <li key={paper.id} className={styles.card}>
-                <div className={styles.cardHead}>
-                  <Typography.Text strong>{paper.title}</Typography.Text>
-                  {paper.homeworkCount > 0 ? <Tag color="blue">已布置</Tag> : <Tag>未布置</Tag>}
-                </div>
-                <div className={styles.sub}>{`${paper.subject.name} · ${paper.schoolYear.name} · ${meta(paper)}`}</div>
-                {actions(paper)}
-              </li>
-            ))}
-          </ul>
-        </Spin>
-      ) : (
-        <Table
-          rowKey="id"
-          columns={columns}
-          dataSource={rows}
-          loading={papers.loading}
-          pagination={false}
-          aria-label="试卷列表"
-        />
-      )}
-      {total > PAPER_PAGE_SIZE ? (
-        <Pagination
-          className={styles.pagination}
-          total={total}
-          pageSize={PAPER_PAGE_SIZE}
-          currentPage={page}
-          onPageChange={setPage}
-        />
-      ) : null}
+      <PagedList
+        label="试卷列表"
+        rows={rows}
+        total={total}
+        loading={papers.loading}
+        page={page}
+        pageSize={PAPER_PAGE_SIZE}
+        onPageChange={setPage}
+        columns={columns}
+        card={(paper) => (
+          <>
+            <div className={styles.cardHead}>
+              <Typography.Text strong>{paper.title}</Typography.Text>
+              {paper.homeworkCount > 0 ? <Tag color="blue">已布置</Tag> : <Tag>未布置</Tag>}
+            </div>
+            <div className={styles.sub}>{`${paper.subject.name} · ${paper.schoolYear.name} · ${meta(paper)}`}</div>
+            {actions(paper)}
+          </>
+        )}
+        empty={
+          <Empty
+            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            title={keyword ? '没有符合条件的试卷' : '还没有保存过试卷'}
+            description={keyword ? '换个关键词试试' : '在组卷页选题后保存，试卷就会出现在这里'}
+            className={styles.empty}
+          >
+            <Button theme="solid" onClick={() => navigate('/edit')}>
+              去组卷
+            </Button>
+          </Empty>
+        }
+      />
+      <ShareDialog
+        paper={sharing}
+        onClose={() => setSharing(null)}
+        onShared={() => {
+          setSharing(null);
+          papers.reload();
+        }}
+      />
       <AssignPaperDialog
         paper={assigning}
         onClose={() => setAssigning(null)}

@@ -6,7 +6,7 @@
 import { type PaperDetail, type Question } from '../../shared/contract/papers';
 import { formatScore, numberedSectionTitle, type BasketSection } from './basket.store';
 import styles from './paper-view.module.css';
-import { plainText, RichText } from './rich-text';
+import { plainText, RichText } from '../../shared/ui/rich-text';
 
 export type PaperViewModel = {
   title: string;

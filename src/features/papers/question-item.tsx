@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { DIFFICULTY_LABELS, QUESTION_TYPE_LABELS, type Difficulty, type Question } from '../../shared/contract/papers';
 import styles from './compose.module.css';
 import { optionColumns } from './paper-view';
-import { RichText } from './rich-text';
+import { RichText } from '../../shared/ui/rich-text';
 
 const OPTION_LETTERS = 'ABCDEFGH';
 

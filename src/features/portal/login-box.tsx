@@ -47,9 +47,10 @@ export function LoginPanel() {
 
 /**
  * The login box opened by 注册/登录. Page scrolling is hidden while it is open (spec §4): Semi's Modal
- * locks the body's scrolling itself and restores it on close.
+ * locks the body's scrolling itself and restores it on close. `ready` false keeps it closed while it is
+ * first mounted (Semi's Modal must mount closed to open).
  */
-export function LoginBox() {
+export function LoginBox({ ready = true }: { ready?: boolean }) {
   const { open, close } = useLoginBox();
   const { loggedIn } = useSession();
 
@@ -58,7 +59,16 @@ export function LoginBox() {
   }, [loggedIn, close]);
 
   return (
-    <Modal title="欢迎使用智慧作业" visible={open} onCancel={close} footer={null} width={420} lazyRender keepDOM={false} centered>
+    <Modal
+      title="欢迎使用智慧作业"
+      visible={open && ready}
+      onCancel={close}
+      footer={null}
+      width={420}
+      lazyRender
+      keepDOM={false}
+      centered
+    >
       <LoginPanel />
     </Modal>
   );

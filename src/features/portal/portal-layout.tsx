@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type JSX } from 'react';
+import { Toast } from '@douyinfe/semi-ui-19';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import {
   guardRedirect,
@@ -9,64 +10,69 @@ import {
   PUBLIC_PATHS,
   routeName,
 } from '../../shared/lib/portal-routes';
-import { useLoginBox, type LoginTab } from './login-box.store';
+import { loadedLoginBox, loadLoginBox, type LoginBoxComponent } from './login-box-loader';
+import { useLoginBox } from './login-box.store';
 import styles from './portal-layout.module.css';
 import { usePortalServices } from './portal-services';
 import { SiteFooter } from './site-footer';
-import { TopBar } from './top-bar';
 import { useSession } from './use-session';
 
-type LoginBoxComponent = () => JSX.Element;
-let loadedLoginBox: LoginBoxComponent | null = null;
-const loadLoginBox = () => import('./login-box').then((module) => (loadedLoginBox = module.LoginBox));
-
 /**
- * The login box and its forms (Semi's Form with every field type), fetched when the browser is idle after
- * a logged-out first view or when the box first opens. Semi's Modal must mount closed and then open, so a box
- * asked for before its code is in is closed, mounted, and opened again on the same tab.
+ * The login box and its forms (login-box-loader.ts), fetched when the browser is idle after a logged-out
+ * first view, on a pointer over 注册/登录, or when the box first opens. An open asked for while the code
+ * is on its way waits for it. Semi's Modal must mount closed and then open, so the box is mounted with
+ * `ready` false and made ready on the next frame, whenever and in whatever order the open and the code
+ * arrive. A failed fetch says so and closes the request; the next click tries again.
  */
+/**
+ * The top bar (Semi's Nav, Dropdown, Avatar and their icons) is fetched with the page it sits on, not with
+ * the entry: the landing page (/) has none. A bar of its height holds its place meanwhile.
+ */
+const TopBar = lazy(() => import('./top-bar').then((module) => ({ default: module.TopBar })));
+
 function DeferredLoginBox() {
-  const [Box, setBox] = useState<LoginBoxComponent | null>(() => loadedLoginBox);
+  const [Box, setBox] = useState<LoginBoxComponent | null>(loadedLoginBox);
+  const [mountedBox, setMountedBox] = useState<LoginBoxComponent | null>(null);
   const open = useLoginBox((state) => state.open);
   const { loggedIn } = useSession();
-  const reopen = useRef<LoginTab | null>(null);
 
   useEffect(() => {
     if (Box) return;
     let cancelled = false;
     const load = () =>
-      void loadLoginBox().then((component) => {
-        if (cancelled) return;
-        const state = useLoginBox.getState();
-        if (state.open) {
-          reopen.current = state.tab;
-          state.close();
-        }
-        setBox(() => component);
-      });
+      loadLoginBox().then(
+        (component) => {
+          if (!cancelled) setBox(() => component);
+        },
+        () => {
+          if (cancelled || !useLoginBox.getState().open) return;
+          useLoginBox.getState().close();
+          Toast.error('登录框加载失败，请检查网络后重试');
+        },
+      );
     if (open) {
-      load();
+      void load();
       return () => {
         cancelled = true;
       };
     }
     // A logged-in teacher needs it only after logging out.
     if (loggedIn || typeof window.requestIdleCallback !== 'function') return;
-    const id = window.requestIdleCallback(load, { timeout: 3000 });
+    const id = window.requestIdleCallback(() => void load(), { timeout: 3000 });
     return () => {
       cancelled = true;
       window.cancelIdleCallback(id);
     };
   }, [Box, open, loggedIn]);
 
+  // Ready the frame after the box mounted (closed).
   useEffect(() => {
-    if (!Box || reopen.current === null) return;
-    const tab = reopen.current;
-    reopen.current = null;
-    useLoginBox.getState().show(tab);
-  }, [Box]);
+    if (!Box || mountedBox === Box) return;
+    const frame = requestAnimationFrame(() => setMountedBox(() => Box));
+    return () => cancelAnimationFrame(frame);
+  }, [Box, mountedBox]);
 
-  return Box ? <Box /> : null;
+  return Box ? <Box ready={mountedBox === Box} /> : null;
 }
 
 /**
@@ -111,7 +117,11 @@ export function PortalLayout() {
 
   return (
     <div className={styles.page}>
-      {pathIn(pathname, PATHS_WITHOUT_TOP_BAR) ? null : <TopBar />}
+      {pathIn(pathname, PATHS_WITHOUT_TOP_BAR) ? null : (
+        <Suspense fallback={<div className={styles.topBarSpace} />}>
+          <TopBar />
+        </Suspense>
+      )}
       <div className={styles.content}>
         <Outlet />
       </div>

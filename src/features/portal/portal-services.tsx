@@ -8,7 +8,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { SchoolYearMachine } from '../../machines/school-year.machine';
 import type { SessionMachine } from '../../machines/session.machine';
 import type { HttpClient } from '../../shared/adapters/http-client';
-import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
+import type { RealtimeEvents } from '../../shared/adapters/lazy-realtime-socket';
 
 export type PortalServices = {
   http: HttpClient;
@@ -20,8 +20,10 @@ export type PortalServices = {
   loadGradeInfo: () => { id: number; name: string } | null;
   /** Prefix of relative image paths such as the avatar. */
   imageBaseUrl: string;
+  /** The site's filing number (备案号) from GET /api/config, shown where the user's school sets none. */
+  filingNumber?: string;
   /** The tab's live socket, in the logged-in user's school room (null where there is none, e.g. tests). */
-  socket: RealtimeSocket | null;
+  socket: RealtimeEvents | null;
 };
 
 const PortalServicesContext = createContext<PortalServices | null>(null);

@@ -1,12 +1,30 @@
 import { Link } from 'react-router-dom';
+import { useRemote } from '../../shared/ui/use-remote';
+import { usePortalServices } from './portal-services';
 import styles from './site-footer.module.css';
+import { useSession } from './use-session';
 
 const PRODUCT_LINES = ['智慧作业系统', '理科考试系统', '宿舍睡眠系统'];
 const SUPPORT = ['软件更新', '硬件服务', '7×24 小时售后响应'];
-export const FILING_NUMBER = '京ICP备2026000001号-1';
+
+/**
+ * The filing number (备案号) the footer shows: the user's school's, set in 学校设置, or the site's
+ * (FILING_NUMBER, from GET /api/config) when logged out or the school sets none.
+ */
+export function useFilingNumber(): string {
+  const { http, filingNumber = '' } = usePortalServices();
+  const { user } = useSession();
+  const orgId = user?.userGradeInfo.orgDefaultId ?? null;
+  const school = useRemote(orgId ? `filing:${orgId}` : null, () =>
+    http.get<{ filingNumber?: unknown }>(`/api/org/schools/${orgId ?? 0}`, undefined, { silent: true }),
+  );
+  const own = orgId && typeof school.data?.filingNumber === 'string' ? school.data.filingNumber : '';
+  return own || filingNumber;
+}
 
 /** The footer (spec §1): product lines, support, /aboutUs, copyright and filing number. */
 export function SiteFooter() {
+  const filingNumber = useFilingNumber();
   return (
     <footer className={styles.footer}>
       <div className={styles.columns}>
@@ -40,7 +58,7 @@ export function SiteFooter() {
       </div>
       <p className={styles.legal}>
         <span>© {new Date().getFullYear()} 智慧作业 版权所有</span>
-        <span>{FILING_NUMBER}</span>
+        {filingNumber ? <span data-testid="filing-number">{filingNumber}</span> : null}
       </p>
     </footer>
   );

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../shared/contract/envelope';
 import { ERROR_MESSAGE_DURATION_MS } from '../../shared/adapters/http-client';
 import { menuFor, normalizePath, type MenuItem } from '../../shared/lib/portal-routes';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
+import { preloadLoginBox } from './login-box-loader';
 import { useLoginBox } from './login-box.store';
 import { imageUrl, usePortalServices } from './portal-services';
 import styles from './top-bar.module.css';
@@ -148,7 +149,7 @@ export function TopBar() {
             </span>
           </Dropdown>
         ) : (
-          <Button theme="solid" onClick={() => showLoginBox()}>
+          <Button theme="solid" onPointerEnter={preloadLoginBox} onFocus={preloadLoginBox} onClick={() => showLoginBox()}>
             注册/登录
           </Button>
         )}

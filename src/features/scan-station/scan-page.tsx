@@ -13,7 +13,7 @@ export function ScanPage({ schoolYearChosen, homeworkId = null }: { schoolYearCh
     <main className={styles.station}>
       <Typography.Title heading={3}>扫描</Typography.Title>
       {schoolYearChosen ? (
-        <ScanWorkspace initialHomeworkId={homeworkId} />
+        <ScanWorkspace initialHomeworkId={homeworkId} photos />
       ) : (
         <Banner
           type="danger"

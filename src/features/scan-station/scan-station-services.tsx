@@ -6,7 +6,7 @@
  */
 import { createContext, useContext, type ReactNode } from 'react';
 import type { HttpClient } from '../../shared/adapters/http-client';
-import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
+import type { RealtimeEvents } from '../../shared/adapters/lazy-realtime-socket';
 import type { UploadQueue } from '../../shared/adapters/upload-queue';
 import type { ScannedPage } from '../../shared/contract/scan';
 
@@ -46,7 +46,7 @@ export type UseScannerPort = (onPage: (page: ScannedPage) => void, homeworkId: n
 export type ScanStationServices = {
   http: HttpClient;
   queue: UploadQueue;
-  socket: RealtimeSocket | null;
+  socket: RealtimeEvents | null;
   storage: StationStorage;
   useScanner: UseScannerPort;
   /** Written on each batch (扫描站名称): the kiosk's name or the teacher's. */

@@ -6,7 +6,7 @@
  */
 import { IconRefresh, IconScan, IconSetting } from '@douyinfe/semi-icons';
 import { Banner, Button, Progress, Select, Tag, Typography } from '@douyinfe/semi-ui-19';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { QueuedPage, UploadItem } from '../../shared/adapters/upload-queue';
 import { SCAN_SERVICE_INSTALLERS, scanServiceOsOf, type ScannedPage } from '../../shared/contract/scan';
 import type { UploadState } from '../../shared/lib/upload-schedule';
@@ -18,6 +18,8 @@ import { useScanBatch } from './use-scan-batch';
 import { useUploadQueue } from './use-upload-queue';
 
 const QR_OPTION = 'qr';
+/** 拍照上传 loads with the portal's /scan only (the scan station never shows it). */
+const PhotoUpload = lazy(() => import('./photo-upload').then((m) => ({ default: m.PhotoUpload })));
 const THUMBNAILS_SHOWN = 24;
 
 export const UPLOAD_STATE_LABELS: Record<UploadState, string> = {
@@ -94,7 +96,11 @@ function PageCard({ page, onRetry }: { page: QueuedPage; onRetry: () => void }) 
   );
 }
 
-export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?: number | null } = {}) {
+/** `photos`: also offer 拍照上传 (the portal's /scan, used from a phone). */
+export function ScanWorkspace({
+  initialHomeworkId = null,
+  photos = false,
+}: { initialHomeworkId?: number | null; photos?: boolean } = {}) {
   const { http, queue, useScanner } = useScanStationServices();
   const homework = useHomeworkOptions(http);
   const { batch, serverCount, ensureBatch } = useScanBatch();
@@ -239,6 +245,23 @@ export function ScanWorkspace({ initialHomeworkId = null }: { initialHomeworkId?
         </Typography.Text>
       </div>
 
+      {photos ? (
+        <Suspense fallback={null}>
+          <PhotoUpload
+            homeworkId={homeworkId}
+            ensureBatch={ensureBatch}
+            nextSequence={(batchId) =>
+              Math.max(
+                active.current?.batchId === batchId ? active.current.nextSequence - 1 : 0,
+                ...queue
+                  .getPages()
+                  .filter((p) => p.batchId === batchId)
+                  .map((p) => p.sequence),
+              ) + 1
+            }
+          />
+        </Suspense>
+      ) : null}
       {homework.status === 'failed' ? (
         <Banner type="warning" closeIcon={null} description="作业列表暂时无法读取，可先选择「按二维码识别」进行扫描。" />
       ) : null}

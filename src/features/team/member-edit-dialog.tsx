@@ -9,20 +9,44 @@ type Values = { role: Role; gradeDirectorOf: number[]; classTeacherOf: number[];
 
 const pairKey = (a: { classId: number; subjectId: number }) => `${a.classId}:${a.subjectId}`;
 
-/** Role and duties of one member: grade director of school years, class teacher, subject teacher of (class, subject). */
-export function MemberEditDialog({
+/**
+ * Role and duties of one member: grade director of school years, class teacher, subject teacher of
+ * (class, subject). Stays mounted and opens when given a member: Semi's Modal does not open when it
+ * mounts already visible (the 编辑 button then seemed to do nothing).
+ */
+export function MemberEditDialog(props: {
+  orgId: number;
+  member: Member | null;
+  structure: SchoolStructure;
+  canAppointCreator: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { member, onClose } = props;
+  return (
+    <Modal
+      title={member ? `编辑 ${member.nickname}` : '编辑'}
+      visible={member !== null}
+      onCancel={onClose}
+      footer={null}
+      width={620}
+    >
+      {member ? <MemberEditForm key={member.userId} {...props} member={member} /> : null}
+    </Modal>
+  );
+}
+
+function MemberEditForm({
   orgId,
   member,
   structure,
   canAppointCreator,
-  onClose,
   onSaved,
 }: {
   orgId: number;
   member: Member;
   structure: SchoolStructure;
   canAppointCreator: boolean;
-  onClose: () => void;
   onSaved: () => void;
 }) {
   const { http } = useTeamServices();
@@ -58,55 +82,53 @@ export function MemberEditDialog({
   };
 
   return (
-    <Modal title={`编辑 ${member.nickname}`} visible onCancel={onClose} footer={null} width={620}>
-      <Form<Values>
-        labelPosition="top"
-        initValues={{
-          role: member.role,
-          gradeDirectorOf: member.gradeDirectorOf,
-          classTeacherOf: member.classTeacherOf,
-          assignments: member.assignments.map(pairKey),
-        }}
-        onSubmit={save}
-      >
-        <Form.Select
-          field="role"
-          label="角色"
-          style={{ width: '100%' }}
-          disabled={member.role === 'creator' && !canAppointCreator}
-          optionList={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-        />
-        <Form.Select
-          field="gradeDirectorOf"
-          label="年级主任（所管学年）"
-          multiple
-          showClear
-          style={{ width: '100%' }}
-          optionList={years.map((y) => ({ value: y.id, label: y.name }))}
-        />
-        <Form.Select
-          field="classTeacherOf"
-          label="班主任（所带班级）"
-          multiple
-          showClear
-          filter
-          style={{ width: '100%' }}
-          optionList={classes.filter((c) => !c.archived).map((c) => ({ value: c.id, label: c.label }))}
-        />
-        <Form.Select
-          field="assignments"
-          label="任课（班级·学科）"
-          multiple
-          showClear
-          filter
-          maxTagCount={6}
-          style={{ width: '100%' }}
-          optionList={pairs}
-        />
-        <Button htmlType="submit" theme="solid" loading={busy} block>
-          保存
-        </Button>
-      </Form>
-    </Modal>
+    <Form<Values>
+      labelPosition="top"
+      initValues={{
+        role: member.role,
+        gradeDirectorOf: member.gradeDirectorOf,
+        classTeacherOf: member.classTeacherOf,
+        assignments: member.assignments.map(pairKey),
+      }}
+      onSubmit={save}
+    >
+      <Form.Select
+        field="role"
+        label="角色"
+        style={{ width: '100%' }}
+        disabled={member.role === 'creator' && !canAppointCreator}
+        optionList={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+      />
+      <Form.Select
+        field="gradeDirectorOf"
+        label="年级主任（所管学年）"
+        multiple
+        showClear
+        style={{ width: '100%' }}
+        optionList={years.map((y) => ({ value: y.id, label: y.name }))}
+      />
+      <Form.Select
+        field="classTeacherOf"
+        label="班主任（所带班级）"
+        multiple
+        showClear
+        filter
+        style={{ width: '100%' }}
+        optionList={classes.filter((c) => !c.archived).map((c) => ({ value: c.id, label: c.label }))}
+      />
+      <Form.Select
+        field="assignments"
+        label="任课（班级·学科）"
+        multiple
+        showClear
+        filter
+        maxTagCount={6}
+        style={{ width: '100%' }}
+        optionList={pairs}
+      />
+      <Button htmlType="submit" theme="solid" loading={busy} block>
+        保存
+      </Button>
+    </Form>
   );
 }

@@ -8,11 +8,32 @@ import {
   createSchoolYear,
   createSubject,
   fetchCurrentUser,
+  promoteSchoolYear,
   renameClass,
   renameSubject,
 } from './team-api';
 import { useTeamServices } from './team-services';
 import styles from './team.module.css';
+
+/** What 升年级 will do to a school year, in words for the confirm dialog (null: it names no grade). */
+export async function promotionSummary(year: SchoolStructure['schoolYears'][number]): Promise<string | null> {
+  // Loaded when 升年级 is pressed (keeps 学校设置's first load as it was).
+  const { promotedName, promotionOf } = await import('../../shared/lib/grade-ladder');
+  const promotion = promotionOf(year.name);
+  if (!promotion) return null;
+  const active = year.classes.filter((c) => !c.archived);
+  if (promotion.to === null) {
+    return `${year.name} 已是${promotion.from}（最高年级），升级后整个学年毕业归档：${active.length} 个班级归档，学生、作业和成绩都保留，可在“显示已归档”中查看。`;
+  }
+  const renamed = active.filter((c) => promotedName(c.name, promotion) !== c.name);
+  const examples = renamed
+    .slice(0, 3)
+    .map((c) => `${c.name} → ${promotedName(c.name, promotion)}`)
+    .join('、');
+  return `${year.name} 将升为 ${promotedName(year.name, promotion)}：${active.length} 个班级随之升级${
+    examples ? `（${examples}${renamed.length > 3 ? ' 等' : ''}）` : ''
+  }，学生、任课和班主任不变；已布置的作业仍显示原来的班级名称。`;
+}
 
 /** Asks for a name in a small dialog; resolves null when cancelled. */
 function askName(title: string, initial = '', hint?: string): Promise<string | null> {
@@ -146,6 +167,28 @@ export function SchoolStructurePanel({
                 >
                   {year.archived ? '恢复' : '归档'}
                 </Button>
+                {year.archived ? null : (
+                  <Button
+                    size="small"
+                    theme="solid"
+                    onClick={async () => {
+                      const summary = await promotionSummary(year);
+                      if (!summary) {
+                        Toast.warning('学年名称中没有年级（如 初一、七年级、高一、五年级），无法升级，请先重命名学年');
+                        return;
+                      }
+                      Modal.confirm({
+                        title: `升年级：${year.name}`,
+                        content: summary,
+                        okText: '确认升级',
+                        cancelText: '取消',
+                        onOk: () => run(() => promoteSchoolYear(http, orgId, year.id), '升级完成'),
+                      });
+                    }}
+                  >
+                    升年级
+                  </Button>
+                )}
               </Space>
             ) : null}
           </div>

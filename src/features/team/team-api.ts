@@ -5,7 +5,10 @@ import {
   invitationListSchema,
   invitationPreviewSchema,
   invitationSchema,
+  joinRequestListSchema,
+  joinRequestSchema,
   memberListSchema,
+  promotionResultSchema,
   schoolDetailSchema,
   schoolStructureSchema,
   type CreateSchool,
@@ -85,3 +88,14 @@ export const previewInvitation = (http: HttpClient, lookup: { token?: string; co
   http.get('/api/invitations/preview', lookup, invitationPreviewSchema);
 export const acceptInvitation = (http: HttpClient, lookup: { token?: string; code?: string }) =>
   http.postJson('/api/invitations/accept', lookup, currentUserSchema);
+
+export const requestToJoin = (http: HttpClient, code: string) =>
+  http.postJson('/api/org/join-requests', { code }, joinRequestSchema);
+export const fetchMyJoinRequests = (http: HttpClient) =>
+  http.get('/api/org/join-requests/mine', undefined, joinRequestListSchema);
+export const fetchJoinRequests = (http: HttpClient, orgId: number) =>
+  http.get(`${org(orgId)}/join-requests`, undefined, joinRequestListSchema);
+export const decideJoinRequest = (http: HttpClient, orgId: number, id: number, approve: boolean) =>
+  http.postJson(`${org(orgId)}/join-requests/${id}/decision`, { approve }, joinRequestSchema);
+export const promoteSchoolYear = (http: HttpClient, orgId: number, id: number) =>
+  http.postJson(`${org(orgId)}/school-years/${id}/promote`, {}, promotionResultSchema);

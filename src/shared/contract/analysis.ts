@@ -5,7 +5,8 @@
  * from the session, never from these filters.
  */
 import { z } from 'zod';
-import { formIdSchema } from './primitives';
+import { studentStatusSchema } from './marking';
+import { formIdSchema, idSchema } from './primitives';
 
 const queryId = formIdSchema;
 const isoDate = z
@@ -121,7 +122,7 @@ const ref = z.object({ id: z.number(), name: z.string() });
 // ---------- options for the filters ----------
 
 export const analysisOptionsSchema = z.object({
-  schoolYears: z.array(ref.extend({ ranksAllowed: z.boolean() })),
+  schoolYears: z.array(ref.extend({ ranksAllowed: z.boolean(), ranksEnabled: z.boolean().nullable() })),
   subjects: z.array(ref),
   classes: z.array(ref.extend({ schoolYearId: z.number() })),
   homework: z.array(
@@ -253,7 +254,10 @@ export const homeworkStudentRowSchema = z.object({
   code: z.string(),
   classId: z.number(),
   className: z.string(),
+  /** No final mark (缺考, 未扫描 or 阅卷中): never 0. */
   absent: z.boolean(),
+  /** The marking module's student status: unscanned | absent | marking | complete. */
+  status: studentStatusSchema,
   total: rate,
   band: gradeBandSchema.nullable(),
   right: z.number(),
@@ -369,3 +373,7 @@ export const bigDataSchema = z.object({
   weakPoints: z.array(z.object({ name: z.string(), subject: z.string(), mastery: z.number(), questionCount: z.number() })),
 });
 export type BigData = z.infer<typeof bigDataSchema>;
+
+/** PUT /api/analysis/rank-settings: ranks and named lists for one school year (null = the school type's default). */
+export const rankSettingSchema = z.object({ schoolYearId: idSchema, enabled: z.boolean().nullable() }).strict();
+export type RankSetting = z.infer<typeof rankSettingSchema>;

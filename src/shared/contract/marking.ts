@@ -18,7 +18,8 @@
  * - GET  /api/marking/homework/:id/scores.xlsx                    -> file .xlsx (成绩表)
  * - PUT  /api/marking/homework/:id/students/:studentId/absence  AbsenceUpdate -> MarkingOverview (缺考 / undo)
  * - PUT  /api/marking/homework/:id/closure      ClosureUpdate     -> MarkingOverview (owner only: 结束阅卷 / reopen)
- * - POST /api/marking/review/bulk               ReviewBulkResolution -> ReviewBulkResult (per-item results)
+ * - POST /api/marking/review/bulk               ReviewBulkResolution -> ReviewBulkResult (per-item results; dryRun
+ *                                                 only counts; marks a discard would lose must be confirmed)
  * Socket.io: RECOGNITION_PROGRESS_EVENT (recognition.ts) and MARKING_PROGRESS_EVENT, to the school's sockets.
  */
 import { z } from 'zod';
@@ -35,22 +36,25 @@ const id = idSchema;
 const formId = formIdSchema;
 
 export const MARKING_MESSAGES = {
-  notOwner: '只有作业的布置者可以分配阅卷任务',
+  notOwner: '只有作业的布置者或学校管理员可以分配阅卷任务',
   notAssigned: '您没有这道题的阅卷任务',
   scoreOutOfRange: '分数超出本题分值范围',
   taskTaken: '该答卷已被其他老师领取，请阅下一份',
   alreadyResolved: '该异常已处理',
+  bulkNotApplicable: '该异常不能这样处理',
+  bulkMarksLost: (count: number) => `处理将丢弃 ${count} 个已给的分数，请重新确认`,
   unknownQuestion: '题号不存在',
   notSubjective: '该题不是主观题',
-  notArbiter: '只有作业的布置者可以仲裁',
+  notArbiter: '只有作业的布置者或学校管理员可以仲裁',
   sameMarker: '同一份答卷的多次评阅须由不同老师完成',
   taskGone: '该答卷已无需评阅，请阅下一份',
+  unknownErrorCause: '错因不在本校的错因列表中',
   doubleMarkingNeedsTwo: '双评至少需要两位阅卷老师',
   toleranceTooLarge: '误差不能超过本题分值',
   notTeacher: '阅卷老师必须是本校教师',
   notInHomework: '该学生不在本次作业的班级中',
   alreadyScanned: '该学生的答题卡已扫描，不能记为缺考',
-  notOwnerClose: '只有作业的布置者可以结束阅卷',
+  notOwnerClose: '只有作业的布置者或学校管理员可以结束阅卷',
 } as const;
 
 // ---- students of a homework ------------------------------------------------------------------------
@@ -109,6 +113,8 @@ export const markingQuestionSchema = z.object({
   tolerance: z.number().nonnegative(),
   /** The teachers the owner assigned (empty: the owner marks it). Always sent by the server. */
   assigned: z.array(id).optional(),
+  /** 按学科分配: the subject teachers who mark the answers of their classes scanned with the flag. */
+  bySubject: z.array(id).optional(),
   markers: z.array(z.object({ userId: id, name: z.string(), marked: z.number().int().nonnegative() })),
 });
 export type MarkingQuestion = z.infer<typeof markingQuestionSchema>;
@@ -117,7 +123,7 @@ export const markingOverviewSchema = z.object({
   homeworkId: id,
   title: z.string(),
   status: z.enum(['draft', 'assigned', 'scanning', 'marking', 'finished']),
-  /** Whether the caller is the homework's owner (布置者): may assign, arbitrate, see every score. */
+  /** Whether the caller leads the homework (its owner 布置者, or an admin of the school): may assign, arbitrate, close. */
   isOwner: z.boolean(),
   /** Multiple choice: the share of the score a correct, incomplete answer earns (default DEFAULT_PARTIAL_CREDIT); always sent by the server. */
   partialCredit: z.number().min(0).max(1).optional(),
@@ -216,6 +222,38 @@ export const REVIEW_ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly Rev
   missingPage: ['accept'],
 };
 
+/** At most this many items per bulk request; the review page sends larger selections in parts. */
+export const REVIEW_BULK_MAX = 200;
+
+/**
+ * 批量确认 / 批量作废: one action for several items. Each item is resolved on its own (its own transaction),
+ * and the answer reports each. `dryRun` changes nothing and says what would happen; `marksLost` is the
+ * number of marks given by markers the teacher agreed to lose (pages leaving the scores), and the server
+ * refuses (409, nothing changed) when applying would lose more than that.
+ */
+export const reviewBulkResolutionSchema = z.object({
+  itemIds: z.array(id).min(1, '请选择要处理的异常').max(REVIEW_BULK_MAX, `一次最多处理 ${REVIEW_BULK_MAX} 项`),
+  action: z.enum(['accept', 'discard']),
+  dryRun: z.boolean().default(false),
+  marksLost: z.number().int().nonnegative().max(1_000_000).default(0),
+});
+export type ReviewBulkResolution = z.input<typeof reviewBulkResolutionSchema>;
+
+export const reviewBulkResultSchema = z.object({
+  /** Marks given by markers that applying takes (took) out of the scores. */
+  marksLost: z.number().int().nonnegative(),
+  results: z.array(
+    z.object({
+      itemId: id,
+      /** ready: would apply (dry run); resolved: applied; skipped: the action does not apply; failed: refused. */
+      outcome: z.enum(['ready', 'resolved', 'skipped', 'failed']),
+      /** Why skipped or failed, or how it was resolved (Chinese). */
+      message: z.string().nullable(),
+    }),
+  ),
+});
+export type ReviewBulkResult = z.infer<typeof reviewBulkResultSchema>;
+
 export const pageReadingViewSchema = z.object({
   imageId: z.string(),
   homeworkId: id.nullable(),
@@ -240,6 +278,18 @@ export const annotationSchema = z.discriminatedUnion('kind', [
 export type Annotation = z.infer<typeof annotationSchema>;
 
 /** One answer to mark: the answer region of one student for one question, in one marking round. */
+/** The question a student of a personalised set answered (stem and analysis are rich text). */
+export const ownQuestionSchema = z.object({
+  questionId: id,
+  type: z.string(),
+  stem: z.string(),
+  options: z.array(z.string()),
+  answer: z.array(z.string()),
+  analysis: z.string(),
+  score: z.number().nonnegative(),
+});
+export type OwnQuestion = z.infer<typeof ownQuestionSchema>;
+
 export const markingTaskSchema = z.object({
   taskId: id,
   homeworkId: id,
@@ -253,8 +303,15 @@ export const markingTaskSchema = z.object({
   score: z.number().nonnegative().nullable(),
   annotations: z.array(annotationSchema),
   problem: z.boolean(),
+  /** 错因: why the answer lost marks (one of the school's error causes), given with the score. */
+  errorCause: z.string().nullable().optional(),
   /** Only shown to the owner during arbitration: the earlier marks. */
   otherScores: z.array(z.number()).optional(),
+  /**
+   * A personalised re-practice set (each student their own paper): this student's own question at this
+   * number, with its key; `maxScore` is then its full score. Absent for an ordinary homework.
+   */
+  ownQuestion: ownQuestionSchema.optional(),
   /** Progress of the question for me: answers I marked and answers left for me. */
   progress: z.object({ mine: z.number().int().nonnegative(), left: z.number().int().nonnegative() }),
 });
@@ -267,6 +324,8 @@ export const scoreSubmitSchema = z.object({
   annotations: z.array(annotationSchema).max(50).default([]),
   /** 问题卷: the answer cannot be marked (illegible, wrong region); goes to the owner. */
   problem: z.boolean().default(false),
+  /** 错因, one of the school's list; kept only when the score is below full. */
+  errorCause: text().trim().min(1, '错因不能为空').max(10, '错因不能超过 10 个字').nullable().optional(),
 });
 export type ScoreSubmit = z.input<typeof scoreSubmitSchema>;
 

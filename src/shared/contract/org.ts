@@ -27,6 +27,8 @@ export const ORG_MESSAGES = {
   invitationRevoked: '邀请已被撤销，请联系学校管理员重新邀请',
   invitationNotFound: '邀请不存在，请检查链接或邀请码',
   bandsOrder: '分数线须满足 及格 < 良好 < 优秀',
+  joinCodeUnknown: '学校码不存在，请向学校管理员核对',
+  joinRequestDecided: '该申请已处理',
 } as const;
 
 // ---- schools -------------------------------------------------------------------------------------
@@ -72,10 +74,44 @@ export const schoolDetailSchema = z.object({
   /** The caller's role here, and whether they may edit the settings. */
   myRole: roleSchema,
   canManage: z.boolean(),
+  /** 学校码 for join requests: shown to the creator and admins only (null for others). */
+  joinCode: z.string().nullable().optional(),
 });
 export type SchoolDetail = z.infer<typeof schoolDetailSchema>;
 
+// ---- join requests by 学校码 ---------------------------------------------------------------------
+
+/**
+ * - POST /api/org/join-requests              { code }        -> JoinRequest (the caller asks; pending)
+ * - GET  /api/org/join-requests/mine                         -> JoinRequest[] (the caller's, newest first)
+ * - GET  /api/org/schools/:orgId/join-requests               -> JoinRequest[] (pending; admins)
+ * - POST /api/org/schools/:orgId/join-requests/:id/decision  { approve }  -> JoinRequest (admins)
+ */
+export const joinRequestCreateSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[0-9A-Z]{8}$/, '学校码为 8 位数字或字母'),
+});
+export const joinRequestDecisionSchema = z.object({ approve: z.boolean() });
+export const joinRequestSchema = z.object({
+  id: z.number().int(),
+  orgId: z.number().int(),
+  schoolName: z.string(),
+  userId: z.number().int(),
+  nickname: z.string(),
+  mobile: z.string().nullable(),
+  status: z.enum(['pending', 'approved', 'declined']),
+  createdAt: z.string(),
+});
+export type JoinRequest = z.infer<typeof joinRequestSchema>;
+export const joinRequestListSchema = z.array(joinRequestSchema);
+
 export const orgParamsSchema = z.object({ orgId: id });
+
+/** POST /api/org/schools/:orgId/school-years/:id/promote (升年级): the school year's new name, or graduated. */
+export const promotionResultSchema = z.object({ name: z.string(), graduated: z.boolean() });
 export const orgItemParamsSchema = z.object({ orgId: id, id });
 
 /** What creating a school year, a class or a subject answers: the new row's id. */

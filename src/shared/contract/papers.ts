@@ -379,6 +379,9 @@ export const paperSummarySchema = z.object({
   /** How many homework assignments use it; a paper in use cannot be deleted. */
   homeworkCount: z.number().int().nonnegative(),
   createdAt: z.string(),
+  /** When it was shared to 校本资料 (null: not shared), and the chapter it is filed under there. */
+  sharedAt: z.string().nullable(),
+  sharedChapter: idNameSchema.nullable(),
 });
 export type PaperSummary = z.infer<typeof paperSummarySchema>;
 export const paperSummaryPageSchema = pagedSchema(paperSummarySchema);
@@ -455,9 +458,31 @@ export const studentSchema = z.object({
   classId: id,
   name: z.string(),
   code: z.string(),
+  /** Archived (离校/归档): kept with their history, left off rosters and answer sheets. */
+  archived: z.boolean().optional(),
 });
 export type Student = z.infer<typeof studentSchema>;
 export const studentListSchema = z.array(studentSchema);
+
+/**
+ * Students of a class (学生花名册):
+ * - GET  /api/classes/:id/students?archived=true        -> Student[] (archived ones too)
+ * - POST /api/classes/:id/students        StudentInput   -> Student (409: the code is taken in the school)
+ * - PUT  /api/students/:id                StudentUpdate  -> Student (edit, or move to another class)
+ * - POST /api/students/:id/archive        { archived }   -> Student
+ * - GET  /api/classes/:id/students/export                -> .xlsx in the roster format (re-importable)
+ * Admins, the school year's director, the class teacher and the class's subject teachers (of both
+ * classes when moving).
+ */
+export const studentInputSchema = z.object({
+  name: text().trim().min(1, '姓名不能为空').max(20, '姓名不能超过 20 个字'),
+  code: z.string().trim().regex(STUDENT_CODE_PATTERN, '学号必须是 4 到 20 位数字'),
+});
+export type StudentInput = z.infer<typeof studentInputSchema>;
+export const studentUpdateSchema = studentInputSchema.extend({ classId: id });
+export type StudentUpdate = z.infer<typeof studentUpdateSchema>;
+export const studentArchiveSchema = z.object({ archived: z.boolean() });
+export const studentListQuerySchema = z.object({ archived: z.enum(['true', 'false']).optional() });
 
 /** The roster columns, in template order. */
 export const ROSTER_COLUMNS = { name: '姓名', code: '学号' } as const;

@@ -39,5 +39,7 @@ export const clientConfigSchema = z.object({
   messagingAppId: z.string(),
   /** Dynamic Web TWAIN's product key ('' : the scanning service runs unlicensed, as a trial). */
   dwtProductKey: z.string(),
+  /** The site's filing number (备案号, FILING_NUMBER); a school's own, set in 学校设置, wins for its members. */
+  filingNumber: z.string(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

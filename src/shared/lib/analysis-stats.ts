@@ -564,9 +564,16 @@ function knowledgePointMastery(questions: readonly AnalysisQuestion[], present: 
   return masteryOf(items);
 }
 
-/** Ranks and named lists: off by default for 小学 and 初中 school years, on for 高中. */
-export function ranksAllowedByDefault(schoolYearName: string): boolean {
-  return /高[一二三]|高中/.test(schoolYearName);
+/**
+ * Ranks and named lists: off by default for 小学 and 初中 school years, on for 高中. A 完全中学's school
+ * year is 高中 when its name says so (高一, 高2026级...). `enabled` is the school's own choice for the
+ * school year (null: the default).
+ */
+export function ranksAllowed(schoolYearName: string, schoolType = '初中', enabled: boolean | null = null): boolean {
+  if (enabled !== null) return enabled;
+  if (schoolType === '高中') return true;
+  if (schoolType === '完全中学') return /高/.test(schoolYearName);
+  return false;
 }
 
 /** Class minus grade (for a mean or a rate); null when either is unknown. */

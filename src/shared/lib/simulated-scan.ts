@@ -22,6 +22,8 @@ export type SimulatedSheetPage = {
   rotationDeg: number;
   upsideDown: boolean;
   noiseSeed: number;
+  /** The student's own sheet (a personalised set), when it is not the homework's. */
+  sheet?: { spec: AnswerSheetSpec; template: AnswerSheetTemplate };
 };
 export type SimulatedBlankPage = { kind: 'blank'; rotationDeg: number; upsideDown: false; noiseSeed: number };
 export type SimulatedPage = SimulatedSheetPage | SimulatedBlankPage;
@@ -39,6 +41,8 @@ export type SimulatedBatchOptions = {
   wrap?: boolean;
   /** Students already scanned: sometimes (one feed in two) one page of one of them again, a duplicate. */
   duplicates?: readonly SimulatedStudent[];
+  /** Students with a sheet of their own (a personalised set), by 学号: their pages are drawn from it. */
+  studentSpecs?: ReadonlyMap<string, AnswerSheetSpec>;
 };
 
 /** A small fast seeded PRNG (mulberry32): the same seed gives the same batch. */
@@ -54,7 +58,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** Some fake handwriting: a few wavy lines of "letters" across the upper part of a region. */
-function handwriting(region: MmRect, random: () => number): { xMm: number; yMm: number }[][] {
+export function handwriting(region: MmRect, random: () => number): { xMm: number; yMm: number }[][] {
   const strokes: { xMm: number; yMm: number }[][] = [];
   const lines = 1 + Math.floor(random() * Math.max(1, Math.min(4, (region.hMm - 8) / 8)));
   for (let line = 0; line < lines; line += 1) {
@@ -113,9 +117,22 @@ export function planSimulatedBatch(options: SimulatedBatchOptions): { template: 
   const { homeworkId, spec, students, wrap = true, duplicates = [] } = options;
   const random = seededRandom(options.seed ?? 1);
   const template = layoutAnswerSheet({ ...spec, homeworkId });
+  const own = new Map<string, { spec: AnswerSheetSpec; template: AnswerSheetTemplate }>();
+  for (const [code, ownSpec] of options.studentSpecs ?? []) {
+    own.set(code, { spec: ownSpec, template: layoutAnswerSheet({ ...ownSpec, homeworkId }) });
+  }
+  const templateOf = (student: SimulatedStudent) => own.get(student.code)?.template ?? template;
+  const pageOf = (homework: number, pageIndex: number, student: SimulatedStudent): SimulatedSheetPage => {
+    const sheet = own.get(student.code);
+    const page = sheetPage(sheet?.template ?? template, homework, pageIndex, student, random);
+    return sheet ? { ...page, sheet } : page;
+  };
   const pages: SimulatedPage[] = [];
+  const studentList = students.length > 0 ? students : [{ name: '', code: '' }];
+  // Every (student, sheet page) in feeding order.
+  const slots = studentList.flatMap((student) => templateOf(student).pages.map((_, pageIndex) => ({ student, pageIndex })));
   // Without wrapping, the feed ends with the last student's sheet (plus the extra pages mixed in).
-  const sheetPages = wrap ? Infinity : students.length * template.pages.length;
+  const sheetPages = wrap ? Infinity : students.length === 0 ? 0 : slots.length;
   const extras = Math.min(2, sheetPages) + (duplicates.length > 0 ? 1 : 0);
   const pageCount = Math.min(options.pageCount, sheetPages + extras);
   if (pageCount === 0) return { template, pages };
@@ -124,11 +141,10 @@ export function planSimulatedBatch(options: SimulatedBatchOptions): { template: 
   if (foreignAt === blankAt) foreignAt = blankAt + 1 < pageCount ? blankAt + 1 : blankAt - 1;
   const duplicateAt = duplicates.length > 0 && pageCount >= 2 && random() < 0.5 ? Math.floor(random() * pageCount) : -1;
   let next = 0;
-  const studentList = students.length > 0 ? students : [{ name: '', code: '' }];
   for (let position = 0; position < pageCount; position += 1) {
     if (position === duplicateAt && position !== blankAt && position !== foreignAt) {
       const again = duplicates[Math.floor(random() * duplicates.length)]!;
-      pages.push(sheetPage(template, homeworkId, Math.floor(random() * template.pages.length), again, random));
+      pages.push(pageOf(homeworkId, Math.floor(random() * templateOf(again).pages.length), again));
       continue;
     }
     if (next >= sheetPages) break;
@@ -141,13 +157,12 @@ export function planSimulatedBatch(options: SimulatedBatchOptions): { template: 
       });
       continue;
     }
-    const student = studentList[Math.floor(next / template.pages.length) % studentList.length]!;
-    const pageIndex = next % template.pages.length;
+    const { student, pageIndex } = slots[next % slots.length]!;
     if (position === foreignAt) {
-      pages.push(sheetPage(template, homeworkId + 1, pageIndex, student, random));
+      pages.push(pageOf(homeworkId + 1, pageIndex, student));
       continue;
     }
-    pages.push(sheetPage(template, homeworkId, pageIndex, student, random));
+    pages.push(pageOf(homeworkId, pageIndex, student));
     next += 1;
   }
   return { template, pages };

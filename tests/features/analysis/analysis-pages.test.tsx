@@ -19,7 +19,7 @@ import type { HttpClient } from '../../../src/shared/adapters/http-client';
 import { analyseHomework, type AnalysisQuestion } from '../../../src/shared/lib/analysis-stats';
 
 const OPTIONS: AnalysisOptions = {
-  schoolYears: [{ id: 1, name: '2026级 (初一)', ranksAllowed: false }],
+  schoolYears: [{ id: 1, name: '2026级 (初一)', ranksAllowed: false, ranksEnabled: null }],
   subjects: [{ id: 2, name: '数学' }],
   classes: [{ id: 4, name: '初一(1)班', schoolYearId: 1 }],
   homework: [{ id: 3, title: '有理数练习', subjectId: 2, schoolYearId: 1, startDate: '2026-09-01', classIds: [4], scored: true }],
@@ -73,6 +73,7 @@ function homeworkAnalysis(): HomeworkAnalysis {
         classId: 4,
         className: '初一(1)班',
         absent: !st,
+        status: st ? ('complete' as const) : ('absent' as const),
         total: st?.total ?? null,
         band: st?.band ?? null,
         right: st?.right ?? 0,

@@ -27,6 +27,8 @@ function markingServer(options: ServerOptions = {}) {
       return next && { ...next, progress: { mine, left: queue.length + 1 } };
     }
     if (method === 'GET' && url === '/api/marking/homework/3/questions/14/history') return options.history ?? [];
+    if (method === 'GET' && url === '/api/rehearse/settings')
+      return { errorCauses: ['审题', '计算', '概念'], subjectiveWrongPercent: 100 };
     const scored = /^\/api\/marking\/tasks\/(\d+)\/score$/.exec(url);
     if (method === 'POST' && scored) {
       await options.gate?.();
@@ -189,6 +191,45 @@ describe('/write', () => {
     expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/correct?homeworkId=3');
   });
 
+  it("shows a personalised set's own question, key and full score above each answer, and nothing for an ordinary one", async () => {
+    const own = (questionId: number, stem: string, answer: string, score: number) => ({
+      questionId,
+      type: 'subjective',
+      stem,
+      options: [],
+      answer: [answer],
+      analysis: `解析${questionId}`,
+      score,
+    });
+    const server = markingServer({
+      queue: [
+        task(1, { maxScore: 4, ownQuestion: own(71, '张三的题：化简 $\\frac{2}{4}$', '1/2', 4) }),
+        task(2, { maxScore: 8, ownQuestion: own(72, '李四的题：解方程 x+1=3', 'x=2', 8) }),
+        task(3),
+      ],
+    });
+    render(server);
+    await answerShown(501);
+    const first = screen.getByRole('region', { name: '该生本题' });
+    expect(first).toHaveTextContent('该生的第 14 题 · 满分 4 分');
+    expect(first).toHaveTextContent('张三的题：化简');
+    expect(within(first).getByLabelText('参考答案')).toHaveTextContent('1/2');
+    expect(within(first).getByLabelText('解析')).toHaveTextContent('解析71');
+    // The limit is this student's full score: 5 is refused on the desk, 4 is sent.
+    await userEvent.keyboard('5{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MARKING_MESSAGES.scoreOutOfRange);
+    expect(server.scores()).toEqual([]);
+    await userEvent.keyboard('{Escape}4{Enter}');
+    await answerShown(502);
+    const second = await screen.findByRole('region', { name: '该生本题' });
+    expect(second).toHaveTextContent('该生的第 14 题 · 满分 8 分');
+    expect(second).toHaveTextContent('李四的题：解方程 x+1=3');
+    expect(within(second).getByLabelText('参考答案')).toHaveTextContent('x=2');
+    await userEvent.keyboard('8{Enter}');
+    await answerShown(503);
+    expect(screen.queryByRole('region', { name: '该生本题' })).toBeNull();
+  });
+
   it('counts my marked answers alike in the header and the body when nothing is left on opening', async () => {
     render(markingServer({ queue: [], history: [task(2, { score: 4 }), task(1, { score: 9 })] }));
     expect(await screen.findByText('本题已全部阅完')).toBeInTheDocument();
@@ -250,6 +291,25 @@ describe('/write', () => {
     await answerShown(502);
     expect(server.scores()).toHaveLength(1);
     expect(screen.getByText('我已阅 0 份 · 剩余 1 份')).toBeInTheDocument();
+  });
+
+  it('records an error cause with the score in one click or Alt+digit, and none with a full score', async () => {
+    const server = markingServer();
+    render(server);
+    await answerShown(501);
+    await userEvent.keyboard('{Alt>}2{/Alt}');
+    expect(screen.getByRole('button', { name: '计算' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.keyboard('3{Enter}');
+    await answerShown(502);
+    await userEvent.click(screen.getByRole('button', { name: '概念' }));
+    await userEvent.click(screen.getByRole('button', { name: '给 10 分' }));
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(server.scores()).toEqual([
+        ['/api/marking/tasks/1/score', { score: 3, annotations: [], problem: false, errorCause: '计算' }],
+        ['/api/marking/tasks/2/score', { score: 10, annotations: [], problem: false }],
+      ]),
+    );
   });
 
   it('sends a problem paper flagged, at 0 when no score was typed', async () => {

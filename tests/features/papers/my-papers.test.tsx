@@ -20,6 +20,8 @@ function summary(id: number, overrides: Partial<PaperSummary> = {}): PaperSummar
     mine: true,
     homeworkCount: 0,
     createdAt: '2026-11-20T08:00:00.000Z',
+    sharedAt: null,
+    sharedChapter: null,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { plainText, RichText, richTextHtml } from '../../../src/features/papers/rich-text';
+import { plainText, RichText, richTextHtml } from '../../../src/shared/ui/rich-text';
 
 describe('rich question text', () => {
   it('typesets $…$ formulas with KaTeX and keeps the text around them', () => {

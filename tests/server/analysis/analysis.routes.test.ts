@@ -3,7 +3,11 @@
  * unless a grade director, 404 for another school, 400 for bad filters, and one homework's figures
  * agreeing across the grade, class, student and homework views and an independent recomputation.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analysisOptionsSchema,
@@ -55,13 +59,18 @@ describe('analysis endpoints', () => {
     await handle?.close();
   });
 
-  it('scopes the options to the session: the math teacher sees the four classes, only their homework subjects', () => {
+  it('scopes the options to the session (the permission module): maths in the four classes, every subject of their own class', () => {
     expect(options.gradeDirector).toBe(false);
     expect(options.classes.map((c) => c.name)).toEqual(['初一(1)班', '初一(2)班', '初一(3)班', '初一(4)班']);
     // Ranks are off for 初中 school years.
     expect(options.schoolYears[0]!.ranksAllowed).toBe(false);
-    const subjectIds = new Set(options.homework.map((h) => h.subjectId));
-    expect([...subjectIds]).toEqual([ids.math]);
+    const first = options.classes[0]!.id;
+    // Maths homework in all their classes; other subjects only in 初一(1)班, where the teacher is 班主任.
+    for (const hw of options.homework) {
+      if (hw.subjectId === ids.math) expect(hw.classIds.length).toBeGreaterThan(0);
+      else expect(hw.classIds).toEqual([first]);
+    }
+    expect(new Set(options.homework.map((h) => h.subjectId)).size).toBe(3);
   });
 
   it('one homework: the same figures on the grade, class, student and homework views and in the database', async () => {
@@ -122,14 +131,20 @@ describe('analysis endpoints', () => {
   });
 
   it('hides what the session may not see: another subject, another school', async () => {
-    // The math teacher owns no Chinese homework: the grade view of 语文 is empty, a Chinese homework 404.
+    // The math teacher sees 语文 only in the class they are 班主任 of: one class in the grade view and
+    // in a Chinese homework; a teacher without duties gets 404 for it.
     const chinese = analysisOverviewSchema.parse(
       data(await teacher({ method: 'GET', url: `/api/analysis/grade?schoolYearId=${ids.year}&subjectId=${ids.chinese}` })),
     );
-    expect(chinese.homework).toEqual([]);
+    expect(chinese.classes.map((c) => c.name)).toEqual(['初一(1)班']);
+    expect(new Set(chinese.students.map((s) => s.className))).toEqual(new Set(['初一(1)班']));
     const directorOptions = analysisOptionsSchema.parse(data(await director({ method: 'GET', url: '/api/analysis/options' })));
     const chineseHw = directorOptions.homework.find((h) => h.subjectId === ids.chinese)!;
-    expect(failure(await teacher({ method: 'GET', url: `/api/analysis/homework/${chineseHw.id}` })).status).toBe(404);
+    const seen = homeworkAnalysisSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/analysis/homework/${chineseHw.id}` })),
+    );
+    expect(seen.classes.map((c) => c.name)).toEqual(['初一(1)班']);
+    expect(failure(await newcomer({ method: 'GET', url: `/api/analysis/homework/${chineseHw.id}` })).status).toBe(404);
     // A teacher without homework or a default school year sees nothing.
     expect(failure(await newcomer({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })).status).toBe(404);
     // Another school: 404 for this school's homework, class, student, school year.
@@ -218,5 +233,106 @@ describe('analysis endpoints', () => {
     expect(big.subjects).toHaveLength(3);
     expect(big.weekly.length).toBeGreaterThanOrEqual(10);
     expect(JSON.stringify(big)).not.toMatch(/studentId|"name":"[王李张]/);
+  });
+
+  it('participation comes from the student status: 缺考 recorded, unscanned homework out of the trend', async () => {
+    const db = app().database.db;
+    const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
+    const { rows } = (await db.execute(
+      sql`select count(*)::int as n from homework_absences where homework_id = ${ids.hw}`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(hw.students.filter((s) => s.status === 'absent').length).toBe(rows[0]!.n);
+    expect(hw.students.filter((s) => s.status === 'complete').length).toBe(hw.summary.participation.participants);
+    expect(hw.summary.participation.absent).toBe(hw.students.filter((s) => s.status !== 'complete').length);
+    // Homework nobody was scanned for (the demo's published homework) are not 0-participant points.
+    const grade = analysisOverviewSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/analysis/grade?schoolYearId=${ids.year}&subjectId=${ids.math}` })),
+    );
+    expect(grade.homework.every((h) => h.summary.participation.participants > 0)).toBe(true);
+    const unscored = options.homework.filter((h) => !h.scored && h.subjectId === ids.math);
+    expect(unscored.length).toBeGreaterThan(0);
+    expect(grade.homework.some((h) => unscored.some((u) => u.id === h.id))).toBe(false);
+  });
+
+  it("the school's 及格/良好/优秀 lines drive every rate; ranks follow the school-year setting", async () => {
+    const db = app().database.db;
+    const creator = await callerFor(app(), 'creator');
+    await db.execute(
+      sql`update orgs set pass_percent = 50, good_percent = 70, excellent_percent = 90 where id = ${creator.orgId}`,
+    );
+    try {
+      const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
+      const full = hw.summary.full;
+      const { rows } = (await db.execute(sql`
+        select count(*)::int as n,
+          count(*) filter (where t.total >= ${full} * 0.5 - 1e-9)::int as pass,
+          count(*) filter (where t.total >= ${full} * 0.9 - 1e-9)::int as excellent
+        from (select student_id, sum(score) as total from question_scores where homework_id = ${ids.hw} group by student_id) t`)) as unknown as {
+        rows: { n: number; pass: number; excellent: number }[];
+      };
+      const { n, pass, excellent } = rows[0]!;
+      expect(hw.summary.levels!.passRate).toBeCloseTo(pass / n, 12);
+      expect(hw.summary.levels!.excellentRate).toBeCloseTo(excellent / n, 12);
+      const grade = analysisOverviewSchema.parse(
+        data(await teacher({ method: 'GET', url: `/api/analysis/grade?schoolYearId=${ids.year}&subjectId=${ids.math}` })),
+      );
+      expect(grade.homework.find((h) => h.id === ids.hw)!.summary.levels).toEqual(hw.summary.levels);
+      expect(hw.students.filter((s) => s.band === '优秀').length).toBe(excellent);
+    } finally {
+      await db.execute(
+        sql`update orgs set pass_percent = 60, good_percent = 75, excellent_percent = 85 where id = ${creator.orgId}`,
+      );
+    }
+    // Ranks: off by default for this 初中 school year; the school's manager turns them on, a teacher may not.
+    expect(
+      failure(
+        await teacher({ method: 'PUT', url: '/api/analysis/rank-settings', payload: { schoolYearId: ids.year, enabled: true } }),
+      ).status,
+    ).toBe(403);
+    expect(
+      failure(await creator({ method: 'PUT', url: '/api/analysis/rank-settings', payload: { schoolYearId: 'x', enabled: true } }))
+        .status,
+    ).toBe(400);
+    expect(
+      failure(
+        await creator({
+          method: 'PUT',
+          url: '/api/analysis/rank-settings',
+          payload: { schoolYearId: other.schoolYearId, enabled: true },
+        }),
+      ).status,
+    ).toBe(404);
+    data(
+      await creator({ method: 'PUT', url: '/api/analysis/rank-settings', payload: { schoolYearId: ids.year, enabled: true } }),
+    );
+    try {
+      const ranked = homeworkAnalysisSchema.parse(
+        data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })),
+      );
+      expect(ranked.ranksAllowed).toBe(true);
+      expect(ranked.students.filter((s) => !s.absent).every((s) => s.rank !== null)).toBe(true);
+    } finally {
+      data(
+        await creator({ method: 'PUT', url: '/api/analysis/rank-settings', payload: { schoolYearId: ids.year, enabled: null } }),
+      );
+    }
+    const back = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
+    expect(back.students.every((s) => s.rank === null)).toBe(true);
+  });
+
+  it('the homework report downloads as Word with the same figures', async () => {
+    const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
+    const response = await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}/docx` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('wordprocessingml');
+    const zip = await JSZip.loadAsync(response.rawPayload);
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const text = xml.replace(/<[^>]+>/g, '');
+    expect(text).toContain(`${hw.homework.title} 作业报告`);
+    expect(text).toContain(String(Math.round(hw.summary.totals.mean! * 100) / 100));
+    expect(text).toContain(`${(hw.summary.scoreRate! * 100).toFixed(1)}%`);
+    expect(Object.keys(zip.files).filter((f) => f.startsWith('word/media/')).length).toBe(2);
+    expect(failure(await newcomer({ method: 'GET', url: `/api/analysis/homework/${ids.hw}/docx` })).status).toBe(404);
+    fs.writeFileSync(path.join(os.tmpdir(), 'analysis-report-test.docx'), response.rawPayload);
   });
 });

@@ -42,7 +42,7 @@ describe.skipIf(process.env.TEST_DB_KIND === 'postgres')('backup and restore on 
     let app = await start();
     const teacher = await loginAs(app, 'teacher');
     const orgId = teacher.user.userGradeInfo.orgDefaultId!;
-    const homeworkId = await insertHomework(app, orgId);
+    const homeworkId = await insertHomework(app, orgId, undefined, teacher.user.id);
     const batch = (await createBatch(app, teacher.access_token, { homeworkId, stationName: '教务处扫描站' })).json().data;
     const image = await jpeg(123);
     const imageId = '4f6c2a8e-3b1d-4c5e-9f0a-1b2c3d4e5f60';

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MARKING_MESSAGES,
@@ -7,8 +7,9 @@ import {
   type ScoreTable,
   scoreTableSchema,
 } from '../../../src/shared/contract/marking';
-import { homework, homeworkClosures } from '../../../server/db/schema';
+import { homework, homeworkClosures, subjects, teachingAssignments } from '../../../server/db/schema';
 import { syncHomeworkStatus } from '../../../server/services/marking/marking-progress';
+import { HOMEWORK_STATUS_MESSAGES } from '../../../server/services/papers/homework.service';
 import { failure } from '../accounts-helper';
 import { createOtherSchool } from '../papers/papers-helper';
 import {
@@ -89,8 +90,19 @@ describe('homework students and status', () => {
     const hw = await createHomework(app(), teacher.orgId);
     await scanAndMark(hw, 2);
     const rest = hw.students.slice(2);
-    // Any teacher of the school may record an absence.
+    // A colleague who neither teaches the class nor marks the homework may not record an absence; once
+    // they teach its subject (数学) in the class, they may.
+    expect(failure(await absence(colleague, hw.id, rest[0]!.id, true)).status).toBe(403);
+    const db = app().database.db;
+    const [math] = await db
+      .select({ id: subjects.id })
+      .from(subjects)
+      .where(and(eq(subjects.orgId, teacher.orgId), eq(subjects.name, '数学')));
+    await db
+      .insert(teachingAssignments)
+      .values({ orgId: teacher.orgId, userId: colleague.userId, classId: hw.classId, subjectId: math!.id });
     for (const student of rest) data(await absence(colleague, hw.id, student.id, true));
+    await db.delete(teachingAssignments).where(eq(teachingAssignments.userId, colleague.userId));
     expect(await statusOf(hw.id)).toBe('finished');
     const overview = await overviewOf(hw.id);
     expect(overview.students!.unscanned).toEqual([]);
@@ -137,6 +149,32 @@ describe('homework students and status', () => {
     expect(closed).toMatchObject({ closed: true, status: 'finished' });
     const reopened = markingOverviewSchema.parse(data(await closure(teacher, hw.id, false)));
     expect(reopened).toMatchObject({ closed: false, status: 'marking' });
+  });
+
+  it('keeps 已完成 set from 作业列表 (PATCH status) through later status syncs, and 重新打开阅卷 takes it back', async () => {
+    const hw = await createHomework(app(), teacher.orgId);
+    await scanAndMark(hw, 1);
+    expect(await statusOf(hw.id)).toBe('marking');
+    const setStatus = (status: string) => teacher({ method: 'PATCH', url: `/api/homework/${hw.id}/status`, payload: { status } });
+
+    expect(data<{ status: string }>(await setStatus('finished')).status).toBe('finished');
+    // The next sync (any scan, mark or absence) decides from the closure, the one truth /correct shows too.
+    await syncHomeworkStatus(app().database.db, teacher.orgId, hw.id);
+    expect(await statusOf(hw.id)).toBe('finished');
+    expect(await overviewOf(hw.id)).toMatchObject({ closed: true, status: 'finished' });
+
+    expect(data<{ status: string }>(await setStatus('marking')).status).toBe('marking');
+    await syncHomeworkStatus(app().database.db, teacher.orgId, hw.id);
+    expect(await overviewOf(hw.id)).toMatchObject({ closed: false, status: 'marking' });
+  });
+
+  it('does not let a draft be set 已完成', async () => {
+    const hw = await createHomework(app(), teacher.orgId);
+    await app().database.db.update(homework).set({ status: 'draft' }).where(eq(homework.id, hw.id));
+    expect(
+      failure(await teacher({ method: 'PATCH', url: `/api/homework/${hw.id}/status`, payload: { status: 'finished' } })),
+    ).toEqual({ status: 400, msg: HOMEWORK_STATUS_MESSAGES.draftCannotFinish });
+    expect(await statusOf(hw.id)).toBe('draft');
   });
 
   // Needs two connections: PGlite runs one transaction at a time anyway.

@@ -140,7 +140,13 @@ export type MarkingApp = { app: FastifyInstance; dataDir: string; close: () => P
  * and removed on close.
  */
 export async function createMarkingApp(
-  options: { engine?: RecognitionEngine; stopped?: boolean; shared?: { dataDir: string; database: DatabaseOptions } } = {},
+  options: {
+    engine?: RecognitionEngine;
+    stopped?: boolean;
+    shared?: { dataDir: string; database: DatabaseOptions };
+    /** Any other configuration value (the file storage...). */
+    config?: Partial<Parameters<typeof buildApp>[0]['config']>;
+  } = {},
 ): Promise<MarkingApp> {
   const dataDir = options.shared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sh-marking-'));
   const fresh = options.shared ? null : testDatabaseOptions();
@@ -151,6 +157,7 @@ export async function createMarkingApp(
       dataDir,
       clientDir: '/nonexistent-client-dir',
       seedDemo: true,
+      ...options.config,
     },
     database,
   });
@@ -333,6 +340,8 @@ export async function scanSheets(
   token: string,
   homeworkId: number | null,
   sheets: FakeSheet[],
+  /** The scan setting 是否按学科分配试卷给任课老师 the pages carry (the upload helper's default: yes). */
+  scanSubject = true,
 ): Promise<string[]> {
   const created = await createBatch(app, token, { homeworkId, stationName: '测试扫描站' });
   const batch = scanBatchSchema.parse(created.json().data);
@@ -342,7 +351,7 @@ export async function scanSheets(
     const image = await pageJpeg(pageCounter);
     engine.script(image, sheet);
     const imageId = randomUUID();
-    const response = await uploadPage(app, token, { batchId: batch.id, imageId, sequence: i + 1 }, image);
+    const response = await uploadPage(app, token, { batchId: batch.id, imageId, sequence: i + 1, scanSubject }, image);
     expect(response.statusCode, response.body).toBe(200);
     ids.push(imageId);
   }

@@ -486,7 +486,8 @@ describe('marking endpoints', () => {
         const task = (await nextTask(marker, small.id, 5))!;
         data(await submit(marker, task.taskId, { score }));
       }
-      expect(await nextTask(creator, small.id, 5).catch(() => 'refused')).toBe('refused');
+      // No third marking (nobody else is assigned): an admin, who may take third markings, finds none.
+      expect(await nextTask(creator, small.id, 5)).toBeNull();
       const list = data<MarkingTask[]>(await teacher({ method: 'GET', url: `/api/marking/homework/${small.id}/arbitration` }));
       expect(list.map((t) => [t.round, t.otherScores])).toEqual([[4, [1, 9]]]);
     });

@@ -4,11 +4,14 @@ import {
   MARKING_MESSAGES,
   type PageReadingView,
   pageReadingViewSchema,
+  REVIEW_BULK_MAX,
+  reviewBulkResultSchema,
   type ReviewItem,
   reviewItemSchema,
   type ScoreTable,
 } from '../../../src/shared/contract/marking';
-import { students } from '../../../server/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { pageRecognitions, reviewItems, students } from '../../../server/db/schema';
 import { REVIEW_MESSAGES } from '../../../server/services/marking/review.service';
 import { failure } from '../accounts-helper';
 import { createOtherSchool } from '../papers/papers-helper';
@@ -348,6 +351,113 @@ describe('review endpoints', () => {
       );
       expect(row.scores).toEqual(expected);
       expect(await reviewOf(hw.id)).toEqual([]);
+    });
+  });
+
+  describe('bulk (批量确认 / 批量作废)', () => {
+    function bulk(payload: unknown, caller: Caller | typeof other.call = teacher) {
+      return caller({ method: 'POST', url: '/api/marking/review/bulk', payload: payload as object });
+    }
+    const parse = (response: Awaited<ReturnType<typeof bulk>>) => reviewBulkResultSchema.parse(data(response));
+
+    it('says what would happen, then discards the pages the action fits and skips the others', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const target = await createHomework(app(), teacher.orgId);
+      await scan(hw.id, [
+        sheetOf(target.id, target.students[0]!.code, { 1: ['B'] }),
+        sheetOf(target.id, target.students[1]!.code, { 1: ['B'] }),
+        { ...sheetOf(hw.id, hw.students[2]!.code, { 1: ['A', 'B'] }) },
+      ]);
+      const items = await reviewOf(hw.id);
+      expect(items.map((item) => item.kind)).toEqual(['otherHomework', 'otherHomework', 'multipleMarks']);
+      const itemIds = items.map((item) => item.id);
+
+      const preview = parse(await bulk({ itemIds, action: 'discard', dryRun: true }));
+      expect(preview).toEqual({
+        marksLost: 0,
+        results: [
+          { itemId: itemIds[0], outcome: 'ready', message: null },
+          { itemId: itemIds[1], outcome: 'ready', message: null },
+          { itemId: itemIds[2], outcome: 'skipped', message: MARKING_MESSAGES.bulkNotApplicable },
+        ],
+      });
+      expect(await reviewOf(hw.id)).toHaveLength(3);
+
+      const applied = parse(await bulk({ itemIds, action: 'discard' }));
+      expect(applied.results.map((r) => [r.outcome, r.message])).toEqual([
+        ['resolved', '已作废此页'],
+        ['resolved', '已作废此页'],
+        ['skipped', MARKING_MESSAGES.bulkNotApplicable],
+      ]);
+      expect((await reviewOf(hw.id)).map((item) => item.id)).toEqual([itemIds[2]]);
+      // A second run reports them as already resolved and changes nothing.
+      expect(parse(await bulk({ itemIds: itemIds.slice(0, 1), action: 'discard' })).results[0]).toMatchObject({
+        outcome: 'skipped',
+        message: MARKING_MESSAGES.alreadyResolved,
+      });
+    });
+
+    it('confirms question readings in bulk, which scores them', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[3]!;
+      await scan(hw.id, [{ ...sheetOf(hw.id, student.code, { 1: ['B'], 2: ['A'] }), confidence: { 1: 0.3, 2: 0.3 } }]);
+      const items = await reviewOf(hw.id);
+      expect(items.map((item) => item.kind)).toEqual(['lowConfidence', 'lowConfidence']);
+      const result = parse(await bulk({ itemIds: items.map((item) => item.id), action: 'accept' }));
+      expect(result.results.map((r) => r.outcome)).toEqual(['resolved', 'resolved']);
+      expect((await scoresOf(hw.id, student.id)).scores).toMatchObject({ 1: 3, 2: 2 });
+    });
+
+    it('refuses to drop marks the teacher did not confirm, and drops exactly the confirmed ones', async () => {
+      const hw = await createHomework(app(), teacher.orgId);
+      const student = hw.students[8]!;
+      data(
+        await teacher({
+          method: 'PUT',
+          url: `/api/marking/homework/${hw.id}/assignments`,
+          payload: { questions: [{ questionNo: 4, userIds: [teacher.userId], doubleMarking: false, tolerance: 0 }] },
+        }),
+      );
+      await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
+      const task = data<{ taskId: number }>(
+        await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/4/next`, payload: {} }),
+      );
+      data(await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: 3 } }));
+      // A page-level problem raised on the counted, marked page (e.g. it turned out to be a blank test sheet).
+      const [counted] = await app()
+        .database.db.select()
+        .from(pageRecognitions)
+        .where(and(eq(pageRecognitions.homeworkId, hw.id), eq(pageRecognitions.studentId, student.id)));
+      const [raised] = await app()
+        .database.db.insert(reviewItems)
+        .values({ orgId: teacher.orgId, homeworkId: hw.id, recognitionId: counted!.id, kind: 'blankPage', studentId: student.id })
+        .returning();
+
+      const preview = parse(await bulk({ itemIds: [raised!.id], action: 'discard', dryRun: true }));
+      expect(preview.marksLost).toBe(1);
+      expect(failure(await bulk({ itemIds: [raised!.id], action: 'discard' }))).toEqual({
+        status: 409,
+        msg: MARKING_MESSAGES.bulkMarksLost(1),
+      });
+      expect((await scoresOf(hw.id, student.id)).scores['4']).toBe(3);
+
+      const applied = parse(await bulk({ itemIds: [raised!.id], action: 'discard', marksLost: 1 }));
+      expect(applied).toMatchObject({ marksLost: 1, results: [{ outcome: 'resolved' }] });
+      expect((await scoresOf(hw.id, student.id)).scores['4']).toBeNull();
+    });
+
+    it("answers 400 for an empty or oversized selection, and reports another school's items as not found", async () => {
+      expect(failure(await bulk({ itemIds: [], action: 'discard' })).status).toBe(400);
+      expect(failure(await bulk({ itemIds: [1], action: 'assignStudent' })).status).toBe(400);
+      const tooMany = Array.from({ length: REVIEW_BULK_MAX + 1 }, (_, i) => i + 1);
+      expect(failure(await bulk({ itemIds: tooMany, action: 'discard' })).status).toBe(400);
+
+      const hw = await createHomework(app(), teacher.orgId);
+      await scan(hw.id, [sheetOf(hw.id, undefined)]);
+      const [item] = await reviewOf(hw.id);
+      const answer = parse(await bulk({ itemIds: [item!.id], action: 'discard' }, other.call));
+      expect(answer.results).toEqual([{ itemId: item!.id, outcome: 'failed', message: '该异常不存在' }]);
+      expect(await reviewOf(hw.id)).toHaveLength(1);
     });
   });
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,10 +10,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PaperDetail, Question } from '../../../src/shared/contract/papers';
 import { formulaOmml, renderPaperDocx, richLines } from '../../../server/services/papers/paper-docx';
 import { storedImageLoader } from '../../../server/services/papers/stored-image';
+import { createLocalFileStorage } from '../../../server/services/storage/file-storage';
 import { unzip } from './papers-helper';
 
 const run = promisify(execFile);
 const LIBREOFFICE = ['/usr/bin/libreoffice', '/usr/bin/soffice'].find((file) => existsSync(file));
+// jsdom (the client tests' DOM) has no type declarations here; only its XML parser is used.
+const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: new () => { window: { DOMParser: typeof DOMParser } } };
+const PDFTOTEXT = ['/usr/bin/pdftotext'].find((file) => existsSync(file));
 
 function question(id: number, overrides: Partial<Question>): Question {
   return {
@@ -89,6 +94,53 @@ describe('the Word paper', () => {
     expect(omml).toContain('<m:t xml:space="preserve">=1</m:t>');
   });
 
+  describe('equations LibreOffice reads without a stray ¿', () => {
+    // LibreOffice turns each run into StarMath text: an operator with no operand on one side, or an
+    // empty argument ("{}"), becomes a placeholder drawn as ¿.
+    const lastRunOfArgument =
+      /<m:r>(<m:rPr>(?:(?!<\/m:rPr>).)*<\/m:rPr>)?<m:t[^>]*>([^<]*)<\/m:t><\/m:r>(?=<\/m:(?:oMath|e|num|den|sub|sup)>)/g;
+    const wellFormed = (omml: string) => {
+      const doc = new new JSDOM().window.DOMParser().parseFromString(omml, 'application/xml');
+      return doc.getElementsByTagName('parsererror').length === 0;
+    };
+
+    it.each(['x^{2}\\cdot x^{3}=', '\\sum_{i=1}^{n} i =', '\\frac{a}{b}+', 'x-'])(
+      'puts the operator ending %s into a literal run of its own',
+      (tex) => {
+        const omml = formulaOmml(tex)!;
+        const endings = [...omml.matchAll(lastRunOfArgument)].filter((m) => /[=+\-−⋅]\s*$/.test(m[2]!));
+        expect(endings.length).toBeGreaterThan(0);
+        for (const ending of endings) expect(ending[1]).toBe('<m:rPr><m:lit/></m:rPr>');
+      },
+    );
+
+    it('puts a relation that opens the formula into a literal run', () => {
+      expect(formulaOmml('=5')).toContain(
+        '<m:r><m:rPr><m:lit/></m:rPr><m:t xml:space="preserve">=</m:t></m:r><m:r><m:t xml:space="preserve">5</m:t></m:r>',
+      );
+    });
+
+    it('leaves an operator between operands in place', () => {
+      expect(formulaOmml('a=b')).toContain('<m:t xml:space="preserve">a=b</m:t>');
+      expect(formulaOmml('a=b')).not.toContain('m:lit');
+    });
+
+    it('fills an empty argument and drops invisible operators', () => {
+      const omml = formulaOmml('{}^{2}x')!;
+      expect(omml).not.toMatch(/<m:e\/>|<m:e><\/m:e>/);
+      expect(omml).toContain('<m:e><m:r><m:t>\u200B</m:t></m:r></m:e>');
+      expect(formulaOmml('\\sin x')).not.toMatch(/[\u2061-\u2064]/);
+    });
+
+    it('escapes <, > and & (mathml2omml writes them raw)', () => {
+      for (const tex of ['x<1', 'x>1', 'a \\& b', '0<x<', '\\frac{1}{x}<2']) {
+        const omml = formulaOmml(tex)!;
+        expect(wellFormed(omml), omml).toBe(true);
+      }
+      expect(formulaOmml('x<1')).toContain('x&lt;1');
+    });
+  });
+
   it('reads rich text as lines of text, formulas and images', () => {
     expect(richLines('<p>a <b>b</b> $x^2$</p><p><img src="/files/a.png" width="50"></p>')).toEqual([
       [
@@ -152,6 +204,12 @@ describe('the Word paper', () => {
         const pdf = await fs.readFile(path.join(dir, 'paper.pdf'));
         expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
         expect(pdf.length).toBeGreaterThan(5_000);
+        // The blank of question 3 ends in "=": LibreOffice once drew a missing-operand ¿ after it.
+        if (PDFTOTEXT) {
+          const { stdout } = await run(PDFTOTEXT, [path.join(dir, 'paper.pdf'), '-']);
+          expect(stdout).toContain('计算');
+          expect(stdout).not.toContain('¿');
+        }
       } finally {
         await fs.rm(dir, { recursive: true, force: true });
       }
@@ -164,17 +222,19 @@ describe('stored images for the Word paper', () => {
   it('reads only image files inside the files folder', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stored-image-'));
     try {
-      await fs.mkdir(path.join(dir, 'figures'));
-      await fs.writeFile(path.join(dir, 'figures', 'a.png'), 'png-bytes');
-      await fs.writeFile(path.join(dir, 'secret.txt'), 'secret');
-      const load = storedImageLoader(dir, '/files/');
+      const storage = createLocalFileStorage(dir);
+      await storage.write('files/figures/a.png', Buffer.from('png-bytes'));
+      await storage.write('files/secret.txt', Buffer.from('secret'));
+      await storage.write('outside.png', Buffer.from('not served'));
+      const load = storedImageLoader(storage, '/files/');
       expect((await load('/files/figures/a.png'))?.toString()).toBe('png-bytes');
       expect(await load('/files/secret.txt')).toBeNull();
       expect(await load('/files/../../etc/passwd.png')).toBeNull();
       expect(await load('/files/%2e%2e/%2e%2e/x.png')).toBeNull();
       expect(await load('https://elsewhere.example/files/figures/a.png')).toBeNull();
+      expect(await load('/files/../outside.png')).toBeNull();
       expect(await load('/files/missing.png')).toBeNull();
-      expect(await storedImageLoader(dir, 'https://cdn.example/')('/files/figures/a.png')).toBeNull();
+      expect(await storedImageLoader(storage, 'https://cdn.example/')('/files/figures/a.png')).toBeNull();
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

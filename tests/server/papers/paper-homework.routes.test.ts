@@ -370,12 +370,12 @@ describe('the paper and homework endpoints', () => {
       expect(homeworkSchema.parse((await teacher({ method: 'GET', url: `/api/homework/${homeworkId}` })).json().data).id).toBe(
         homeworkId,
       );
-      const response = await teacher({
-        method: 'PATCH',
-        url: `/api/homework/${homeworkId}/status`,
-        payload: { status: 'scanning' },
-      });
-      expect(homeworkSchema.parse(response.json().data).status).toBe('scanning');
+      // 已完成 is the closure and lasts; any other status reopens it, and the status then follows from
+      // scanning and marking (nothing is scanned yet: 已布置).
+      const patch = (status: string) =>
+        teacher({ method: 'PATCH', url: `/api/homework/${homeworkId}/status`, payload: { status } });
+      expect(homeworkSchema.parse((await patch('finished')).json().data).status).toBe('finished');
+      expect(homeworkSchema.parse((await patch('scanning')).json().data).status).toBe('assigned');
       expect(
         failure(await teacher({ method: 'PATCH', url: `/api/homework/${homeworkId}/status`, payload: { status: 'lost' } }))
           .status,

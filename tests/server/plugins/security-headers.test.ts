@@ -9,7 +9,7 @@ describe('security headers', () => {
   const app = useTestApp();
 
   it('sends the CSP, nosniff, no framing and a referrer policy on API answers and stored files', async () => {
-    fs.writeFileSync(path.join(app().filesDir, 'probe.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    await app().storage.write('files/probe.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     for (const url of ['/api/health', '/files/probe.png']) {
       const response = await app().inject({ method: 'GET', url });
       expect(response.statusCode).toBe(200);

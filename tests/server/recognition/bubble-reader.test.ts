@@ -4,6 +4,7 @@ import {
   MIN_MARK_RISE,
   bubbleConfidence,
   emptyPopulation,
+  erasuresBesideMarks,
   findStreaks,
   isMarked,
   pageModel,
@@ -83,6 +84,35 @@ describe('bubbleConfidence against both populations of the page', () => {
     expect(bubbleConfidence({ ink: 0, fill: 0.42 }, model)).toBeLessThan(LOW_CONFIDENCE);
     expect(bubbleConfidence({ ink: 0, fill: 0.3 }, model)).toBeLessThan(LOW_CONFIDENCE);
     expect(bubbleConfidence({ ink: 1, fill: 0.85 }, model)).toBe(1);
+  });
+
+  it('reads a light pencil mark among fills when it stands well above what a rubber leaves', () => {
+    const bubbles = page(60, [...Array.from({ length: 19 }, () => ({ ink: 1, fill: 0.85 })), { ink: 0.01, fill: 0.5 }]);
+    const model = pageModel(bubbles);
+    expect(isMarked({ ink: 0.01, fill: 0.5 }, model)).toBe(true);
+    expect(bubbleConfidence({ ink: 0.01, fill: 0.5 }, model)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    // A little ink above the page's ink threshold does not make a firm fill less sure.
+    expect(bubbleConfidence({ ink: 0.1, fill: 0.5 }, model)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+  });
+
+  it('reads the grey a rubber left beside a firm mark of the same question as empty, and doubts it alone', () => {
+    const bubbles = page(
+      60,
+      Array.from({ length: 20 }, () => ({ ink: 1, fill: 0.85 })),
+    );
+    const model = pageModel(bubbles);
+    const bubble = (ink: number, fill: number, specks = 0) => ({ ink, fill, specks, line: false });
+    const solid = bubble(1, 0.85);
+    const grey = bubble(0, 0.36);
+    expect([...erasuresBesideMarks([solid, grey, bubble(0, 0.06), bubble(0, 0.07)], model)]).toEqual([grey]);
+    // Alone on its question: rubbed out or marked lightly, nothing says which.
+    expect(erasuresBesideMarks([grey, bubble(0, 0.06), bubble(0, 0.07)], model).size).toBe(0);
+    expect(bubbleConfidence(grey, model)).toBeLessThan(LOW_CONFIDENCE);
+    // Pencil (ink or speckle) or a mark darker than an erasure is never taken for one.
+    expect(erasuresBesideMarks([solid, bubble(0.1, 0.36)], model).size).toBe(0);
+    expect(erasuresBesideMarks([solid, bubble(0, 0.3, 30)], model).size).toBe(0);
+    expect(erasuresBesideMarks([solid, bubble(0, 0.45)], model).size).toBe(0);
+    expect(erasuresBesideMarks([solid, { ...grey, line: true }], model).size).toBe(0);
   });
 
   it('doubts an empty-looking bubble with speckle on a page whose empty bubbles have none', () => {

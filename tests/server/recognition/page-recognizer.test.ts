@@ -7,7 +7,7 @@ import type { TemplateResolver } from '../../../server/services/recognition/reco
 import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
 import { pageReadingSchema } from '../../../src/shared/contract/recognition';
 import { planSimulatedBatch, seededRandom } from '../../../src/shared/lib/simulated-scan';
-import { simulatedScanJpeg } from '../../support/simulated-scan-pages';
+import { simulatedScanJpeg } from '../../../server/services/scan/simulated-scan-pages';
 import {
   randomMarks,
   renderSyntheticSheet,

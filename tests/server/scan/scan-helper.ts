@@ -66,8 +66,16 @@ export async function createBatch(app: FastifyInstance, token: string, body: Rec
   return app.inject({ method: 'POST', url: '/api/scan/batches', headers: bearer(token), payload: body });
 }
 
-/** A paper and an assigned homework of `orgId` (subject and school year of that school). */
-export async function insertHomework(app: FastifyInstance, orgId: number, title = '第一单元作业'): Promise<number> {
+/**
+ * A paper and an assigned homework of `orgId` (subject and school year of that school), owned by
+ * `createdBy` (who may then scan it).
+ */
+export async function insertHomework(
+  app: FastifyInstance,
+  orgId: number,
+  title = '第一单元作业',
+  createdBy: number | null = null,
+): Promise<number> {
   const db = app.database.db;
   const [subject] = await db.select().from(subjects).where(eq(subjects.orgId, orgId)).limit(1);
   const [year] = await db.select().from(classes).where(eq(classes.orgId, orgId)).limit(1);
@@ -77,7 +85,7 @@ export async function insertHomework(app: FastifyInstance, orgId: number, title 
     .returning({ id: papers.id });
   const [row] = await db
     .insert(homework)
-    .values({ orgId, paperId: paper!.id, title, status: 'assigned', startDate: '2026-03-02', dueDate: '2026-03-09' })
+    .values({ orgId, paperId: paper!.id, title, status: 'assigned', startDate: '2026-03-02', dueDate: '2026-03-09', createdBy })
     .returning({ id: homework.id });
   return row!.id;
 }

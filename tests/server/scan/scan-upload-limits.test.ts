@@ -30,7 +30,7 @@ describe('POST /api/scan/pages with hostile files', () => {
   beforeAll(async () => {
     const login = await loginAs(app(), 'teacher');
     teacher = login.access_token;
-    const homeworkId = await insertHomework(app(), login.user.userGradeInfo.orgDefaultId!);
+    const homeworkId = await insertHomework(app(), login.user.userGradeInfo.orgDefaultId!, undefined, login.user.id);
     batchId = (await createBatch(app(), teacher, { homeworkId, stationName: '教务处扫描站' })).json().data.id as number;
   });
 

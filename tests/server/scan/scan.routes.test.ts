@@ -29,7 +29,7 @@ describe('scan endpoints', () => {
   let otherBatchId: number;
 
   /** DATA_DIR of the test app (files live in DATA_DIR/files, scans in DATA_DIR/scans). */
-  const dataDir = () => path.dirname(app().filesDir);
+  const dataDir = app.dataDir;
 
   /** Every stored scan file under DATA_DIR/scans, relative to DATA_DIR. */
   function storedFiles(): string[] {
@@ -53,7 +53,7 @@ describe('scan endpoints', () => {
     demoOrgId = login.user.userGradeInfo.orgDefaultId!;
     const newbieLogin = await loginAs(app(), 'newbie');
     newbie = newbieLogin.access_token;
-    homeworkId = await insertHomework(app(), demoOrgId);
+    homeworkId = await insertHomework(app(), demoOrgId, undefined, login.user.id);
     const otherOrgId = await insertOtherSchool(app(), newbieLogin.user.id);
     otherHomeworkId = await insertHomework(app(), otherOrgId, '另一所学校的作业');
     const other = await createBatch(app(), newbie, { homeworkId: otherHomeworkId, stationName: '别校扫描站' });
@@ -277,9 +277,12 @@ describe('scan endpoints', () => {
       const teacherSocket = open(teacher);
       const anonymous = open();
       const otherSchool = open(newbie);
-      await new Promise((resolve) => teacherSocket.once('server.joined', resolve));
-      await new Promise((resolve) => otherSchool.once('server.joined', resolve));
-      await new Promise((resolve) => (anonymous.connected ? resolve(null) : anonymous.once('server.hello', resolve)));
+      // Listen on every socket before awaiting any: the joins finish in any order.
+      await Promise.all([
+        new Promise((resolve) => teacherSocket.once('server.joined', resolve)),
+        new Promise((resolve) => otherSchool.once('server.joined', resolve)),
+        new Promise((resolve) => (anonymous.connected ? resolve(null) : anonymous.once('server.hello', resolve))),
+      ]);
       const strays: unknown[] = [];
       anonymous.on(SCAN_PAGE_STORED_EVENT, (event) => strays.push(event));
       otherSchool.on(SCAN_PAGE_STORED_EVENT, (event) => strays.push(event));

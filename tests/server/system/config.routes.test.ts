@@ -15,6 +15,7 @@ describe('GET /api/config', () => {
         captchaSiteKey: '',
         messagingAppId: '',
         dwtProductKey: '',
+        filingNumber: '京ICP备2026000001号-1',
       });
     });
   });
@@ -27,6 +28,7 @@ describe('GET /api/config', () => {
         captchaSiteKey: 'site-key',
         messagingAppId: 'app-id',
         dwtProductKey: 'dwt-key',
+        filingNumber: '沪ICP备2026000002号',
       },
     });
 
@@ -38,6 +40,7 @@ describe('GET /api/config', () => {
         captchaSiteKey: 'site-key',
         messagingAppId: 'app-id',
         dwtProductKey: 'dwt-key',
+        filingNumber: '沪ICP备2026000002号',
       });
       expect((await app().inject({ method: 'GET', url: '/files/avatars/x.png' })).statusCode).toBe(404);
     });

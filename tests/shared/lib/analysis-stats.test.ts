@@ -13,7 +13,7 @@ import {
   levelRates,
   masteryOf,
   participation,
-  ranksAllowedByDefault,
+  ranksAllowed,
   reliability,
   reliabilityBand,
   scoreBands,
@@ -109,9 +109,9 @@ describe('rates and bands of totals', () => {
   });
 
   it('ranks are on by default only for 高中 school years', () => {
-    expect(ranksAllowedByDefault('2026级 (初一)')).toBe(false);
-    expect(ranksAllowedByDefault('2026级 (三年级)')).toBe(false);
-    expect(ranksAllowedByDefault('2026级 (高一)')).toBe(true);
+    expect(ranksAllowed('2026级 (初一)', '初中')).toBe(false);
+    expect(ranksAllowed('2026级 (三年级)', '小学')).toBe(false);
+    expect(ranksAllowed('2026级 (高一)', '高中')).toBe(true);
   });
 });
 

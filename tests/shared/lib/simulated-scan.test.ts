@@ -81,4 +81,22 @@ describe('simulated scan batch', () => {
     expect(duplicatesPerSeed.filter((n) => n === 1).length).toBeGreaterThan(3);
     expect(duplicatesPerSeed.filter((n) => n === 0).length).toBeGreaterThan(3);
   });
+
+  it("draws a student with a sheet of their own (a personalised set) on that sheet, the others on the homework's", () => {
+    const ownSpec = answerSheetSpecSchema.parse({
+      ...spec,
+      questions: [
+        { no: 1, type: 'judge', score: 5 },
+        { no: 2, type: 'blank', score: 5 },
+      ],
+    });
+    const studentSpecs = new Map([[students[1]!.code, ownSpec]]);
+    const { pages } = planSimulatedBatch({ ...options, students: students.slice(0, 3), wrap: false, studentSpecs });
+    const sheets = pages.flatMap((p) => (p.kind === 'sheet' && p.homeworkId === 31 ? [p] : []));
+    expect(sheets.map((p) => p.student.code)).toEqual(students.slice(0, 3).map((s) => s.code));
+    const mine = sheets.find((p) => p.student.code === students[1]!.code)!;
+    expect(mine.sheet?.spec).toEqual(ownSpec);
+    expect(mine.filled.every((f) => f.questionNo === 1 && f.labels.every((l) => l === 'T' || l === 'F'))).toBe(true);
+    expect(sheets.filter((p) => p.sheet !== undefined)).toHaveLength(1);
+  });
 });

@@ -4,11 +4,16 @@
  * 答案可能有误) and typical wrong answers cut from the scans. Anonymous unless the teacher turns names on
  * for this showing. Arrow keys (← →) step between questions.
  */
-import { Button, Switch, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Switch, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { z } from 'zod';
 import type { HomeworkAnalysis } from '../../../shared/contract/analysis';
+import { LazyRichText } from '../../../shared/ui/lazy-rich-text';
 import { useAnswerImage } from '../analysis-api';
 import { DENOMINATORS, labelText, pct } from '../analysis-format';
+import { useAnalysisServices } from '../analysis-services';
 import { Explained } from '../analysis-ui';
 import styles from '../analysis.module.css';
 import { HomeworkShell } from '../homework-shell';
@@ -66,11 +71,15 @@ export function Commentary({ data }: { data: HomeworkAnalysis }) {
           （{index + 1}/{count}，满分 {q.full}）
         </small>
       </h1>
-      <div className={styles.commentaryStem}>{q.stem}</div>
+      <div className={styles.commentaryStem}>
+        <LazyRichText text={q.stem} />
+      </div>
       {q.optionTexts.length ? (
         <ol type="A" style={{ fontSize: 24 }}>
-          {q.optionTexts.map((text) => (
-            <li key={text}>{text}</li>
+          {q.optionTexts.map((text, i) => (
+            <li key={i}>
+              <LazyRichText text={text} />
+            </li>
           ))}
         </ol>
       ) : null}
@@ -89,6 +98,7 @@ export function Commentary({ data }: { data: HomeworkAnalysis }) {
           ))}
         </div>
       </div>
+      <Rehearse homeworkId={data.homework.id} questionNo={q.no} />
       {q.options ? (
         <div style={{ marginTop: 24, maxWidth: 720 }} aria-label="选项分布">
           {q.options.options.map((o) => (
@@ -155,6 +165,37 @@ function WrongAnswer({
         {who} · {score}/{full} 分{labels ? ` · 作答 ${labels.map(labelText).join('') || '未作答'}` : ''}
       </div>
       {image.data ? <img src={image.data} alt={`${who}的作答`} style={{ maxWidth: '100%' }} /> : null}
+    </div>
+  );
+}
+
+// The two answers of the rehearse contract read here, inline: importing that contract would bring all of it.
+const causesSchema = z.array(
+  z.object({ questionNo: z.number(), causes: z.array(z.object({ cause: z.string(), count: z.number() })) }),
+);
+const queueResultSchema = z.object({ added: z.number(), already: z.number() });
+
+/** The question's wrong answers by error cause, and 加入错题重练 (the class's next re-practice set). */
+function Rehearse({ homeworkId, questionNo }: { homeworkId: number; questionNo: number }) {
+  const { http } = useAnalysisServices();
+  const classId = new URLSearchParams(useLocation().search).get('classId') ?? undefined;
+  const causes = useQuery({
+    queryKey: ['rehearse', 'homework-causes', homeworkId, classId],
+    queryFn: () => http.get(`/api/rehearse/homework/${homeworkId}/causes`, classId ? { classId } : undefined, causesSchema),
+  });
+  const add = () =>
+    http
+      .postJson(
+        '/api/rehearse/queue',
+        { homeworkId, questionNo, ...(classId ? { classId: Number(classId) } : {}) },
+        queueResultSchema,
+      )
+      .then((r) => Toast.success(r.added > 0 ? '已加入错题重练，下次生成时纳入本题' : '本题已在下次错题重练中'));
+  const mine = causes.data?.find((c) => c.questionNo === questionNo)?.causes ?? [];
+  return (
+    <div className={styles.noPrint} style={{ marginTop: 16, display: 'flex', gap: 12, alignItems: 'center', flexWrap: 'wrap' }}>
+      <Button onClick={() => void add()}>加入错题重练</Button>
+      {mine.length ? <span>错因：{mine.map((c) => `${c.cause} ${c.count} 人`).join(' · ')}</span> : null}
     </div>
   );
 }

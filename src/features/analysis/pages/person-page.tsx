@@ -9,6 +9,7 @@ import { Button, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { PersonAnalysis } from '../../../shared/contract/analysis';
+import { LazyFormulaLine, plain } from '../../../shared/ui/lazy-rich-text';
 import { useAnalysisOptions, usePerson } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
@@ -113,7 +114,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
     {
       name: '错题',
       header: ['作业', '题号', '得分', '满分', '题目'],
-      rows: data.wrongQuestions.map((w) => [w.title, w.no, w.score, w.full, w.stem]),
+      rows: data.wrongQuestions.map((w) => [w.title, w.no, w.score, w.full, plain(w.stem)]),
     },
   ];
   return (
@@ -189,7 +190,10 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
               render: (_: unknown, w: PersonAnalysis['wrongQuestions'][number]) => `${w.score} / ${w.full}`,
               width: 80,
             },
-            { title: '题目', dataIndex: 'stem', ellipsis: true },
+            {
+              title: '题目',
+              render: (_: unknown, w: PersonAnalysis['wrongQuestions'][number]) => <LazyFormulaLine text={w.stem} />,
+            },
           ]}
         />
       </Section>

@@ -2,9 +2,11 @@
  * /assistant/papaerReport (报告, the spec's spelling): the homework report as a printable page (打印 / 另存为
  * PDF from the print dialog) and the same figures as Excel. Grade bands first; ranks only where allowed.
  */
-import { IconPrint } from '@douyinfe/semi-icons';
+import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
 import { Button, Typography } from '@douyinfe/semi-ui-19';
 import type { HomeworkAnalysis } from '../../../shared/contract/analysis';
+import { useState } from 'react';
+import { useReportDocx } from '../analysis-api';
 import { pct } from '../analysis-format';
 import { ExportButton, Section } from '../analysis-ui';
 import styles from '../analysis.module.css';
@@ -16,6 +18,8 @@ export function ReportPage() {
 }
 
 function Report({ data }: { data: HomeworkAnalysis }) {
+  const downloadDocx = useReportDocx();
+  const [downloading, setDownloading] = useState(false);
   const flagged = data.questions.filter((q) => q.flags.length > 0);
   const weak = data.knowledgePoints
     .filter((p) => p.mastery !== null)
@@ -28,6 +32,16 @@ function Report({ data }: { data: HomeworkAnalysis }) {
         <span style={{ display: 'flex', gap: 8 }}>
           <Button icon={<IconPrint />} onClick={() => window.print()}>
             打印 / 导出 PDF
+          </Button>
+          <Button
+            icon={<IconDownload />}
+            loading={downloading}
+            onClick={() => {
+              setDownloading(true);
+              void downloadDocx(data.homework.id, data.homework.title, data.classId).finally(() => setDownloading(false));
+            }}
+          >
+            下载 Word
           </Button>
           <ExportButton fileName={`${data.homework.title}-报告.xlsx`} sheets={() => homeworkSheets(data)} />
         </span>

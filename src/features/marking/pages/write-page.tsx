@@ -10,10 +10,12 @@ import { IllustrationNoAccess, IllustrationSuccess } from '@douyinfe/semi-illust
 import { Banner, Button, Empty, Input, Modal, Progress, Radio, RadioGroup, Spin, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { annotationSchema, type Annotation, type MarkingTask } from '../../../shared/contract/marking';
+import { annotationSchema, type Annotation, type MarkingTask, type OwnQuestion } from '../../../shared/contract/marking';
+import { LazyRichText } from '../../../shared/ui/lazy-rich-text';
 import { AnswerViewer, type MarkTool } from '../answer-viewer';
 import { describeOtherScores } from '../arbitration-tab';
-import { answerImageUrl } from '../marking-api';
+import { answerImageUrl, fetchErrorCauses } from '../marking-api';
+import { useMarkingServices } from '../marking-services';
 import { checkScore, EMPTY_SCORE_MESSAGE, formatScore, pressScoreKey, scoreKeyOf, type ScoreKey } from '../score-input';
 import { ScoreKeypad } from '../score-keypad';
 import { useImageUrl } from '../use-image-url';
@@ -72,7 +74,7 @@ function MissingQuestion({ homeworkId }: { homeworkId: number | null }) {
   );
 }
 
-type Draft = { text: string; annotations: Annotation[]; problem: boolean; replaceOnType: boolean };
+type Draft = { text: string; annotations: Annotation[]; problem: boolean; replaceOnType: boolean; errorCause: string | null };
 
 function draftOf(task: MarkingTask): Draft {
   return {
@@ -80,12 +82,25 @@ function draftOf(task: MarkingTask): Draft {
     annotations: task.annotations,
     problem: task.problem,
     replaceOnType: task.score !== null,
+    errorCause: task.errorCause ?? null,
   };
 }
 
 function MarkingDesk({ homeworkId, questionNo, mode }: { homeworkId: number; questionNo: number; mode: MarkingMode }) {
   const navigate = useNavigate();
   const session = useMarkingSession(homeworkId, questionNo, mode);
+  const { http } = useMarkingServices();
+  const [causes, setCauses] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    fetchErrorCauses(http).then(
+      (list) => live && setCauses(list),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [http]);
   // One draft per answer, so going back and forth keeps what was typed (a stable map, never re-set).
   const [drafts] = useState(() => new Map<number, Draft>());
   const backTo = `/correct?homeworkId=${homeworkId}${mode === 'arbitration' ? '&tab=arbitration' : ''}`;
@@ -143,6 +158,7 @@ function MarkingDesk({ homeworkId, questionNo, mode }: { homeworkId: number; que
           onDraft={(draft) => drafts.set(task.taskId, draft)}
           onSaved={() => drafts.delete(task.taskId)}
           aside={history}
+          causes={causes}
         />
       ) : (
         <div className={styles.body}>
@@ -255,10 +271,12 @@ type EditorProps = {
   onDraft: (draft: Draft) => void;
   onSaved: () => void;
   aside: ReactNode;
+  /** The school's error causes (错因), one click (or Alt+1…9) with the score. */
+  causes: string[];
 };
 
 /** One answer being scored; its draft (score text, marks, flag) survives going back and forth. */
-function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorProps) {
+function TaskEditor({ task, session, initial, onDraft, onSaved, aside, causes }: EditorProps) {
   const image = useImageUrl(answerImageUrl(task.answerId));
   const [draft, setDraftState] = useState<Draft>(initial);
   const [tool, setTool] = useState<MarkTool>('move');
@@ -291,13 +309,30 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
     const score = result.ok ? result.score : current.problem && current.text === '' ? 0 : null;
     if (score === null || session.submitting) return;
     void session
-      .submit({ score, annotations: current.annotations, problem: current.problem })
+      .submit({
+        score,
+        annotations: current.annotations,
+        problem: current.problem,
+        // A cause only where marks were lost (none sent: none kept).
+        ...(score < task.maxScore && current.errorCause ? { errorCause: current.errorCause } : {}),
+      })
       .then((saved) => saved && onSaved());
   };
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (ownsKeys(event.target, event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (ownsKeys(event.target, event.key)) return;
+      // Alt+1…9: the n-th error cause (on/off), by key position so macOS option-digits work too.
+      const causeKey = /^Digit([1-9])$/.exec(event.code);
+      if (event.altKey && !event.ctrlKey && !event.metaKey && causeKey) {
+        const cause = causes[Number(causeKey[1]) - 1];
+        if (cause) {
+          event.preventDefault();
+          setDraft((d) => ({ ...d, errorCause: d.errorCause === cause ? null : cause }));
+        }
+        return;
+      }
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.key === 'Enter') {
         // Also keeps a focused keypad button from being "clicked" by the same Enter.
         event.preventDefault();
@@ -338,6 +373,7 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
         {task.otherScores && task.otherScores.length > 0 ? (
           <Banner type="warning" closeIcon={null} description={`此前评分：${describeOtherScores(task.otherScores)}`} />
         ) : null}
+        {task.ownQuestion ? <OwnQuestionPanel questionNo={task.questionNo} question={task.ownQuestion} /> : null}
         <div className={styles.tools}>
           <RadioGroup
             type="button"
@@ -382,6 +418,9 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
           onKey={press}
           onQuickScore={(score) => setDraft((d) => ({ ...d, text: formatScore(score), replaceOnType: true }))}
           onProblemChange={(problem) => setDraft((d) => ({ ...d, problem }))}
+          causes={causes}
+          errorCause={draft.errorCause}
+          onCauseChange={(errorCause) => setDraft((d) => ({ ...d, errorCause }))}
           onSubmit={submit}
         />
         {revisiting ? null : (
@@ -392,6 +431,12 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
         <p className={`${styles.card} ${styles.hint} ${styles.keyHints}`}>
           <kbd>0</kbd>–<kbd>9</kbd> <kbd>.</kbd> 输入分数 · <kbd>Enter</kbd> 提交并阅下一份 · <kbd>←</kbd> <kbd>→</kbd> 回看/前进
           · <kbd>Esc</kbd> 清空
+          {causes.length > 0 ? (
+            <>
+              {' '}
+              · <kbd>Alt</kbd>+<kbd>1</kbd>–<kbd>{Math.min(9, causes.length)}</kbd> 错因
+            </>
+          ) : null}
         </p>
         {aside}
       </aside>
@@ -405,6 +450,40 @@ function TaskEditor({ task, session, initial, onDraft, onSaved, aside }: EditorP
         }}
       />
     </div>
+  );
+}
+
+/**
+ * A personalised re-practice set gives each student their own paper, so the number alone does not say
+ * which question this is: the student's own question, its key and full score, above the answer.
+ */
+function OwnQuestionPanel({ questionNo, question }: { questionNo: number; question: OwnQuestion }) {
+  return (
+    <section className={styles.ownQuestion} aria-label="该生本题">
+      <Typography.Text strong>{`该生的第 ${questionNo} 题 · 满分 ${formatScore(question.score)} 分`}</Typography.Text>
+      <LazyRichText text={question.stem} className={styles.ownStem} />
+      {question.options.length > 0 ? (
+        <ol className={styles.ownOptions} type="A">
+          {question.options.map((option, index) => (
+            <li key={index}>
+              <LazyRichText text={option} />
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <div aria-label="参考答案">
+        <Typography.Text type="secondary">参考答案：</Typography.Text>
+        {question.answer.map((answer, index) => (
+          <LazyRichText key={index} text={answer} className={styles.ownAnswer} />
+        ))}
+      </div>
+      {question.analysis ? (
+        <div aria-label="解析">
+          <Typography.Text type="secondary">解析：</Typography.Text>
+          <LazyRichText text={question.analysis} className={styles.ownAnswer} />
+        </div>
+      ) : null}
+    </section>
   );
 }
 

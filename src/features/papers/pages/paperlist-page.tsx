@@ -7,21 +7,8 @@
  */
 import { IconMore } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import {
-  Button,
-  DatePicker,
-  Dropdown,
-  Empty,
-  Pagination,
-  Space,
-  Spin,
-  TabPane,
-  Table,
-  Tabs,
-  Tag,
-  Toast,
-  Typography,
-} from '@douyinfe/semi-ui-19';
+import { Button, Dropdown, Empty, Space, TabPane, Tabs, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { LazyDatePicker as DatePicker } from '../../../shared/ui/lazy-date-picker';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
@@ -32,14 +19,14 @@ import {
   type HomeworkStatus,
 } from '../../../shared/contract/papers';
 import { formatDate } from '../../../shared/lib/format-date';
-import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
 import { AnswerSheetDialog } from '../answer-sheet-dialog';
 import { RosterDialog } from '../roster-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
 import { MyPapers } from '../my-papers';
 import { NoSchoolPanel } from '../no-school-panel';
-import { downloadPaperDocx, fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
+import { PagedList, useWordDownload } from '../paged-list';
+import { fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useRemote } from '../../../shared/ui/use-remote';
 import styles from './paperlist-page.module.css';
@@ -106,9 +93,8 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
   const [range, setRange] = useState<[string, string] | null>(null);
   const [page, setPage] = useState(1);
   const [sheetFor, setSheetFor] = useState<Homework | null>(null);
-  const [downloading, setDownloading] = useState<number | null>(null);
+  const word = useWordDownload();
   const [changing, setChanging] = useState<number | null>(null);
-  const small = useMediaQuery(SMALL_SCREEN_QUERY);
 
   const subjects = useRemote('subjects', () => fetchSubjects(http));
   const query: HomeworkListQuery = {
@@ -130,17 +116,6 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
       setPage(1);
     };
 
-  const downloadWord = async (row: Homework) => {
-    setDownloading(row.id);
-    try {
-      await downloadPaperDocx(http, row.paperId, row.title);
-    } catch {
-      // The client has shown 题量过大，下载失败.
-    } finally {
-      setDownloading(null);
-    }
-  };
-
   const changeStatus = async (row: Homework, next: HomeworkStatus) => {
     setChanging(row.id);
     try {
@@ -159,8 +134,8 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
     onStatus: (row: Homework, next: HomeworkStatus) => void changeStatus(row, next),
     changing,
     onAnswerSheet: setSheetFor,
-    onWord: (row: Homework) => void downloadWord(row),
-    downloading,
+    onWord: (row: Homework) => void word.download(row.id, row.paperId, row.title),
+    downloading: word.downloading,
   };
 
   const columns = [
@@ -241,61 +216,44 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
           style={{ width: 260 }}
         />
       </div>
-      {!homework.loading && rows.length === 0 ? (
-        <Empty
-          image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
-          title={filtered ? '没有符合条件的作业' : schoolYearName ? `${schoolYearName}还没有作业` : '还没有作业'}
-          description={
-            filtered ? '换个筛选条件试试' : '从题库组一份试卷，布置给班级后就会出现在这里；其他学年的作业在右上角切换学年后查看'
-          }
-          className={styles.empty}
-        >
-          <Button theme="solid" onClick={() => navigate('/edit')}>
-            去组卷
-          </Button>
-        </Empty>
-      ) : (
-        <>
-          {small ? (
-            <Spin spinning={homework.loading}>
-              <ul className={styles.cards} aria-label="作业列表">
-                {rows.map((row) => (
-                  <li key={row.id} className={styles.card}>
-                    <div className={styles.cardHead}>
-                      <Typography.Text strong>{row.title}</Typography.Text>
-                      <Tag color={STATUS_COLORS[row.status]}>{HOMEWORK_STATUS_LABELS[row.status]}</Tag>
-                    </div>
-                    <div className={styles.sub}>
-                      {`${row.subject.name} · ${row.questionCount} 题 · 满分 ${formatScore(row.totalScore)} 分 · ${row.paperSize}`}
-                    </div>
-                    <div className={styles.sub}>{row.classes.map((c) => c.name).join('、')}</div>
-                    <div className={styles.sub}>{`${row.startDate} 至 ${row.dueDate}`}</div>
-                    <HomeworkActions row={row} {...actionProps} />
-                  </li>
-                ))}
-              </ul>
-            </Spin>
-          ) : (
-            <Table
-              rowKey="id"
-              columns={columns}
-              dataSource={rows}
-              loading={homework.loading}
-              pagination={false}
-              aria-label="作业列表"
-            />
-          )}
-          {total > HOMEWORK_PAGE_SIZE ? (
-            <Pagination
-              className={styles.pagination}
-              total={total}
-              pageSize={HOMEWORK_PAGE_SIZE}
-              currentPage={page}
-              onPageChange={setPage}
-            />
-          ) : null}
-        </>
-      )}
+      <PagedList
+        label="作业列表"
+        rows={rows}
+        total={total}
+        loading={homework.loading}
+        page={page}
+        pageSize={HOMEWORK_PAGE_SIZE}
+        onPageChange={setPage}
+        columns={columns}
+        card={(row) => (
+          <>
+            <div className={styles.cardHead}>
+              <Typography.Text strong>{row.title}</Typography.Text>
+              <Tag color={STATUS_COLORS[row.status]}>{HOMEWORK_STATUS_LABELS[row.status]}</Tag>
+            </div>
+            <div className={styles.sub}>
+              {`${row.subject.name} · ${row.questionCount} 题 · 满分 ${formatScore(row.totalScore)} 分 · ${row.paperSize}`}
+            </div>
+            <div className={styles.sub}>{row.classes.map((c) => c.name).join('、')}</div>
+            <div className={styles.sub}>{`${row.startDate} 至 ${row.dueDate}`}</div>
+            <HomeworkActions row={row} {...actionProps} />
+          </>
+        )}
+        empty={
+          <Empty
+            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            title={filtered ? '没有符合条件的作业' : schoolYearName ? `${schoolYearName}还没有作业` : '还没有作业'}
+            description={
+              filtered ? '换个筛选条件试试' : '从题库组一份试卷，布置给班级后就会出现在这里；其他学年的作业在右上角切换学年后查看'
+            }
+            className={styles.empty}
+          >
+            <Button theme="solid" onClick={() => navigate('/edit')}>
+              去组卷
+            </Button>
+          </Empty>
+        }
+      />
       <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} />
     </section>
   );

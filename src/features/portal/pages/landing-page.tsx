@@ -1,7 +1,11 @@
 import { Button, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
+import { preloadLoginBox } from '../login-box-loader';
 import { useLoginBox } from '../login-box.store';
+
+/** The login box's code starts on its way as soon as a pointer or the keyboard reaches a button that opens it. */
+const preload = { onPointerEnter: preloadLoginBox, onFocus: preloadLoginBox };
 import styles from './landing-page.module.css';
 
 const FEATURES = [
@@ -33,7 +37,7 @@ export function LandingPage() {
           <img src="/favicon.svg" alt="" width={32} height={32} />
           智慧作业
         </span>
-        <Button theme="solid" onClick={() => show('password')}>
+        <Button theme="solid" {...preload} onClick={() => show('password')}>
           注册/登录
         </Button>
       </header>
@@ -44,10 +48,10 @@ export function LandingPage() {
         </Typography.Title>
         <p className={styles.heroText}>从组卷到错题重练，一套系统完成作业的全部流程。让老师少批改，让学生练得准。</p>
         <div className={styles.heroActions}>
-          <Button size="large" theme="solid" onClick={() => show('password')}>
+          <Button size="large" theme="solid" {...preload} onClick={() => show('password')}>
             立即登录
           </Button>
-          <Button size="large" onClick={() => show('register')}>
+          <Button size="large" {...preload} onClick={() => show('register')}>
             免费注册
           </Button>
         </div>

@@ -3,6 +3,7 @@ import { Avatar, Banner, Button, Descriptions, Form, Spin, Tag, Toast, Typograph
 import { useCallback, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ROLE_LABELS, SCHOOL_TYPES, type SchoolDetail, type UpdateSchool } from '../../../shared/contract/org';
+import { RankSettingsPanel } from '../rank-settings-panel';
 import { NoSchoolPanel } from '../no-school-panel';
 import { SchoolStructurePanel } from '../school-structure-panel';
 import { fetchSchool, fetchStructure, updateSchool, uploadLogo } from '../team-api';
@@ -88,6 +89,13 @@ function SettingsForm({ school, onSaved }: { school: SchoolDetail; onSaved: (sch
           </div>
         </Form.Slot>
         <Form.Input field="filingNumber" label="备案号（显示在页脚）" maxLength={60} />
+        {school.joinCode ? (
+          <Form.Slot label="学校码（老师输入后申请加入，在 团队管理 中审批）">
+            <Typography.Text copyable strong data-testid="join-code">
+              {school.joinCode}
+            </Typography.Text>
+          </Form.Slot>
+        ) : null}
         <Button htmlType="submit" theme="solid" loading={busy}>
           保存设置
         </Button>
@@ -157,12 +165,16 @@ export function TeamDetailsPage() {
           {current ? <Tag color="blue">{ROLE_LABELS[current.myRole]}</Tag> : null}
           {current?.canManage ? <Link to="/team/member">团队管理</Link> : null}
           <Link to="/team/group">我的团队</Link>
+          <Link to="/largescreen">大屏（投屏与大屏管理）</Link>
         </div>
       </div>
       {school.loading && !current ? <Spin /> : null}
       {current ? (
         current.canManage ? (
-          <SettingsForm key={current.id} school={current} onSaved={setSaved} />
+          <>
+            <SettingsForm key={current.id} school={current} onSaved={setSaved} />
+            <RankSettingsPanel http={http} />
+          </>
         ) : (
           <ReadOnlySettings school={current} />
         )

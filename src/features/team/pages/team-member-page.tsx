@@ -1,13 +1,17 @@
 import { Banner, Button, Popconfirm, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ROLE_LABELS, type Member } from '../../../shared/contract/org';
 import { InvitationsPanel } from '../invitations-panel';
+
 import { MemberEditDialog } from '../member-edit-dialog';
 import { fetchMembers, fetchSchool, fetchStructure, removeMember } from '../team-api';
 import { useTeamServices } from '../team-services';
 import { namesOf, useLoaded } from '../use-team-data';
 import styles from '../team.module.css';
+
+/** 加入申请, fetched after the staff list (keeps this page's first load as it was). */
+const JoinRequestsPanel = lazy(() => import('../join-requests-panel').then((module) => ({ default: module.JoinRequestsPanel })));
 
 const ROLE_COLORS = { creator: 'red', admin: 'orange', teacher: 'blue' } as const;
 
@@ -120,8 +124,11 @@ export function TeamMemberPage() {
           ]}
         />
       </div>
+      <Suspense fallback={null}>
+        <JoinRequestsPanel orgId={orgId} onJoined={members.reload} />
+      </Suspense>
       {structure.data ? <InvitationsPanel orgId={orgId} structure={structure.data} /> : null}
-      {editing && structure.data ? (
+      {structure.data ? (
         <MemberEditDialog
           orgId={orgId}
           member={editing}

@@ -6,10 +6,10 @@
  * browser. Text comes out in whatever fonts fontconfig has; recognition reads none of it.
  */
 import sharp from 'sharp';
-import { renderSimulatedPage } from '../../src/shared/adapters/scanner/simulated-driver';
-import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../src/shared/contract/answer-sheet';
-import { RESIZE_TARGETS, SCAN_JPEG_QUALITY } from '../../src/shared/contract/scan';
-import type { SimulatedPage } from '../../src/shared/lib/simulated-scan';
+import { renderSimulatedPage } from '../../../src/shared/lib/simulated-scan-render';
+import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../../src/shared/contract/answer-sheet';
+import { RESIZE_TARGETS, SCAN_JPEG_QUALITY } from '../../../src/shared/contract/scan';
+import type { SimulatedPage } from '../../../src/shared/lib/simulated-scan';
 
 type Matrix = [number, number, number, number, number, number];
 

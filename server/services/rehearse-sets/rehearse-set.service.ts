@@ -1,0 +1,815 @@
+/**
+ * Re-practice sets (错题重练): previewing, making and printing a class's common wrong questions (one
+ * paper for everyone) or personalised sets (举一反三, a paper per student). Making a set makes a homework
+ * that runs through the usual machinery: a personalised set's homework lists each student's own paper
+ * and answer-sheet template in homework_student_papers, so recognition and marking read every student
+ * against their own questions, and rehearse_set_items (position = question number on the student's
+ * sheet, origin = the wrong question practised) tells the wrong-question book which scores are redos.
+ *
+ * Who may: the teacher's visible classes of the school year for the subject (permissions.visibleScope);
+ * another school's class or subject is a 404, a class of the school the teacher does not see a 403.
+ * The choice itself is similar-picker.ts (pure); this file loads its inputs and stores its answer.
+ */
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  type AnswerSheetSpec,
+  type AnswerSheetTemplate,
+  answerSheetTemplateSchema,
+} from '../../../src/shared/contract/answer-sheet';
+import type { PaperDetail, Question } from '../../../src/shared/contract/papers';
+import {
+  DIFFICULTY_NAMES,
+  QUESTION_TYPE_NAMES,
+  REHEARSE_QUESTION_SCORE,
+  SET_MESSAGES,
+  type SetCreated,
+  type SetItem,
+  type SetPreview,
+  type SetReason,
+  type SetStudent,
+  setCreateSchema,
+  setOptionsSchema,
+  type SetPdfQuery,
+} from '../../../src/shared/contract/rehearse-sets';
+import { CLASS_TYPE } from '../../../src/shared/contract/system';
+import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
+import type { Db } from '../../db/client';
+import {
+  answers,
+  answerSheetTemplates,
+  classes,
+  homework,
+  homeworkAbsences,
+  homeworkClasses,
+  homeworkStudentPapers,
+  knowledgePoints,
+  paperQuestions,
+  papers,
+  paperSections,
+  questionKnowledgePoints,
+  questions,
+  questionScores,
+  rehearseQueue,
+  rehearseSetItems,
+  rehearseSets,
+  students,
+  subjects,
+  wrongQuestions,
+} from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { loadActor, scopeAllows, visibleScope } from '../org/permissions';
+import { answerSheetSpecOf } from '../papers/homework.service';
+import { loadQuestions, visibleQuestionsOf } from '../papers/question-bank.service';
+import { plainFormulaText } from './plain-formula';
+import { renderSetPdf, type PrintStudent } from './set-pdf';
+import {
+  type ClassQuestionRate,
+  type PickedItem,
+  type PickerQuestion,
+  type PickerQuestionType,
+  pickClassSet,
+  pickStudentSet,
+  swapQuestion,
+  type WrongQuestion,
+} from './similar-picker';
+
+type Options = z.output<typeof setOptionsSchema>;
+type CreateInput = z.output<typeof setCreateSchema>;
+
+type RosterStudent = { id: number; name: string; code: string; classId: number; className: string };
+
+type Gathered = {
+  orgId: number;
+  subject: { id: number; name: string };
+  schoolYearId: number;
+  classes: { id: number; name: string }[];
+  roster: RosterStudent[];
+  bank: Map<number, PickerQuestion>;
+  pointNames: Map<number, string>;
+  wrong: Map<number, WrongQuestion[]>;
+  seen: Map<number, Set<number>>;
+  /** 得分率 per question, per class. */
+  rates: Map<number, Map<number, number>>;
+  /** The chosen classes together, for the class set. */
+  classStats: ClassQuestionRate[];
+};
+
+type Computed = { students: (RosterStudent & { items: PickedItem[]; wrongCount: number })[]; classItems: PickedItem[] };
+
+/** Rows of a raw query (node-postgres and PGlite answer in different shapes). */
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+}
+
+const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
+
+/** The reason of a pick as a structured record and one Chinese sentence. */
+function describeReason(item: PickedItem, kind: SetItem['kind'], pointNames: Map<number, string>, line?: number): SetReason {
+  const r = item.reason;
+  const points = r.knowledgePointIds.map((id) => pointNames.get(id) ?? '').filter(Boolean);
+  const type = QUESTION_TYPE_NAMES[r.type] ?? r.type;
+  const parts: string[] = [];
+  if (kind === 'class') {
+    parts.push(`本班得分率 ${percent(r.pickRate)}，低于重练线 ${line ?? 0}%`, `知识点：${points.join('、') || '未标注'}`, type);
+  } else if (kind === 'own') {
+    parts.push(
+      `原题（做错 ${r.timesWrong} 次）`,
+      `知识点：${points.join('、') || '未标注'}`,
+      type,
+      DIFFICULTY_NAMES[r.difficulty] ?? '',
+    );
+    parts.push(`本班得分率 ${percent(r.originRate)}`);
+    if (r.chosenLabels && r.chosenLabels.length > 0) parts.push(`上次选 ${r.chosenLabels.join('')}`);
+    if (r.noSimilar) parts.push('题库中没有该生未做过的同类题');
+  } else {
+    parts.push(
+      `同类题：知识点 ${points.join('、')}`,
+      type,
+      `难度${DIFFICULTY_NAMES[r.difficulty] ?? ''}（原题${DIFFICULTY_NAMES[r.originDifficulty] ?? ''}）`,
+    );
+    parts.push(
+      `原题得分率 ${percent(r.originRate)}，本题得分率 ${r.pickRate === null ? '—（本班未做过）' : percent(r.pickRate)}`,
+    );
+    if (r.neverSeen) parts.push('从未做过');
+    if (r.distractor === 'notStored') parts.push('题库未标注干扰项对应的错误，按同知识点、同题型挑选');
+  }
+  return {
+    knowledgePoints: points,
+    type: r.type,
+    difficulty: r.difficulty,
+    originDifficulty: r.originDifficulty,
+    originRate: r.originRate,
+    pickRate: r.pickRate,
+    neverSeen: r.neverSeen,
+    timesWrong: r.timesWrong,
+    chosenLabels: r.chosenLabels,
+    distractor: r.distractor,
+    noSimilar: r.noSimilar,
+    text: parts.filter(Boolean).join(' · '),
+  };
+}
+
+function toSetItem(item: PickedItem, kind: SetItem['kind'], pointNames: Map<number, string>, line?: number): SetItem {
+  return {
+    position: item.position,
+    questionId: item.questionId,
+    originQuestionId: item.originQuestionId,
+    kind,
+    reason: describeReason(item, kind, pointNames, line),
+    alternatives: item.alternatives,
+  };
+}
+
+/** A question as the preview shows it. */
+function previewQuestion(q: Question) {
+  return {
+    id: q.id,
+    type: q.type,
+    difficulty: q.difficulty,
+    stem: plainFormulaText(q.stem).slice(0, 300),
+    options: q.options.map((o) => plainFormulaText(o).slice(0, 100)),
+    knowledgePoints: q.knowledgePointNames,
+  };
+}
+
+/** A paper held in memory (never read back from the database) for the sheet spec and the print. */
+function paperOf(
+  title: string,
+  subjectName: string,
+  schoolYearId: number,
+  full: Map<number, Question>,
+  ids: number[],
+): PaperDetail {
+  return {
+    id: 0,
+    title,
+    subjectId: 0,
+    subjectName,
+    schoolYearId,
+    paperSize: 'A4',
+    sections: [
+      {
+        title: '错题重练',
+        questions: ids.map((id, i) => ({ questionId: id, score: REHEARSE_QUESTION_SCORE, no: i + 1, question: full.get(id)! })),
+      },
+    ],
+    totalScore: ids.length * REHEARSE_QUESTION_SCORE,
+    questionCount: ids.length,
+  };
+}
+
+export type RehearseSetService = ReturnType<typeof createRehearseSetService>;
+
+export function createRehearseSetService({ db }: { db: Db }) {
+  /** Everything the choice needs, for the classes and subject asked, within the caller's scope. */
+  async function gather(userId: number, options: Options): Promise<Gathered> {
+    const actor = await loadActor(db, userId);
+    const orgId = actor.orgId;
+    const [year] = await db
+      .select({ id: classes.id })
+      .from(classes)
+      .where(and(eq(classes.id, options.schoolYearId), eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.schoolYear)));
+    if (!year) throw ApiError.notFound();
+    const [subject] = await db
+      .select({ id: subjects.id, name: subjects.name })
+      .from(subjects)
+      .where(and(eq(subjects.id, options.subjectId), eq(subjects.orgId, orgId)));
+    if (!subject) throw ApiError.notFound();
+    const classIds = [...new Set(options.classIds)];
+    const classRows = await db
+      .select({ id: classes.id, name: classes.name, pid: classes.pid, sort: classes.sort })
+      .from(classes)
+      .where(and(inArray(classes.id, classIds), eq(classes.orgId, orgId), eq(classes.type, CLASS_TYPE.klass)))
+      .orderBy(asc(classes.sort), asc(classes.id));
+    if (classRows.length !== classIds.length) throw ApiError.notFound();
+    if (classRows.some((c) => c.pid !== year.id)) throw ApiError.badRequest('班级不属于所选学年');
+    const scope = await visibleScope(db, actor, year.id);
+    if (classRows.some((c) => !scopeAllows(scope, c.id, subject.id))) throw ApiError.forbidden();
+
+    const rosterRows = await db
+      .select({ id: students.id, name: students.name, code: students.code, classId: students.classId })
+      .from(students)
+      .where(and(eq(students.orgId, orgId), inArray(students.classId, classIds)))
+      .orderBy(asc(students.code));
+    const order = new Map(classRows.map((c, i) => [c.id, i]));
+    let roster: RosterStudent[] = rosterRows
+      .map((s) => ({ ...s, className: classRows.find((c) => c.id === s.classId)!.name }))
+      .sort((a, b) => order.get(a.classId)! - order.get(b.classId)! || a.code.localeCompare(b.code));
+    if (options.studentIds) {
+      const wanted = new Set(options.studentIds);
+      if ([...wanted].some((id) => !roster.some((s) => s.id === id))) throw ApiError.badRequest(SET_MESSAGES.studentNotInClasses);
+      roster = roster.filter((s) => wanted.has(s.id));
+    }
+    if (roster.length === 0) throw ApiError.badRequest(SET_MESSAGES.noStudents);
+    const studentIds = roster.map((s) => s.id);
+
+    // The subject's bank (shared and the school's own) with knowledge points.
+    const visible = await visibleQuestionsOf(db, { userId, orgId }, subject);
+    const bankRows = await db
+      .select({ id: questions.id, type: questions.type, difficulty: questions.difficulty })
+      .from(questions)
+      .where(visible);
+    const bank = new Map<number, PickerQuestion>(
+      bankRows.map((q) => [
+        q.id,
+        { id: q.id, type: q.type as PickerQuestionType, difficulty: q.difficulty, knowledgePointIds: [] },
+      ]),
+    );
+    const links = await db
+      .select({
+        questionId: questionKnowledgePoints.questionId,
+        pointId: questionKnowledgePoints.knowledgePointId,
+        name: knowledgePoints.name,
+      })
+      .from(questionKnowledgePoints)
+      .innerJoin(questions, eq(questions.id, questionKnowledgePoints.questionId))
+      .innerJoin(knowledgePoints, eq(knowledgePoints.id, questionKnowledgePoints.knowledgePointId))
+      .where(visible)
+      .orderBy(asc(questionKnowledgePoints.knowledgePointId));
+    const pointNames = new Map<number, string>();
+    for (const link of links) {
+      (bank.get(link.questionId)?.knowledgePointIds as number[] | undefined)?.push(link.pointId);
+      pointNames.set(link.pointId, link.name);
+    }
+
+    // The book: wrong questions still to redo, with the options chosen the last time.
+    const wrongRows = await db
+      .select({
+        studentId: wrongQuestions.studentId,
+        questionId: wrongQuestions.questionId,
+        lastWrongOn: wrongQuestions.lastWrongOn,
+        timesWrong: wrongQuestions.timesWrong,
+        labels: answers.labels,
+      })
+      .from(wrongQuestions)
+      .leftJoin(
+        answers,
+        and(
+          eq(answers.homeworkId, wrongQuestions.lastHomeworkId),
+          eq(answers.studentId, wrongQuestions.studentId),
+          eq(answers.questionNo, wrongQuestions.lastQuestionNo),
+        ),
+      )
+      .where(
+        and(
+          eq(wrongQuestions.orgId, orgId),
+          inArray(wrongQuestions.studentId, studentIds),
+          ne(wrongQuestions.mastery, 'mastered'),
+        ),
+      );
+    const wrong = new Map<number, WrongQuestion[]>();
+    for (const row of wrongRows) {
+      if (!bank.has(row.questionId)) continue;
+      const list = wrong.get(row.studentId) ?? [];
+      list.push({
+        questionId: row.questionId,
+        lastWrongAt: Date.parse(row.lastWrongOn),
+        timesWrong: row.timesWrong,
+        chosenLabels: row.labels && row.labels.length > 0 ? row.labels : null,
+      });
+      wrong.set(row.studentId, list);
+    }
+
+    // Seen: every question of every homework the student had (their class's, and papers of their own).
+    const ids = sql.join(
+      studentIds.map((id) => sql`${id}::int`),
+      sql`, `,
+    );
+    const seenRows = rowsOf<{ sid: number; qid: number }>(
+      await db.execute(sql`
+      select st.id as sid, pq.question_id as qid
+      from ${students} st
+      join ${homeworkClasses} hc on hc.class_id = st.class_id
+      join ${homework} h on h.id = hc.homework_id
+      join ${paperQuestions} pq on pq.paper_id = h.paper_id
+      where st.id in (${ids})
+        and not exists (select 1 from ${homeworkStudentPapers} x where x.homework_id = h.id)
+      union
+      select hsp.student_id as sid, pq.question_id as qid
+      from ${homeworkStudentPapers} hsp
+      join ${paperQuestions} pq on pq.paper_id = hsp.paper_id
+      where hsp.student_id in (${ids})`),
+    );
+    const seen = new Map<number, Set<number>>(studentIds.map((id) => [id, new Set<number>()]));
+    for (const row of seenRows) seen.get(Number(row.sid))?.add(Number(row.qid));
+
+    // 得分率 per class and question, from the scores of the class's students.
+    const rateRows = rowsOf<{ cid: number; qid: number; s: number; f: number; n: number; last: string }>(
+      await db.execute(sql`
+      select st.class_id as cid, coalesce(spq.question_id, pq.question_id) as qid,
+             sum(qs.score) as s, sum(coalesce(spq.score, pq.score)) as f, count(*) as n, max(h.start_date)::text as last
+      from ${questionScores} qs
+      join ${homework} h on h.id = qs.homework_id
+      join ${students} st on st.id = qs.student_id
+      left join ${homeworkStudentPapers} hsp on hsp.homework_id = qs.homework_id and hsp.student_id = qs.student_id
+      left join ${paperQuestions} spq on spq.paper_id = hsp.paper_id and spq.no = qs.question_no
+      left join ${paperQuestions} pq on hsp.paper_id is null and pq.paper_id = h.paper_id and pq.no = qs.question_no
+      where qs.org_id = ${orgId} and qs.source <> 'missing'
+        and st.class_id in (${sql.join(
+          classIds.map((id) => sql`${id}::int`),
+          sql`, `,
+        )})
+      group by st.class_id, coalesce(spq.question_id, pq.question_id)`),
+    );
+    const rates = new Map<number, Map<number, number>>(classIds.map((id) => [id, new Map()]));
+    const together = new Map<number, { s: number; f: number; n: number; last: number }>();
+    for (const row of rateRows) {
+      const qid = Number(row.qid);
+      if (!bank.has(qid)) continue;
+      const [s, f, n] = [Number(row.s), Number(row.f), Number(row.n)];
+      if (f > 0) rates.get(Number(row.cid))?.set(qid, s / f);
+      const sum = together.get(qid) ?? { s: 0, f: 0, n: 0, last: 0 };
+      together.set(qid, { s: sum.s + s, f: sum.f + f, n: sum.n + n, last: Math.max(sum.last, Date.parse(row.last)) });
+    }
+    const classStats = [...together].map(([questionId, t]) => ({
+      questionId,
+      rate: t.f > 0 ? t.s / t.f : 1,
+      answered: t.n,
+      lastAt: t.last,
+    }));
+
+    return {
+      orgId,
+      subject,
+      schoolYearId: year.id,
+      classes: classRows.map((c) => ({ id: c.id, name: c.name })),
+      roster,
+      bank,
+      pointNames,
+      wrong,
+      seen,
+      rates,
+      classStats,
+    };
+  }
+
+  /** The sets for the options, with the teacher's swaps applied (a swap breaking a rule is a 400). */
+  function compute(g: Gathered, options: Options): Computed {
+    const line = options.linePercent / 100;
+    if (options.kind === 'class') {
+      const picked = pickClassSet(g.classStats, line).map((s, i): PickedItem => ({
+        position: i + 1,
+        questionId: s.questionId,
+        originQuestionId: s.questionId,
+        kind: 'own',
+        reason: {
+          knowledgePointIds: [...(g.bank.get(s.questionId)?.knowledgePointIds ?? [])],
+          type: g.bank.get(s.questionId)!.type,
+          difficulty: g.bank.get(s.questionId)!.difficulty,
+          originDifficulty: g.bank.get(s.questionId)!.difficulty,
+          originRate: s.rate,
+          pickRate: s.rate,
+          neverSeen: false,
+          timesWrong: 0,
+          chosenLabels: null,
+          distractor: null,
+          noSimilar: false,
+        },
+        alternatives: [],
+      }));
+      return {
+        classItems: picked,
+        students: g.roster.map((s) => ({ ...s, items: [], wrongCount: g.wrong.get(s.id)?.length ?? 0 })),
+      };
+    }
+    const result = g.roster.map((s) => {
+      const input = { studentId: s.id, wrong: g.wrong.get(s.id) ?? [], seen: g.seen.get(s.id) ?? new Set<number>() };
+      const rates = g.rates.get(s.classId) ?? new Map<number, number>();
+      let items = pickStudentSet(g.bank, input, { ...options, seed: options.seed }, rates);
+      for (const swap of options.swaps.filter((w) => w.studentId === s.id)) {
+        const swapped = swapQuestion(g.bank, items, input, swap.position, swap.questionId, rates);
+        if (typeof swapped === 'string') throw ApiError.badRequest(`${s.name}：${swapped}`);
+        items = swapped;
+      }
+      return { ...s, items, wrongCount: input.wrong.length };
+    });
+    if (options.swaps.some((w) => !g.roster.some((s) => s.id === w.studentId))) {
+      throw ApiError.badRequest(SET_MESSAGES.studentNotInClasses);
+    }
+    return { students: result, classItems: [] };
+  }
+
+  async function preview(userId: number, raw: z.input<typeof setOptionsSchema>): Promise<SetPreview> {
+    const options = setOptionsSchema.parse(raw);
+    const g = await gather(userId, options);
+    const computed = compute(g, options);
+    const line = options.linePercent;
+    const studentsOut: SetStudent[] = computed.students.map((s) => ({
+      studentId: s.id,
+      name: s.name,
+      code: s.code,
+      classId: s.classId,
+      className: s.className,
+      wrongCount: s.wrongCount,
+      items: s.items.map((item) => toSetItem(item, item.kind, g.pointNames)),
+    }));
+    const classItems = computed.classItems.map((item) => toSetItem(item, 'class', g.pointNames, line));
+    const ids = [
+      ...new Set(
+        [...studentsOut, { items: classItems }].flatMap((s) => s.items.flatMap((i) => [i.questionId, ...i.alternatives])),
+      ),
+    ];
+    const full = await loadQuestions(db, ids);
+    return { kind: options.kind, students: studentsOut, classItems, questions: full.map(previewQuestion) };
+  }
+
+  async function create(userId: number, raw: z.input<typeof setCreateSchema>): Promise<SetCreated> {
+    const input: CreateInput = setCreateSchema.parse(raw);
+    if (input.dueDate < input.startDate) throw ApiError.badRequest(SET_MESSAGES.dates);
+    const g = await gather(userId, input);
+    const computed = compute(g, input);
+    const perStudent = input.kind === 'personal';
+    const sets = perStudent
+      ? computed.students.filter((s) => s.items.length > 0)
+      : computed.classItems.length > 0
+        ? [{ items: computed.classItems }]
+        : [];
+    if (sets.length === 0) throw ApiError.badRequest(SET_MESSAGES.noQuestions);
+    const full = new Map(
+      (await loadQuestions(db, [...new Set(sets.flatMap((s) => s.items.map((i) => i.questionId)))])).map((q) => [q.id, q]),
+    );
+    const classNames = new Map(g.classes.map((c) => [c.id, c.name]));
+
+    const made = await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      const paperRows = await tx
+        .insert(papers)
+        .values(
+          (perStudent ? computed.students.filter((s) => s.items.length > 0) : [null]).map((s) => ({
+            orgId: g.orgId,
+            subjectId: g.subject.id,
+            schoolYearId: g.schoolYearId,
+            title: s ? `${input.title}（${s.name}）`.slice(0, 100) : input.title,
+            paperSize: 'A4',
+            createdBy: userId,
+          })),
+        )
+        .returning({ id: papers.id });
+      const sectionRows = await tx
+        .insert(paperSections)
+        .values(paperRows.map((p) => ({ paperId: p.id, sort: 0, title: '一、错题重练' })))
+        .returning({ id: paperSections.id, paperId: paperSections.paperId });
+      const questionValues = sets.flatMap((set, i) =>
+        set.items.map((item) => ({
+          paperId: paperRows[i]!.id,
+          sectionId: sectionRows[i]!.id,
+          questionId: item.questionId,
+          no: item.position,
+          score: REHEARSE_QUESTION_SCORE,
+        })),
+      );
+      for (let offset = 0; offset < questionValues.length; offset += 1000) {
+        await tx.insert(paperQuestions).values(questionValues.slice(offset, offset + 1000));
+      }
+      // The homework's own paper: the longest set's (the homework-wide list numbers every question).
+      let longest = 0;
+      sets.forEach((set, i) => {
+        if (set.items.length > sets[longest]!.items.length) longest = i;
+      });
+      const [hw] = await tx
+        .insert(homework)
+        .values({
+          orgId: g.orgId,
+          paperId: paperRows[longest]!.id,
+          title: input.title,
+          status: 'assigned',
+          startDate: input.startDate,
+          dueDate: input.dueDate,
+          createdBy: userId,
+        })
+        .returning();
+      await tx.insert(homeworkClasses).values(g.classes.map((c) => ({ homeworkId: hw!.id, classId: c.id })));
+      const [set] = await tx
+        .insert(rehearseSets)
+        .values({
+          orgId: g.orgId,
+          ownerId: userId,
+          subjectId: g.subject.id,
+          schoolYearId: g.schoolYearId,
+          classIds: g.classes.map((c) => c.id),
+          kind: input.kind,
+          homeworkId: hw!.id,
+          options: {
+            count: input.count,
+            order: input.order,
+            similarPerQuestion: input.similarPerQuestion,
+            linePercent: input.linePercent,
+            seed: input.seed,
+            swaps: input.swaps,
+            studentIds: input.studentIds ?? null,
+          },
+        })
+        .returning({ id: rehearseSets.id });
+      const itemValues = (perStudent ? computed.students.filter((s) => s.items.length > 0) : [null]).flatMap((s, i) =>
+        sets[i]!.items.map((item) => ({
+          setId: set!.id,
+          homeworkId: hw!.id,
+          studentId: s ? s.id : null,
+          position: item.position,
+          questionId: item.questionId,
+          score: REHEARSE_QUESTION_SCORE,
+          originQuestionId: item.originQuestionId,
+          reason: describeReason(item, perStudent ? item.kind : 'class', g.pointNames, input.linePercent) as unknown as Record<
+            string,
+            unknown
+          >,
+        })),
+      );
+      for (let offset = 0; offset < itemValues.length; offset += 1000) {
+        await tx.insert(rehearseSetItems).values(itemValues.slice(offset, offset + 1000));
+      }
+      if (!perStudent) {
+        // Laid out and stored now, as the homework service would on the first print.
+        const paper = paperOf(
+          input.title,
+          g.subject.name,
+          g.schoolYearId,
+          full,
+          sets[0]!.items.map((item) => item.questionId),
+        );
+        const template = layoutAnswerSheet(answerSheetSpecOf(hw!, paper));
+        await tx.insert(answerSheetTemplates).values({ homeworkId: hw!.id, version: template.version, template });
+      }
+      if (perStudent) {
+        const withSets = computed.students.filter((s) => s.items.length > 0);
+        const sheetValues = withSets.map((s, i) => {
+          const paper = paperOf(
+            input.title,
+            g.subject.name,
+            g.schoolYearId,
+            full,
+            s.items.map((item) => item.questionId),
+          );
+          const template = layoutAnswerSheet(answerSheetSpecOf(hw!, paper, classNames.get(s.classId)));
+          return { homeworkId: hw!.id, studentId: s.id, orgId: g.orgId, paperId: paperRows[i]!.id, template };
+        });
+        for (let offset = 0; offset < sheetValues.length; offset += 200) {
+          await tx.insert(homeworkStudentPapers).values(sheetValues.slice(offset, offset + 200));
+        }
+        // Nothing to redo: not expected on a sheet (缺考 for this homework), so the homework can finish.
+        const without = computed.students.filter((s) => s.items.length === 0);
+        if (without.length > 0) {
+          await tx
+            .insert(homeworkAbsences)
+            .values(without.map((s) => ({ homeworkId: hw!.id, studentId: s.id, orgId: g.orgId, markedBy: userId })));
+        }
+      }
+      // Questions queued with 加入错题重练 for these classes are taken by the class set.
+      if (!perStudent) {
+        await tx
+          .update(rehearseQueue)
+          .set({ setId: set!.id })
+          .where(
+            and(
+              eq(rehearseQueue.orgId, g.orgId),
+              inArray(
+                rehearseQueue.classId,
+                g.classes.map((c) => c.id),
+              ),
+              inArray(
+                rehearseQueue.questionId,
+                sets[0]!.items.map((i) => i.questionId),
+              ),
+              sql`${rehearseQueue.setId} is null`,
+            ),
+          );
+      }
+      const used = [...new Set(questionValues.map((q) => q.questionId))];
+      await tx
+        .update(questions)
+        .set({
+          usageCount: sql`(select count(distinct ${paperQuestions.paperId}) from ${paperQuestions} where ${paperQuestions.questionId} = ${questions.id})`,
+        })
+        .where(inArray(questions.id, used));
+      return { setId: set!.id, homeworkId: hw!.id, questions: questionValues.length };
+    });
+    const counted = perStudent ? computed.students.filter((s) => s.items.length > 0) : computed.students;
+    return {
+      ...made,
+      kind: input.kind,
+      classes: g.classes.map((c) => ({ id: c.id, name: c.name, students: counted.filter((s) => s.classId === c.id).length })),
+      students: counted.length,
+    };
+  }
+
+  /** A set of the caller's school (404 otherwise) with its homework. */
+  async function requireSet(userId: number, setId: number) {
+    const actor = await loadActor(db, userId);
+    const [row] = await db
+      .select({
+        id: rehearseSets.id,
+        orgId: rehearseSets.orgId,
+        kind: rehearseSets.kind,
+        classIds: rehearseSets.classIds,
+        subjectId: rehearseSets.subjectId,
+        schoolYearId: rehearseSets.schoolYearId,
+        homeworkId: rehearseSets.homeworkId,
+      })
+      .from(rehearseSets)
+      .where(and(eq(rehearseSets.id, setId), eq(rehearseSets.orgId, actor.orgId)));
+    if (!row || row.homeworkId === null) throw ApiError.notFound();
+    const scope = await visibleScope(db, actor, row.schoolYearId);
+    if (!row.classIds.some((id) => scopeAllows(scope, id, row.subjectId))) throw ApiError.forbidden();
+    const [hw] = await db.select().from(homework).where(eq(homework.id, row.homeworkId));
+    if (!hw) throw ApiError.notFound();
+    return { set: row, homework: hw };
+  }
+
+  /**
+   * The print of a set: all its students (a cover first), one class (a cover first) or one student, in
+   * class and 学号 order; each student's paper and their own answer sheet.
+   */
+  async function pdf(userId: number, setId: number, query: SetPdfQuery): Promise<{ pdf: Uint8Array; fileName: string }> {
+    const { set, homework: hw } = await requireSet(userId, setId);
+    if (query.classId !== undefined && !set.classIds.includes(query.classId))
+      throw ApiError.badRequest('该套题没有布置给这个班级');
+    const classRows = await db
+      .select({ id: classes.id, name: classes.name, sort: classes.sort })
+      .from(classes)
+      .where(inArray(classes.id, set.classIds))
+      .orderBy(asc(classes.sort), asc(classes.id));
+    const classIds = query.classId !== undefined ? [query.classId] : classRows.map((c) => c.id);
+    const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, set.subjectId));
+    const rosterRows = await db
+      .select({ id: students.id, name: students.name, code: students.code, classId: students.classId })
+      .from(students)
+      .where(and(eq(students.orgId, set.orgId), inArray(students.classId, classIds)))
+      .orderBy(asc(students.code));
+    const order = new Map(classRows.map((c, i) => [c.id, i]));
+    let roster = rosterRows.sort((a, b) => order.get(a.classId)! - order.get(b.classId)! || a.code.localeCompare(b.code));
+    if (query.studentId !== undefined) {
+      roster = roster.filter((s) => s.id === query.studentId);
+      if (roster.length === 0) throw ApiError.badRequest(SET_MESSAGES.studentNotInClasses);
+    }
+    const items = await db
+      .select()
+      .from(rehearseSetItems)
+      .where(eq(rehearseSetItems.setId, set.id))
+      .orderBy(asc(rehearseSetItems.position));
+    const own = await db
+      .select({ studentId: homeworkStudentPapers.studentId, template: homeworkStudentPapers.template })
+      .from(homeworkStudentPapers)
+      .where(eq(homeworkStudentPapers.homeworkId, hw.id));
+    const templates = new Map(own.map((row) => [row.studentId, answerSheetTemplateSchema.parse(row.template)]));
+    const full = new Map((await loadQuestions(db, [...new Set(items.map((i) => i.questionId))])).map((q) => [q.id, q]));
+    const subjectName = subject?.name ?? '';
+    const classNames = new Map(classRows.map((c) => [c.id, c.name]));
+    const shared = items.filter((i) => i.studentId === null);
+    let sharedTemplate: AnswerSheetTemplate | undefined;
+    const printed: PrintStudent[] = [];
+    for (const student of roster) {
+      const mine = set.kind === 'personal' ? items.filter((i) => i.studentId === student.id) : shared;
+      if (mine.length === 0) continue;
+      const paper = paperOf(
+        hw.title,
+        subjectName,
+        set.schoolYearId,
+        full,
+        mine.map((i) => i.questionId),
+      );
+      const spec: AnswerSheetSpec = answerSheetSpecOf(hw, paper, classNames.get(student.classId));
+      let template = templates.get(student.id);
+      if (!template) {
+        sharedTemplate ??= layoutAnswerSheet(answerSheetSpecOf(hw, paper));
+        template = sharedTemplate;
+      }
+      const ownCount = mine.filter((i) => i.originQuestionId === i.questionId).length;
+      printed.push({
+        name: student.name,
+        code: student.code,
+        className: classNames.get(student.classId) ?? '',
+        summary:
+          set.kind === 'personal'
+            ? `原题 ${ownCount} 道，同类题 ${mine.length - ownCount} 道（知识点：${[
+                ...new Set(mine.flatMap((i) => full.get(i.questionId)?.knowledgePointNames ?? [])),
+              ]
+                .slice(0, 6)
+                .join('、')}）`
+            : '本班共性错题',
+        questions: mine.map((i) => {
+          const q = full.get(i.questionId)!;
+          return {
+            no: i.position,
+            score: i.score ?? REHEARSE_QUESTION_SCORE,
+            type: q.type,
+            stem: plainFormulaText(q.stem),
+            options: q.options.map(plainFormulaText),
+          };
+        }),
+        spec,
+        template,
+      });
+    }
+    if (printed.length === 0) throw ApiError.badRequest(SET_MESSAGES.noQuestions);
+    // The class set: the homework's stored template is the one to print, like any homework.
+    if (set.kind === 'class') {
+      const [stored] = await db
+        .select({ template: answerSheetTemplates.template })
+        .from(answerSheetTemplates)
+        .where(eq(answerSheetTemplates.homeworkId, hw.id))
+        .orderBy(desc(answerSheetTemplates.version))
+        .limit(1);
+      if (stored) for (const p of printed) p.template = answerSheetTemplateSchema.parse(stored.template);
+    }
+    const bytes = await renderSetPdf({ title: hw.title, subjectName, cover: query.studentId === undefined, students: printed });
+    const who =
+      query.studentId !== undefined
+        ? `-${printed[0]!.className}-${printed[0]!.code}${printed[0]!.name}`
+        : query.classId !== undefined
+          ? `-${classNames.get(query.classId)}`
+          : '';
+    return { pdf: bytes, fileName: `${hw.title}${who}.pdf` };
+  }
+
+  /** Each student's own answer-sheet spec of a homework (none for an ordinary homework): the simulated scanner draws these. */
+  async function studentSheetSpecs(
+    userId: number,
+    homeworkId: number,
+  ): Promise<{ studentCode: string; spec: AnswerSheetSpec }[]> {
+    const actor = await loadActor(db, userId);
+    const [hw] = await db
+      .select()
+      .from(homework)
+      .where(and(eq(homework.id, homeworkId), eq(homework.orgId, actor.orgId)));
+    if (!hw) throw ApiError.notFound();
+    const rows = await db
+      .select({ code: students.code, paperId: homeworkStudentPapers.paperId, classId: students.classId })
+      .from(homeworkStudentPapers)
+      .innerJoin(students, eq(students.id, homeworkStudentPapers.studentId))
+      .where(eq(homeworkStudentPapers.homeworkId, hw.id));
+    if (rows.length === 0) return [];
+    const [subjectRow] = await db
+      .select({ name: subjects.name, schoolYearId: papers.schoolYearId })
+      .from(papers)
+      .innerJoin(subjects, eq(subjects.id, papers.subjectId))
+      .where(eq(papers.id, hw.paperId));
+    const questionRows = await db
+      .select({ paperId: paperQuestions.paperId, questionId: paperQuestions.questionId, no: paperQuestions.no })
+      .from(paperQuestions)
+      .where(
+        inArray(
+          paperQuestions.paperId,
+          rows.map((r) => r.paperId),
+        ),
+      )
+      .orderBy(asc(paperQuestions.no));
+    const full = new Map((await loadQuestions(db, [...new Set(questionRows.map((q) => q.questionId))])).map((q) => [q.id, q]));
+    const classRows = await db
+      .select({ id: classes.id, name: classes.name })
+      .from(classes)
+      .where(
+        inArray(
+          classes.id,
+          rows.map((r) => r.classId),
+        ),
+      );
+    return rows.map((r) => {
+      const ids = questionRows.filter((q) => q.paperId === r.paperId).map((q) => q.questionId);
+      const paper = paperOf(hw.title, subjectRow?.name ?? '', subjectRow?.schoolYearId ?? 0, full, ids);
+      return { studentCode: r.code, spec: answerSheetSpecOf(hw, paper, classRows.find((c) => c.id === r.classId)?.name) };
+    });
+  }
+
+  return { preview, create, pdf, studentSheetSpecs };
+}

@@ -1,0 +1,104 @@
+/**
+ * The display's state between snapshots, as pure functions: applying a live event to the last snapshot
+ * (so counters move the moment a page arrives), which panel an event jumps to, the rotation schedule, and the figures a panel prints. No IO, no React.
+ */
+import type { LargeScreenSnapshot, PipelineHomework, ScreenPanel } from '../../shared/contract/large-screen';
+import type { MarkingProgress } from '../../shared/contract/marking';
+import type { RecognitionProgress } from '../../shared/contract/recognition';
+
+/** How long each panel stays before the next (ms). */
+export const PANEL_ROTATION_MS = 20_000;
+/** A panel an event jumped to stays at least this long (ms). */
+export const EVENT_HOLD_MS = 30_000;
+/** Without an update for this long while connected, the display says so (ms). */
+export const STALE_AFTER_MS = 90_000;
+/** At most one snapshot refresh per this interval after events (ms). */
+export const REFRESH_THROTTLE_MS = 3_000;
+
+export type LiveEvent =
+  | { kind: 'pageStored'; homeworkId: number | null }
+  | { kind: 'recognition'; progress: RecognitionProgress }
+  | { kind: 'marking'; progress: MarkingProgress };
+
+/** The panel a live event belongs on, when the display has it. */
+export function panelOf(event: LiveEvent, panels: readonly ScreenPanel[]): ScreenPanel | null {
+  const wanted: ScreenPanel = event.kind === 'marking' ? 'marking' : 'pipeline';
+  if (panels.includes(wanted)) return wanted;
+  return panels.includes('pipeline') ? 'pipeline' : null;
+}
+
+/** The counters an event carries, written into the snapshot (the per-class figures wait for the refresh). */
+export function applyEvent(snapshot: LargeScreenSnapshot, event: LiveEvent): LargeScreenSnapshot {
+  const update = (homeworkId: number, change: (hw: PipelineHomework) => PipelineHomework) => ({
+    ...snapshot,
+    pipeline: snapshot.pipeline.map((hw) => (hw.homeworkId === homeworkId ? change(hw) : hw)),
+  });
+  switch (event.kind) {
+    case 'pageStored':
+      return snapshot;
+    case 'recognition': {
+      const { homeworkId, stored, recognised, pending, review } = event.progress;
+      return update(homeworkId, (hw) => ({ ...hw, pages: { stored, recognised, pending }, review }));
+    }
+    case 'marking': {
+      const { homeworkId, questionNo, done } = event.progress;
+      return update(homeworkId, (hw) => ({
+        ...hw,
+        questions: hw.questions.map((q) => {
+          if (q.no !== questionNo || done < q.done) return q;
+          const gained = done - q.done;
+          // A newly scored answer leaves "in progress" first, then "to do".
+          const fromProgress = Math.min(gained, q.inProgress);
+          return { ...q, done, inProgress: q.inProgress - fromProgress, todo: Math.max(0, q.todo - (gained - fromProgress)) };
+        }),
+      }));
+    }
+  }
+}
+
+/** The next panel in the rotation. */
+export function nextPanel(panels: readonly ScreenPanel[], current: ScreenPanel | null): ScreenPanel | null {
+  if (panels.length === 0) return null;
+  const at = current === null ? -1 : panels.indexOf(current);
+  return panels[(at + 1) % panels.length]!;
+}
+
+export type PipelineTotals = { enrolled: number; scanned: number; review: number; complete: number; absent: number };
+
+/** A homework's figures summed over the classes shown. */
+export function pipelineTotals(hw: PipelineHomework): PipelineTotals {
+  return hw.classes.reduce(
+    (sum, c) => ({
+      enrolled: sum.enrolled + c.enrolled,
+      scanned: sum.scanned + c.scanned,
+      review: sum.review + c.review,
+      complete: sum.complete + c.complete,
+      absent: sum.absent + c.absent,
+    }),
+    { enrolled: 0, scanned: 0, review: 0, complete: 0, absent: 0 },
+  );
+}
+
+/** A share as a whole percent for a bar; 0 when there is nothing to count. */
+export function percent(part: number, whole: number): number {
+  return whole > 0 ? Math.round(Math.min(1, Math.max(0, part / whole)) * 100) : 0;
+}
+
+/** 得分率 as text: 78.4%, or — when unknown (never 0). */
+export function rateText(rate: number | null): string {
+  return rate === null ? '—' : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** hh:mm:ss (24 h) of an ISO time, in the display's time zone. */
+export function clockText(iso: string | Date): string {
+  const at = typeof iso === 'string' ? new Date(iso) : iso;
+  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+/** The estimated finish as the display says it. */
+export function finishText(hw: PipelineHomework, generatedAt: string): string {
+  if (hw.status === 'finished') return '已完成';
+  if (hw.estimatedFinish === null) return '暂无法估计';
+  if (hw.estimatedFinish === generatedAt) return '即将完成';
+  return `预计 ${clockText(hw.estimatedFinish).slice(0, 5)} 完成`;
+}

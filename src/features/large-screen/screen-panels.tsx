@@ -1,0 +1,332 @@
+/**
+ * The three panels of the large screen, drawn from a snapshot (with live events applied): today's
+ * pipeline per homework and class, marking per question and teacher, and the results of the most recent
+ * homework. Type is sized for reading from 5 m (the screen scales all of it with the window).
+ */
+import type { EChartsCoreOption } from 'echarts/core';
+import { useEffect, useMemo, useState } from 'react';
+import type { LargeScreenSnapshot, PipelineHomework, ScreenResults } from '../../shared/contract/large-screen';
+import styles from './large-screen.module.css';
+import { finishText, percent, pipelineTotals, rateText } from './panel-data';
+import { ScreenChart } from './screen-chart';
+
+const STATUS_TEXT: Record<string, string> = { assigned: '待扫描', scanning: '扫描中', marking: '阅卷中', finished: '已发布' };
+/** Homework cards shown at once; the rest are counted. */
+const PIPELINE_CARDS = 2;
+
+function Stage({
+  label,
+  value,
+  testId,
+  tone,
+}: {
+  label: string;
+  value: number | string;
+  testId: string;
+  tone?: 'warn' | 'done';
+}) {
+  return (
+    <div className={`${styles.stage} ${tone ? styles[tone] : ''}`}>
+      <span className={styles.stageValue} data-testid={testId}>
+        {value}
+      </span>
+      <span className={styles.stageLabel}>{label}</span>
+    </div>
+  );
+}
+
+function Bar({ value, total, tone }: { value: number; total: number; tone?: 'done' }) {
+  const width = percent(value, total);
+  return (
+    <div className={styles.bar} role="progressbar" aria-valuenow={width} aria-valuemin={0} aria-valuemax={100}>
+      <div className={`${styles.barFill} ${tone === 'done' ? styles.barDone : ''}`} style={{ width: `${width}%` }} />
+    </div>
+  );
+}
+
+function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generatedAt: string }) {
+  const totals = pipelineTotals(hw);
+  return (
+    <section className={styles.card} aria-label={hw.title}>
+      <header className={styles.cardHeader}>
+        <span className={styles.subject}>{hw.subjectName}</span>
+        <span className={styles.cardTitle}>{hw.title}</span>
+        <span className={styles.badge}>{STATUS_TEXT[hw.status] ?? hw.status}</span>
+        <span className={styles.eta}>{finishText(hw, generatedAt)}</span>
+      </header>
+      <div className={styles.stages}>
+        <Stage label="应交" value={totals.enrolled} testId="stage-enrolled" />
+        <Stage label="已扫描" value={totals.scanned} testId="stage-scanned" />
+        <Stage label="已识别页" value={`${hw.pages.recognised}/${hw.pages.stored}`} testId="stage-recognised" />
+        <Stage label="异常待处理" value={hw.review} testId="stage-review" tone={hw.review > 0 ? 'warn' : undefined} />
+        <Stage label="已阅完" value={totals.complete} testId="stage-complete" />
+        <Stage label="待仲裁" value={hw.arbitration} testId="stage-arbitration" tone={hw.arbitration > 0 ? 'warn' : undefined} />
+        <Stage
+          label="已发布"
+          value={hw.status === 'finished' ? '是' : '否'}
+          testId="stage-released"
+          tone={hw.status === 'finished' ? 'done' : undefined}
+        />
+      </div>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th>班级</th>
+            <th>已扫描 / 应交</th>
+            <th className={styles.barCell}>扫描进度</th>
+            <th>已阅完</th>
+            <th className={styles.barCell}>阅卷进度</th>
+            <th>异常</th>
+            <th>缺考</th>
+          </tr>
+        </thead>
+        <tbody>
+          {hw.classes.map((c) => (
+            <tr key={c.classId}>
+              <td>{c.name}</td>
+              <td className={styles.num}>
+                {c.scanned} / {c.enrolled}
+              </td>
+              <td className={styles.barCell}>
+                <Bar value={c.scanned + c.absent} total={c.enrolled} />
+              </td>
+              <td className={styles.num}>{c.complete}</td>
+              <td className={styles.barCell}>
+                <Bar value={c.complete + c.absent} total={c.enrolled} tone="done" />
+              </td>
+              <td className={`${styles.num} ${c.review > 0 ? styles.warnText : ''}`}>{c.review}</td>
+              <td className={styles.num}>{c.absent}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
+  if (snapshot.pipeline.length === 0) return <p className={styles.empty}>今天还没有扫描或阅卷的作业</p>;
+  const more = snapshot.pipeline.length - PIPELINE_CARDS;
+  return (
+    <div className={styles.pipeline}>
+      {snapshot.pipeline.slice(0, PIPELINE_CARDS).map((hw) => (
+        <HomeworkPipeline key={hw.homeworkId} hw={hw} generatedAt={snapshot.generatedAt} />
+      ))}
+      {more > 0 ? <p className={styles.more}>今天另有 {more} 份作业在进行中</p> : null}
+    </div>
+  );
+}
+
+export function MarkingPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
+  const list = snapshot.pipeline.filter((hw) => hw.questions.length > 0).slice(0, PIPELINE_CARDS);
+  if (list.length === 0) return <p className={styles.empty}>今天没有需要人工阅卷的题目</p>;
+  return (
+    <div className={styles.pipeline}>
+      {list.map((hw) => (
+        <section key={hw.homeworkId} className={styles.card} aria-label={`${hw.title} 阅卷`}>
+          <header className={styles.cardHeader}>
+            <span className={styles.subject}>{hw.subjectName}</span>
+            <span className={styles.cardTitle}>{hw.title}</span>
+            <span className={`${styles.badge} ${hw.arbitration > 0 ? styles.warnBadge : ''}`}>双评待仲裁 {hw.arbitration}</span>
+          </header>
+          <div className={styles.markingGrid}>
+            <div>
+              {hw.questions.map((q) => {
+                const total = q.todo + q.inProgress + q.done + q.missing;
+                return (
+                  <div key={q.no} className={styles.questionRow}>
+                    <span className={styles.questionNo}>第 {q.no} 题</span>
+                    <div
+                      className={styles.stack}
+                      aria-label={`第 ${q.no} 题 已阅 ${q.done}，阅卷中 ${q.inProgress}，待阅 ${q.todo}，缺页 ${q.missing}`}
+                    >
+                      <div className={styles.stackDone} style={{ width: `${percent(q.done, total)}%` }} />
+                      <div className={styles.stackProgress} style={{ width: `${percent(q.inProgress, total)}%` }} />
+                      <div className={styles.stackMissing} style={{ width: `${percent(q.missing, total)}%` }} />
+                    </div>
+                    <span className={styles.num} data-testid={`question-${hw.homeworkId}-${q.no}`}>
+                      {q.done}/{total}
+                    </span>
+                  </div>
+                );
+              })}
+              <p className={styles.legend}>
+                <i className={styles.stackDone} /> 已阅 <i className={styles.stackProgress} /> 阅卷中{' '}
+                <i className={styles.legendTodo} /> 待阅 <i className={styles.stackMissing} /> 缺页
+              </p>
+            </div>
+            <div>
+              <h3 className={styles.subheading}>阅卷教师</h3>
+              {hw.teachers.length === 0 ? <p className={styles.muted}>还没有教师开始阅卷</p> : null}
+              {hw.teachers.slice(0, 8).map((t) => (
+                <div key={t.name} className={styles.teacherRow}>
+                  <span>{t.name}</span>
+                  <span className={styles.num}>已阅 {t.done}</span>
+                  <span className={styles.muted}>{t.inProgress > 0 ? `阅卷中 ${t.inProgress}` : ''}</span>
+                </div>
+              ))}
+            </div>
+          </div>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+const TEXT = '#e8f0ff';
+
+/** Chart text follows the screen's type size (the stylesheet's min(1.5vw, 2.7vh)). */
+function chartFontSize(): number {
+  return Math.round(Math.min(window.innerWidth * 0.015, window.innerHeight * 0.027) * 0.62);
+}
+
+function useResultCharts(results: ScreenResults, fontSize: number) {
+  return useMemo(() => {
+    const AXIS = { axisLabel: { color: TEXT, fontSize, interval: 0 }, axisLine: { lineStyle: { color: '#5b6f9a' } } };
+    const grid = { left: fontSize * 3, right: fontSize, top: fontSize * 2, bottom: fontSize * 2 };
+    const names = results.classes.map((c) => c.name);
+    const rates: EChartsCoreOption = {
+      animationDurationUpdate: 800,
+      grid,
+      xAxis: { type: 'category', data: names, ...AXIS },
+      yAxis: { type: 'value', max: 100, ...AXIS, splitLine: { lineStyle: { color: '#233a6b' } } },
+      series: [
+        {
+          type: 'bar',
+          data: results.classes.map((c) => (c.scoreRate === null ? null : Math.round(c.scoreRate * 1000) / 10)),
+          itemStyle: { color: '#3aa0ff' },
+          label: { show: true, position: 'top', color: TEXT, fontSize, formatter: '{c}%' },
+          markLine:
+            results.grade.scoreRate === null
+              ? undefined
+              : {
+                  symbol: 'none',
+                  data: [{ yAxis: Math.round(results.grade.scoreRate * 1000) / 10 }],
+                  lineStyle: { color: '#ffc53d' },
+                  label: { color: '#ffc53d', fontSize: 16, formatter: '年级 {c}%' },
+                },
+        },
+      ],
+    };
+    const bandNames = ['优秀', '良好', '合格', '待合格'] as const;
+    const bandColors = ['#52c41a', '#3aa0ff', '#ffc53d', '#ff7a45'];
+    const bands: EChartsCoreOption = {
+      animationDurationUpdate: 800,
+      legend: { top: 0, itemWidth: fontSize, itemHeight: fontSize * 0.7, textStyle: { color: TEXT, fontSize } },
+      grid,
+      xAxis: { type: 'category', data: names, ...AXIS },
+      yAxis: { type: 'value', ...AXIS, splitLine: { lineStyle: { color: '#233a6b' } } },
+      series: bandNames.map((band, i) => ({
+        name: band,
+        type: 'bar',
+        stack: 'bands',
+        itemStyle: { color: bandColors[i] },
+        data: results.classes.map((c) => c.gradeBands.find((b) => b.band === band)?.count ?? 0),
+      })),
+    };
+    const cells = results.heatmap.flatMap((row, y) => row.values.map((v, x) => [x, y, v === null ? '-' : Math.round(v * 100)]));
+    const heat: EChartsCoreOption = {
+      animationDurationUpdate: 800,
+      grid: { left: 200, right: 20, top: 10, bottom: 40 },
+      xAxis: { type: 'category', data: names, ...AXIS },
+      yAxis: {
+        type: 'category',
+        data: results.heatmap.map((r) => r.name),
+        ...AXIS,
+        axisLabel: { color: TEXT, fontSize: 16, width: 180, overflow: 'truncate' },
+      },
+      visualMap: { min: 0, max: 100, show: false, inRange: { color: ['#ff4d4f', '#ffc53d', '#52c41a'] } },
+      series: [{ type: 'heatmap', data: cells, label: { show: true, color: '#0b1a3a', fontSize } }],
+    };
+    return { rates, bands, heat };
+  }, [results, fontSize]);
+}
+
+export function ResultsPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
+  const results = snapshot.results;
+  if (!results) return <p className={styles.empty}>还没有已阅完的作业成绩</p>;
+  return <Results results={results} />;
+}
+
+function Results({ results }: { results: ScreenResults }) {
+  const [fontSize, setFontSize] = useState(chartFontSize);
+  useEffect(() => {
+    const resize = () => setFontSize(chartFontSize());
+    window.addEventListener('resize', resize);
+    return () => window.removeEventListener('resize', resize);
+  }, []);
+  const charts = useResultCharts(results, fontSize);
+  return (
+    <div className={styles.results}>
+      <header className={styles.resultsHeader}>
+        <span className={styles.subject}>{results.homework.subjectName}</span>
+        <span className={styles.cardTitle}>{results.homework.title}</span>
+        <span className={styles.muted}>{results.homework.date}</span>
+        <span
+          className={styles.gradeRate}
+          title={`年级得分率 = 平均分 / 满分，参考人数 ${results.grade.participants} / 在册 ${results.grade.enrolled}`}
+        >
+          年级得分率 <b data-testid="grade-rate">{rateText(results.grade.scoreRate)}</b>
+          <small>
+            参考 {results.grade.participants} / {results.grade.enrolled} 人
+          </small>
+        </span>
+      </header>
+      <section className={`${styles.card} ${styles.chartCard}`}>
+        <h3 className={styles.subheading}>班级得分率对比</h3>
+        <div className={styles.chartBox}>
+          <ScreenChart option={charts.rates} label="班级得分率对比" />
+        </div>
+      </section>
+      <section className={`${styles.card} ${styles.chartCard}`}>
+        <h3 className={styles.subheading}>等级分布（人数）</h3>
+        <div className={styles.chartBox}>
+          <ScreenChart option={charts.bands} label="各班等级分布" />
+        </div>
+      </section>
+      <section className={`${styles.card} ${styles.sideCard}`}>
+        <h3 className={styles.subheading}>失分最多的题</h3>
+        {results.mostMissed.map((q) => (
+          <div key={q.no} className={styles.teacherRow}>
+            <span>第 {q.no} 题</span>
+            <span className={styles.num}>得分率 {rateText(q.scoreRate)}</span>
+          </div>
+        ))}
+        <h3 className={styles.subheading}>进步最大的班级</h3>
+        {results.mostImproved ? (
+          <p className={styles.improved}>
+            <b>{results.mostImproved.name}</b> 相对年级得分率提升 {(results.mostImproved.delta * 100).toFixed(1)} 个百分点
+            <small>（与《{results.mostImproved.previousTitle}》相比）</small>
+          </p>
+        ) : (
+          <p className={styles.muted}>暂无可比较的上一份作业</p>
+        )}
+      </section>
+      <section className={`${styles.card} ${styles.chartCard} ${styles.heatCard}`}>
+        <h3 className={styles.subheading} title="掌握度 = 得分之和 / 满分之和（该知识点的题目，参考学生）；少于 3 道题为数据不足">
+          知识点掌握度（%，近 {results.heatmapHomeworkCount} 份{results.homework.subjectName}作业，最弱的知识点在上）
+        </h3>
+        <div className={styles.chartBox}>
+          {results.heatmap.length > 0 ? (
+            <ScreenChart option={charts.heat} label="知识点掌握度热力图" />
+          ) : (
+            <p className={styles.muted}>数据不足</p>
+          )}
+        </div>
+      </section>
+      {results.topStudents ? (
+        <section className={styles.card}>
+          <h3 className={styles.subheading}>优秀学生</h3>
+          {results.topStudents.map((s) => (
+            <div key={`${s.className}-${s.name}`} className={styles.teacherRow}>
+              <span>
+                {s.className} {s.name}
+              </span>
+              <span className={styles.num}>{rateText(s.scoreRate)}</span>
+            </div>
+          ))}
+        </section>
+      ) : null}
+    </div>
+  );
+}

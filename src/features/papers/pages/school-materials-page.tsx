@@ -1,0 +1,261 @@
+/**
+ * /schoolmaterials (校本资料): the school's shared library of papers. Teachers share their papers from
+ * 我的试卷 (共享到校本资料), each filed under a school year, subject and optionally a chapter; here everyone
+ * of the school searches and filters them, previews one, and copies it into their own papers. The owner
+ * withdraws an item, an admin removes any. Another school's items never appear (the server scopes them).
+ */
+import { IconSearch } from '@douyinfe/semi-icons';
+import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
+import { Button, Empty, Input, Modal, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { MaterialListQuery } from '../../../shared/contract/materials';
+import type { PaperSummary } from '../../../shared/contract/papers';
+import { formatDate } from '../../../shared/lib/format-date';
+import { LabelledSelect } from '../../../shared/ui/labelled-select';
+import { useRemote } from '../../../shared/ui/use-remote';
+import { formatScore } from '../basket.store';
+import { NoSchoolPanel } from '../no-school-panel';
+import { PagedList } from '../paged-list';
+import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
+import { fetchChapters, fetchSchoolYears, fetchSubjects } from '../papers-api';
+import { usePapersServices } from '../papers-services';
+import { toPathOptions } from '../tree-data';
+import styles from './paperlist-page.module.css';
+
+export const MATERIAL_PAGE_SIZE = 10;
+
+export function SchoolMaterialsPage() {
+  const { user } = usePapersServices();
+  if (user.orgId === null) return <NoSchoolPanel />;
+  return <SchoolMaterials orgId={user.orgId} />;
+}
+
+function SchoolMaterials({ orgId }: { orgId: number }) {
+  const { http } = usePapersServices();
+  const navigate = useNavigate();
+  const [keywordInput, setKeywordInput] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [subjectId, setSubjectId] = useState<number | undefined>();
+  const [schoolYearId, setSchoolYearId] = useState<number | undefined>();
+  const [chapterId, setChapterId] = useState<number | undefined>();
+  const [page, setPage] = useState(1);
+  const [copying, setCopying] = useState<number | null>(null);
+
+  const subjects = useRemote('subjects', () => fetchSubjects(http));
+  const years = useRemote(`years:${orgId}`, () => fetchSchoolYears(http, orgId));
+  const chapters = useRemote(subjectId ? `chapters:${subjectId}` : null, () => fetchChapters(http, subjectId!));
+
+  const query: MaterialListQuery = {
+    page,
+    pageSize: MATERIAL_PAGE_SIZE,
+    ...(keyword ? { keyword } : {}),
+    ...(subjectId ? { subjectId } : {}),
+    ...(schoolYearId ? { schoolYearId } : {}),
+    ...(chapterId ? { chapterId } : {}),
+  };
+  const materials = useRemote(`materials:${JSON.stringify(query)}`, () => fetchMaterialPage(http, query));
+  const rows = materials.data?.list ?? [];
+  const filtered = Boolean(keyword || subjectId || schoolYearId || chapterId);
+
+  const filter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  const search = () => filter(setKeyword)(keywordInput.trim());
+
+  const copy = async (paper: PaperSummary) => {
+    setCopying(paper.id);
+    try {
+      const created = await copyPaper(http, paper.id);
+      Toast.success(`已复制到我的试卷：「${created.title}」`);
+    } catch {
+      // Shown by the client.
+    } finally {
+      setCopying(null);
+    }
+  };
+
+  // Modal.confirm shows its button loading while this runs.
+  const remove = async (paper: PaperSummary) => {
+    try {
+      await unsharePaper(http, paper.id);
+      Toast.success(paper.mine ? `已撤回「${paper.title}」` : `已从校本资料移除「${paper.title}」`);
+      if (rows.length === 1 && page > 1) setPage(page - 1);
+      else materials.reload();
+    } catch {
+      // Shown by the client.
+    }
+  };
+
+  const confirmRemove = (paper: PaperSummary) => {
+    const verb = paper.mine ? '撤回' : '移除';
+    Modal.confirm({
+      title: `从校本资料${verb}「${paper.title}」？`,
+      content: '试卷本身保留在作者的我的试卷中；已被复制的副本不受影响。',
+      okText: verb,
+      cancelText: '取消',
+      okButtonProps: { type: 'danger' },
+      onOk: () => remove(paper),
+    });
+  };
+
+  const actions = (paper: PaperSummary) => (
+    <Space wrap spacing={4} className={styles.actions}>
+      <Button size="small" theme="borderless" onClick={() => navigate(`/printing?paperId=${paper.id}`)}>
+        预览
+      </Button>
+      <Button size="small" theme="solid" loading={copying === paper.id} onClick={() => void copy(paper)}>
+        复制到我的试卷
+      </Button>
+      {paper.mine || materials.data?.canRemoveAny ? (
+        <Button
+          size="small"
+          theme="borderless"
+          type="danger"
+          aria-label={`${paper.mine ? '撤回' : '移除'}：${paper.title}`}
+          onClick={() => confirmRemove(paper)}
+        >
+          {paper.mine ? '撤回' : '移除'}
+        </Button>
+      ) : null}
+    </Space>
+  );
+
+  const sharer = (paper: PaperSummary) => paper.createdBy?.name ?? '已注销的账号';
+  const meta = (paper: PaperSummary) =>
+    `${paper.questionCount} 题 · 满分 ${formatScore(paper.totalScore)} 分 · ${paper.paperSize}`;
+
+  const columns = [
+    {
+      title: '试卷名称',
+      dataIndex: 'title',
+      render: (_: unknown, paper: PaperSummary) => (
+        <div>
+          <Typography.Text strong>{paper.title}</Typography.Text>
+          <div className={styles.sub}>{meta(paper)}</div>
+        </div>
+      ),
+    },
+    { title: '学科', dataIndex: 'subject', width: 70, render: (_: unknown, paper: PaperSummary) => paper.subject.name },
+    { title: '学年', dataIndex: 'schoolYear', width: 130, render: (_: unknown, paper: PaperSummary) => paper.schoolYear.name },
+    {
+      title: '章节',
+      dataIndex: 'sharedChapter',
+      width: 160,
+      render: (_: unknown, paper: PaperSummary) => paper.sharedChapter?.name ?? '—',
+    },
+    { title: '共享人', dataIndex: 'createdBy', width: 100, render: (_: unknown, paper: PaperSummary) => sharer(paper) },
+    {
+      title: '共享时间',
+      dataIndex: 'sharedAt',
+      width: 110,
+      render: (_: unknown, paper: PaperSummary) => (paper.sharedAt ? formatDate(paper.sharedAt) : ''),
+    },
+    { title: '操作', dataIndex: 'actions', width: 240, render: (_: unknown, paper: PaperSummary) => actions(paper) },
+  ];
+
+  return (
+    <main className={styles.page}>
+      <div className={styles.head}>
+        <div>
+          <Typography.Title heading={3} style={{ margin: 0 }}>
+            校本资料
+          </Typography.Title>
+          <Typography.Text type="tertiary">本校老师共享的试卷，可预览、复制到我的试卷后修改和布置</Typography.Text>
+        </div>
+        <Button onClick={() => navigate('/paperlist?tab=papers')}>共享我的试卷</Button>
+      </div>
+      <div className={styles.filters} role="search" aria-label="筛选校本资料">
+        <Input
+          aria-label="试卷名称"
+          placeholder="按试卷名称搜索"
+          prefix={<IconSearch />}
+          showClear
+          maxLength={60}
+          value={keywordInput}
+          onChange={(value) => {
+            setKeywordInput(value);
+            if (value === '') filter(setKeyword)('');
+          }}
+          onEnterPress={search}
+          style={{ width: 220 }}
+        />
+        <Button onClick={search}>搜索</Button>
+        <LabelledSelect
+          label="学科"
+          placeholder="全部学科"
+          showClear
+          value={subjectId}
+          optionList={(subjects.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+          onChange={(value) => {
+            setChapterId(undefined);
+            filter(setSubjectId)(value ? Number(value) : undefined);
+          }}
+          style={{ width: 130 }}
+        />
+        <LabelledSelect
+          label="学年"
+          placeholder="全部学年"
+          showClear
+          value={schoolYearId}
+          optionList={(years.data ?? []).map((y) => ({ value: y.id, label: y.name }))}
+          onChange={(value) => filter(setSchoolYearId)(value ? Number(value) : undefined)}
+          style={{ width: 160 }}
+        />
+        <LabelledSelect
+          label="章节"
+          placeholder={subjectId ? '全部章节' : '先选学科再选章节'}
+          disabled={!subjectId}
+          showClear
+          filter
+          optionList={toPathOptions(chapters.data ?? [])}
+          value={chapterId}
+          onChange={(value) => filter(setChapterId)(typeof value === 'number' ? value : undefined)}
+          style={{ width: 220 }}
+        />
+      </div>
+      <PagedList
+        label="校本资料列表"
+        rows={rows}
+        total={materials.data?.total ?? 0}
+        loading={materials.loading}
+        page={page}
+        pageSize={MATERIAL_PAGE_SIZE}
+        onPageChange={setPage}
+        columns={columns}
+        card={(paper) => (
+          <>
+            <div className={styles.cardHead}>
+              <Typography.Text strong>{paper.title}</Typography.Text>
+            </div>
+            <div className={styles.sub}>
+              {`${paper.subject.name} · ${paper.schoolYear.name}${paper.sharedChapter ? ` · ${paper.sharedChapter.name}` : ''}`}
+            </div>
+            <div className={styles.sub}>
+              {`${meta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
+            </div>
+            {actions(paper)}
+          </>
+        )}
+        empty={
+          <Empty
+            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            title={filtered ? '没有符合条件的资料' : '校本资料还是空的'}
+            description={filtered ? '换个条件试试' : '在作业列表的「我的试卷」中点「共享到校本资料」，本校老师就能在这里看到'}
+            className={styles.empty}
+          >
+            {filtered ? null : (
+              <Button theme="solid" onClick={() => navigate('/paperlist?tab=papers')}>
+                去我的试卷
+              </Button>
+            )}
+          </Empty>
+        }
+      />
+    </main>
+  );
+}

@@ -1,0 +1,416 @@
+/**
+ * /rehearse (错题重练): the wrong-question book. Filters (学年, 班级, 学科, 学生, 知识点, 章节, 时间, 错误次数,
+ * 掌握情况) live in the URL. 班级错题 lists the class's most-missed questions with their 得分率 and error
+ * causes, and its students; 学生错题本 opens a student's book on what is still to redo, each question with
+ * the student's answer (options, or the answer image cut from the scan) beside the key and the analysis.
+ * The class list exports to Excel; a student's book prints (打印 / 另存为 PDF). 生成错题重练 opens the set
+ * maker.
+ */
+import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
+import { Button, Empty, Input, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { LabelledSelect } from '../../../shared/ui/labelled-select';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import {
+  MASTERY_FILTER_LABELS,
+  MASTERY_FILTERS,
+  MASTERY_LABELS,
+  type BookEntry,
+  type ClassBook,
+  type RehearseOptions,
+} from '../../../shared/contract/rehearse';
+import { PrintSheet } from '../../../shared/ui/print-sheet';
+import { type BookParams, useClassBook, useDownloadClassXlsx, useRehearseOptions, useStudentBook } from '../rehearse-api';
+import { useRehearseServices } from '../rehearse-services';
+import { BookEntryCard } from '../book-entry-card';
+import { CauseSettings } from '../cause-settings';
+import { SetMaker } from '../set-maker';
+import styles from '../rehearse.module.css';
+
+const TYPE_LABELS: Record<string, string> = {
+  single: '单选题',
+  multiple: '多选题',
+  judge: '判断题',
+  blank: '填空题',
+  subjective: '解答题',
+};
+const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
+const SCORE_RATE_HELP = '得分率 = 本班首次作答该题的得分之和 ÷ 满分之和；分母为有成绩的学生，缺考、未扫描不计入，重练卷不计入';
+const MASTERY_COLORS = { pending: 'red', redo1: 'orange', redo2: 'amber', mastered: 'green' } as const;
+
+function useFilters() {
+  const [search, setSearch] = useSearchParams();
+  const get = (key: string) => search.get(key) ?? undefined;
+  const num = (key: string) => (get(key) ? Number(get(key)) : undefined);
+  const set = (patch: Record<string, string | number | undefined | null>) => {
+    const next = new URLSearchParams(search);
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined || value === null || value === '') next.delete(key);
+      else next.set(key, String(value));
+    }
+    setSearch(next, { replace: true });
+  };
+  return { get, num, set };
+}
+
+export function RehearsePage() {
+  const filters = useFilters();
+  const options = useRehearseOptions();
+  if (options.isLoading) return <Spin size="large" tip="正在加载…" wrapperClassName={styles.state} spinning />;
+  if (options.error || !options.data)
+    return <Empty className={styles.state} title="加载失败" description="数据暂时无法读取，请稍后重试" />;
+  if (filters.get('print') && filters.num('studentId')) return <StudentPrint options={options.data} />;
+  return <RehearseBody options={options.data} />;
+}
+
+function RehearseBody({ options }: { options: RehearseOptions }) {
+  const { schoolYearId: currentYear } = useRehearseServices();
+  const { get, num, set } = useFilters();
+  const [makerOpen, setMakerOpen] = useState(false);
+  const download = useDownloadClassXlsx();
+
+  const yearId =
+    num('schoolYearId') ?? (options.schoolYears.some((y) => y.id === currentYear) ? currentYear : options.schoolYears[0]?.id);
+  const yearClasses = options.classes.filter((c) => c.schoolYearId === yearId);
+  const classId = num('classId') ?? yearClasses[0]?.id;
+  const klass = yearClasses.find((c) => c.id === classId);
+  const subjects = options.subjects.filter((s) => !klass || klass.subjectIds === null || klass.subjectIds.includes(s.id));
+  const subjectId = num('subjectId');
+  const studentId = num('studentId');
+  const view = get('view') === 'student' || studentId ? 'student' : 'class';
+  const bookFilter: BookParams = {
+    subjectId,
+    knowledgePointId: num('knowledgePointId'),
+    chapterId: num('chapterId'),
+    from: get('from'),
+    to: get('to'),
+    minTimesWrong: num('minTimesWrong'),
+    mastery: get('mastery') ?? 'open',
+  };
+  const classBook = useClassBook({ classId, ...bookFilter }, classId !== undefined);
+  const studentBook = useStudentBook({ studentId, ...bookFilter }, view === 'student' && studentId !== undefined);
+  const tags = view === 'student' ? studentBook.data : classBook.data;
+
+  if (options.classes.length === 0) {
+    return (
+      <div className={styles.page}>
+        <Empty
+          className={styles.state}
+          title="暂无可查看的班级"
+          description="您还没有任教的班级；任教安排由学校管理员在团队管理中设置。"
+        />
+      </div>
+    );
+  }
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.head}>
+        <Typography.Title heading={4}>错题重练</Typography.Title>
+        <div className={styles.actions}>
+          {options.canManage ? <CauseSettings causes={options.errorCauses} percent={options.subjectiveWrongPercent} /> : null}
+          {view === 'class' && classBook.data ? (
+            <Button icon={<IconDownload />} onClick={() => void download({ classId, ...bookFilter }, classBook.data!.klass.name)}>
+              导出 Excel
+            </Button>
+          ) : null}
+          {view === 'student' && studentId ? (
+            <Button icon={<IconPrint />} onClick={() => set({ print: 1 })}>
+              打印错题本
+            </Button>
+          ) : null}
+          <Button theme="solid" disabled={!classBook.data} onClick={() => setMakerOpen(true)}>
+            生成错题重练
+          </Button>
+        </div>
+      </div>
+
+      <div className={styles.filters} role="search" aria-label="筛选">
+        <LabelledSelect
+          label="学年"
+          prefix="学年"
+          value={yearId ?? undefined}
+          optionList={options.schoolYears.map((y) => ({ value: y.id, label: y.name }))}
+          onChange={(v) => set({ schoolYearId: v as number, classId: null, studentId: null })}
+        />
+        <LabelledSelect
+          label="班级"
+          prefix="班级"
+          value={classId}
+          optionList={yearClasses.map((c) => ({ value: c.id, label: c.name }))}
+          onChange={(v) => set({ classId: v as number, studentId: null })}
+        />
+        <LabelledSelect
+          label="学科"
+          prefix="学科"
+          value={subjectId ?? 0}
+          optionList={[{ value: 0, label: '全部学科' }, ...subjects.map((s) => ({ value: s.id, label: s.name }))]}
+          onChange={(v) => set({ subjectId: v === 0 ? null : (v as number), knowledgePointId: null, chapterId: null })}
+        />
+        <LabelledSelect
+          label="学生"
+          prefix="学生"
+          filter
+          value={studentId ?? 0}
+          optionList={[
+            { value: 0, label: '全班' },
+            ...(classBook.data?.students ?? []).map((s) => ({ value: s.id, label: `${s.name}（${s.code}）` })),
+          ]}
+          onChange={(v) => set({ studentId: v === 0 ? null : (v as number), view: v === 0 ? null : 'student' })}
+        />
+        <LabelledSelect
+          label="知识点"
+          prefix="知识点"
+          filter
+          value={num('knowledgePointId') ?? 0}
+          optionList={[
+            { value: 0, label: '全部' },
+            ...(tags?.knowledgePoints ?? []).map((k) => ({ value: k.id, label: k.name })),
+          ]}
+          onChange={(v) => set({ knowledgePointId: v === 0 ? null : (v as number) })}
+        />
+        <LabelledSelect
+          label="章节"
+          prefix="章节"
+          filter
+          value={num('chapterId') ?? 0}
+          optionList={[{ value: 0, label: '全部' }, ...(tags?.chapters ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+          onChange={(v) => set({ chapterId: v === 0 ? null : (v as number) })}
+        />
+        <Input
+          aria-label="开始日期"
+          type="date"
+          prefix="从"
+          value={get('from') ?? ''}
+          onChange={(v) => set({ from: v })}
+          className={styles.date}
+        />
+        <Input
+          aria-label="结束日期"
+          type="date"
+          prefix="到"
+          value={get('to') ?? ''}
+          onChange={(v) => set({ to: v })}
+          className={styles.date}
+        />
+        <LabelledSelect
+          label="错误次数"
+          prefix="错误次数"
+          value={num('minTimesWrong') ?? 1}
+          optionList={[1, 2, 3, 5].map((n) => ({ value: n, label: n === 1 ? '不限' : `≥ ${n} 次` }))}
+          onChange={(v) => set({ minTimesWrong: v === 1 ? null : (v as number) })}
+        />
+        <LabelledSelect
+          label="掌握情况"
+          prefix="掌握情况"
+          value={get('mastery') ?? 'open'}
+          optionList={MASTERY_FILTERS.map((m) => ({ value: m, label: MASTERY_FILTER_LABELS[m] }))}
+          onChange={(v) => set({ mastery: v === 'open' ? null : (v as string) })}
+        />
+      </div>
+
+      <Tabs
+        activeKey={view}
+        onChange={(key) => set({ view: key === 'class' ? null : key, studentId: key === 'class' ? null : studentId })}
+        type="line"
+      >
+        <Tabs.TabPane tab="班级错题" itemKey="class">
+          {classBook.isLoading ? (
+            <Spin size="large" wrapperClassName={styles.state} spinning />
+          ) : classBook.data ? (
+            <ClassView book={classBook.data} onStudent={(id) => set({ studentId: id, view: 'student' })} />
+          ) : (
+            <Empty className={styles.state} title="加载失败" />
+          )}
+        </Tabs.TabPane>
+        <Tabs.TabPane tab="学生错题本" itemKey="student">
+          {!studentId ? (
+            <Empty
+              className={styles.state}
+              title="请选择学生"
+              description="在上方「学生」中选择，或在班级错题的学生列表中点击姓名。"
+            />
+          ) : studentBook.isLoading ? (
+            <Spin size="large" wrapperClassName={styles.state} spinning />
+          ) : studentBook.data ? (
+            <StudentView entries={studentBook.data.entries} counts={studentBook.data.counts} causes={options.errorCauses} />
+          ) : (
+            <Empty className={styles.state} title="加载失败" />
+          )}
+        </Tabs.TabPane>
+      </Tabs>
+
+      {classBook.data && classId !== undefined ? (
+        <SetMaker
+          visible={makerOpen}
+          onClose={() => setMakerOpen(false)}
+          schoolYearId={yearId ?? null}
+          classId={classId}
+          className={classBook.data.klass.name}
+          subjectId={subjectId ?? null}
+          subjectName={options.subjects.find((s) => s.id === subjectId)?.name ?? ''}
+          students={classBook.data.students}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function ClassView({ book, onStudent }: { book: ClassBook; onStudent: (id: number) => void }) {
+  const { RichText } = useRehearseServices();
+  const [cause, setCause] = useState<string | null>(null);
+  const shown = useMemo(
+    () => (cause === null ? book.questions : book.questions.filter((q) => q.causes.some((c) => c.cause === cause))),
+    [book.questions, cause],
+  );
+  return (
+    <div className={styles.classView}>
+      <section aria-label="按错因">
+        <Typography.Title heading={6}>按错因</Typography.Title>
+        <div className={styles.causes}>
+          <Tag size="large" color={cause === null ? 'blue' : 'white'} onClick={() => setCause(null)}>
+            全部 {book.causes.reduce((s, c) => s + c.count, 0)}
+          </Tag>
+          {book.causes.map((c) => (
+            <Tag key={c.cause} size="large" color={cause === c.cause ? 'blue' : 'white'} onClick={() => setCause(c.cause)}>
+              {c.cause} {c.count}
+            </Tag>
+          ))}
+        </div>
+      </section>
+      <section aria-label="高频错题">
+        <Typography.Title heading={6}>高频错题（{shown.length}）</Typography.Title>
+        <Table
+          size="small"
+          rowKey="questionId"
+          dataSource={shown}
+          pagination={{ pageSize: 10 }}
+          empty={<Empty title="没有符合条件的错题" />}
+          scroll={{ x: 900 }}
+          columns={[
+            { title: '序号', width: 60, render: (_: unknown, __: unknown, index: number) => index + 1 },
+            {
+              title: '题目',
+              dataIndex: 'stem',
+              width: 340,
+              render: (stem: string) => (
+                <div className={styles.stemCell}>
+                  <RichText text={stem} />
+                </div>
+              ),
+            },
+            { title: '题型', dataIndex: 'type', width: 80, render: (type: string) => TYPE_LABELS[type] ?? type },
+            { title: '知识点', dataIndex: 'knowledgePoints', width: 140, render: (kps: string[]) => kps.join('、') || '—' },
+            { title: '错题人数', dataIndex: 'missedBy', width: 90 },
+            {
+              title: '未掌握 / 已掌握',
+              width: 120,
+              render: (_: unknown, q: ClassBook['questions'][number]) => `${q.open} / ${q.mastered}`,
+            },
+            {
+              title: (
+                <Tooltip content={SCORE_RATE_HELP}>
+                  <span>得分率 ⓘ</span>
+                </Tooltip>
+              ),
+              width: 110,
+              render: (_: unknown, q: ClassBook['questions'][number]) => (
+                <Tooltip content={`${q.attempts} 名学生有成绩`}>{pct(q.scoreRate)}</Tooltip>
+              ),
+            },
+            {
+              title: '错因',
+              width: 180,
+              render: (_: unknown, q: ClassBook['questions'][number]) =>
+                q.causes.map((c) => (
+                  <Tag key={c.cause} className={styles.causeTag}>
+                    {c.cause} {c.count}
+                  </Tag>
+                )),
+            },
+          ]}
+        />
+      </section>
+      <section aria-label="学生">
+        <Typography.Title heading={6}>学生（点击姓名查看错题本）</Typography.Title>
+        <div className={styles.students}>
+          {book.students.map((s) => (
+            <Button key={s.id} size="small" onClick={() => onStudent(s.id)}>
+              {s.name} <span className={styles.count}>{s.open}</span>
+            </Button>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function StudentView({
+  entries,
+  counts,
+  causes,
+}: {
+  entries: BookEntry[];
+  counts: Record<keyof typeof MASTERY_LABELS, number>;
+  causes: string[];
+}) {
+  return (
+    <div>
+      <div className={styles.causes}>
+        {(Object.keys(MASTERY_LABELS) as (keyof typeof MASTERY_LABELS)[]).map((state) => (
+          <Tag key={state} size="large" color={MASTERY_COLORS[state]}>
+            {MASTERY_LABELS[state]} {counts[state]}
+          </Tag>
+        ))}
+      </div>
+      {entries.length === 0 ? (
+        <Empty className={styles.state} title="没有符合条件的错题" />
+      ) : (
+        <ol className={styles.entries}>
+          {entries.map((entry, index) => (
+            <li key={entry.id}>
+              <BookEntryCard entry={entry} index={index + 1} causes={causes} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+/** A student's book as a printable page (with answers and analysis): 打印, or 另存为 PDF in the print dialog. */
+function StudentPrint({ options }: { options: RehearseOptions }) {
+  const { get, num, set } = useFilters();
+  const params: BookParams = {
+    studentId: num('studentId'),
+    subjectId: num('subjectId'),
+    knowledgePointId: num('knowledgePointId'),
+    chapterId: num('chapterId'),
+    from: get('from'),
+    to: get('to'),
+    minTimesWrong: num('minTimesWrong'),
+    mastery: get('mastery') ?? 'open',
+  };
+  const book = useStudentBook(params, true);
+  if (!book.data) return <Spin size="large" wrapperClassName={styles.state} spinning={book.isLoading} />;
+  const { student, entries } = book.data;
+  const subject = options.subjects.find((s) => s.id === num('subjectId'))?.name ?? '全部学科';
+  return (
+    <PrintSheet title={`${student.name}的错题本`} onBack={() => set({ print: null })}>
+      <header className={styles.printHead}>
+        <h1>{student.name}的错题本</h1>
+        <p>
+          {student.className} · 学号 {student.code} · {subject} · 共 {entries.length} 题（
+          {MASTERY_FILTER_LABELS[(get('mastery') as 'open' | 'mastered' | 'all' | undefined) ?? 'open']}）
+        </p>
+      </header>
+      <ol className={styles.entries}>
+        {entries.map((entry, index) => (
+          <li key={entry.id} className={styles.printEntry}>
+            <BookEntryCard entry={entry} index={index + 1} causes={[]} printing />
+          </li>
+        ))}
+      </ol>
+    </PrintSheet>
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * Personalised re-practice sets (举一反三) and the class's common wrong questions, as made from /rehearse:
+ * the options a teacher chooses, the preview (each student's questions with why each was picked), the
+ * set made into a homework, and its print. Shared by the set maker and the server.
+ */
+import { z } from 'zod';
+import { answerSheetSpecSchema } from './answer-sheet';
+import { dateSchema, formIdSchema, idSchema, text } from './primitives';
+
+export const REHEARSE_SET_KINDS = ['personal', 'class'] as const;
+export const rehearseSetKindSchema = z.enum(REHEARSE_SET_KINDS);
+export type RehearseSetKindName = z.infer<typeof rehearseSetKindSchema>;
+
+/** The full score of every question of a re-practice set: all questions weigh the same in a redo. */
+export const REHEARSE_QUESTION_SCORE = 5;
+
+export const setSwapSchema = z.object({
+  studentId: idSchema,
+  position: z.number().int().min(1).max(20),
+  questionId: idSchema,
+});
+export type SetSwap = z.infer<typeof setSwapSchema>;
+
+export const setOptionsSchema = z.object({
+  schoolYearId: idSchema,
+  subjectId: idSchema,
+  classIds: z.array(idSchema).min(1, '请选择班级').max(20),
+  /** Only these students of the classes (personal sets); all of them when absent. */
+  studentIds: z.array(idSchema).max(2000).optional(),
+  kind: rehearseSetKindSchema.default('personal'),
+  /** Own wrong questions per student (personal sets). */
+  count: z.number().int().min(1, '错题数至少为 1').max(10, '错题数最多为 10').default(3),
+  order: z.enum(['recent', 'most']).default('recent'),
+  /** Similar questions (同类题) per wrong question. */
+  similarPerQuestion: z.number().int().min(0).max(3).default(1),
+  /** The class set takes questions whose 得分率 is below this line, in percent. */
+  linePercent: z.number().int().min(1, '重练线应在 1% 到 100% 之间').max(100, '重练线应在 1% 到 100% 之间').default(60),
+  seed: z.number().int().min(0).max(2_147_483_647).default(1),
+  /** Swapped questions of the preview. */
+  swaps: z.array(setSwapSchema).max(2000).default([]),
+});
+export type SetOptions = z.input<typeof setOptionsSchema>;
+
+export const setReasonSchema = z.object({
+  knowledgePoints: z.array(z.string()),
+  type: z.string(),
+  difficulty: z.number(),
+  originDifficulty: z.number(),
+  originRate: z.number().nullable(),
+  pickRate: z.number().nullable(),
+  neverSeen: z.boolean(),
+  timesWrong: z.number(),
+  chosenLabels: z.array(z.string()).nullable(),
+  distractor: z.enum(['notStored']).nullable(),
+  noSimilar: z.boolean(),
+  /** The reason in one Chinese sentence, as printed on the cover and shown in the preview. */
+  text: z.string(),
+});
+export type SetReason = z.infer<typeof setReasonSchema>;
+
+export const setItemSchema = z.object({
+  position: z.number().int(),
+  questionId: z.number().int(),
+  originQuestionId: z.number().int(),
+  kind: z.enum(['own', 'similar', 'class']),
+  reason: setReasonSchema,
+  alternatives: z.array(z.number().int()),
+});
+export type SetItem = z.infer<typeof setItemSchema>;
+
+export const setQuestionSchema = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  difficulty: z.number().int(),
+  /** The stem as plain text (formulas written out). */
+  stem: z.string(),
+  /** Choice questions' options, as plain text. */
+  options: z.array(z.string()),
+  knowledgePoints: z.array(z.string()),
+});
+export type SetQuestion = z.infer<typeof setQuestionSchema>;
+
+export const setStudentSchema = z.object({
+  studentId: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  classId: z.number().int(),
+  className: z.string(),
+  /** Wrong questions still to redo in the book (not 已掌握). */
+  wrongCount: z.number().int(),
+  items: z.array(setItemSchema),
+});
+export type SetStudent = z.infer<typeof setStudentSchema>;
+
+export const setPreviewSchema = z.object({
+  kind: rehearseSetKindSchema,
+  students: z.array(setStudentSchema),
+  /** The class set's questions (every student the same); empty for personal sets. */
+  classItems: z.array(setItemSchema),
+  questions: z.array(setQuestionSchema),
+});
+export type SetPreview = z.infer<typeof setPreviewSchema>;
+
+export const setCreateSchema = setOptionsSchema.extend({
+  title: text().trim().min(1, '请输入标题').max(60, '标题最多 60 个字'),
+  startDate: dateSchema,
+  dueDate: dateSchema,
+});
+export type SetCreate = z.input<typeof setCreateSchema>;
+
+export const setCreatedSchema = z.object({
+  setId: z.number().int(),
+  homeworkId: z.number().int(),
+  kind: rehearseSetKindSchema,
+  classes: z.array(z.object({ id: z.number().int(), name: z.string(), students: z.number().int() })),
+  students: z.number().int(),
+  questions: z.number().int(),
+});
+export type SetCreated = z.infer<typeof setCreatedSchema>;
+
+export const setPdfParamsSchema = z.object({ id: formIdSchema });
+export const setPdfQuerySchema = z.object({
+  classId: formIdSchema.optional(),
+  studentId: formIdSchema.optional(),
+});
+export type SetPdfQuery = z.infer<typeof setPdfQuerySchema>;
+
+/** The per-student answer sheets of a homework (personalised sets), for the simulated scanner. */
+export const studentSheetSpecsSchema = z.object({
+  sheets: z.array(z.object({ studentCode: z.string(), spec: answerSheetSpecSchema })),
+});
+export type StudentSheetSpecs = z.infer<typeof studentSheetSpecsSchema>;
+
+export const SET_MESSAGES = {
+  notVisible: '很抱歉，您暂无该操作权限',
+  noStudents: '所选班级没有学生',
+  noQuestions: '没有可重练的错题',
+  studentNotInClasses: '学生不在所选班级中',
+  dates: '截止日期不能早于开始日期',
+} as const;
+
+export const QUESTION_TYPE_NAMES: Record<string, string> = {
+  single: '单选题',
+  multiple: '多选题',
+  judge: '判断题',
+  blank: '填空题',
+  subjective: '解答题',
+};
+export const DIFFICULTY_NAMES = ['', '容易', '较易', '中等', '较难', '困难'];

@@ -1,0 +1,168 @@
+/**
+ * Learning analysis in the browser over the demo semester: each page shows the numbers its API answered
+ * (read from the page's own response, then looked for on screen), as a teacher (grade -> student, class,
+ * the four homework pages with the commentary's arrow keys and the Word download, /bigData) and as a grade
+ * director (the three data-centre reports), and the data centre refused to a plain teacher.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import JSZip from 'jszip';
+import fs from 'node:fs';
+import { loginAs, watchErrors } from './portal-helpers';
+
+const pct = (value: number | null | undefined, digits = 1) =>
+  value === null || value === undefined ? '—' : `${(value * 100).toFixed(digits)}%`;
+const num = (value: number | null | undefined, digits = 1) =>
+  value === null || value === undefined ? '—' : String(Math.round(value * 10 ** digits) / 10 ** digits);
+
+/** Screenshots at 1440 and 375 px wide (looked at by hand; not compared). */
+async function shoot(page: Page, name: string) {
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `.test-output/screens/analysis-${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Opens a page and answers the data of the first API response whose path starts with `api`. */
+async function openWith<T>(page: Page, url: string, api: string): Promise<T> {
+  const response = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith(api) && r.request().method() === 'GET');
+  await page.goto(url);
+  const answered = await response;
+  expect(answered.status()).toBe(200);
+  return ((await answered.json()) as { data: T }).data;
+}
+
+type Overview = {
+  totals: { scoreRate: number | null; participants: number; enrolled: number };
+  students: { studentId: number; name: string }[];
+  scope: { subjectId: number };
+};
+type Homework = {
+  homework: { id: number; title: string };
+  summary: { totals: { mean: number | null }; participation: { participants: number } };
+  questions: { no: number; scoreRate: number | null }[];
+  students: { name: string; status: string; scores: (number | null)[] }[];
+};
+
+test('a teacher reads grade, class, student and one homework; the numbers are the API answers', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = watchErrors(page);
+  await loginAs(page, 'teacher');
+
+  const grade = await openWith<Overview>(page, '/analysis/grade', '/api/analysis/grade');
+  await expect(page.getByText(`参考 ${grade.totals.participants} / 在册 ${grade.totals.enrolled} 人次`)).toBeVisible();
+  await expect(page.getByText(pct(grade.totals.scoreRate), { exact: true }).first()).toBeVisible();
+
+  const first = grade.students[0]!;
+  const person = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/analysis/person');
+  await page.getByRole('link', { name: first.name, exact: true }).first().click();
+  await expect(page).toHaveURL(/\/analysis\/person\?/);
+  const personData = (
+    (await (await person).json()) as { data: { summary: { scoreRate: number; taken: number; absent: number } } }
+  ).data;
+  await expect(page.getByText(`${personData.summary.taken} / ${personData.summary.absent}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(pct(personData.summary.scoreRate), { exact: true }).first()).toBeVisible();
+  await shoot(page, 'person');
+
+  const klass = await openWith<Overview>(page, '/analysis/class', '/api/analysis/class');
+  await expect(page.getByText(pct(klass.totals.scoreRate), { exact: true }).first()).toBeVisible();
+
+  const options = await openWith<{ homework: { id: number; scored: boolean; subjectId: number }[] }>(
+    page,
+    '/analysis/grade',
+    '/api/analysis/options',
+  );
+  const hwId = options.homework.find((h) => h.scored)!.id;
+
+  const hw = await openWith<Homework>(page, `/assistant/analysis?homeworkId=${hwId}`, '/api/analysis/homework/');
+  await expect(page.getByText(num(hw.summary.totals.mean), { exact: true }).first()).toBeVisible();
+
+  await openWith<Homework>(page, `/assistant/commentary?homeworkId=${hwId}`, '/api/analysis/homework/');
+  const [q1, q2] = hw.questions;
+  await expect(page.getByRole('heading', { name: new RegExp(`^第 ${q1!.no} 题`) })).toBeVisible();
+  await expect(page.getByText(pct(q1!.scoreRate, 0), { exact: true })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('heading', { name: new RegExp(`^第 ${q2!.no} 题`) })).toBeVisible();
+  await expect(page.getByText(pct(q2!.scoreRate, 0), { exact: true })).toBeVisible();
+  await shoot(page, 'commentary');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('heading', { name: new RegExp(`^第 ${q1!.no} 题`) })).toBeVisible();
+  // Anonymous by default.
+  const named = hw.students.find((s) => s.status === 'complete')!;
+  await expect(page.getByText(named.name, { exact: true })).toHaveCount(0);
+
+  await openWith<Homework>(page, `/assistant/details?homeworkId=${hwId}`, '/api/analysis/homework/');
+  await expect(page.getByLabel(`${named.name} 第${hw.questions[0]!.no}题 ${named.scores[0]}分`)).toBeVisible();
+
+  await openWith<Homework>(page, `/assistant/papaerReport?homeworkId=${hwId}`, '/api/analysis/homework/');
+  await shoot(page, 'report');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '下载 Word' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${hw.homework.title}-作业报告.docx`);
+  const zip = await JSZip.loadAsync(fs.readFileSync((await file.path())!));
+  const text = (await zip.file('word/document.xml')!.async('string')).replace(/<[^>]+>/g, '');
+  expect(text).toContain(`${hw.homework.title} 作业报告`);
+  expect(text).toContain(num(hw.summary.totals.mean, 2));
+
+  const big = await openWith<{ students: number; homeworkFinished: number }>(page, '/bigData', '/api/analysis/big-data');
+  await expect(page.getByText(String(big.students), { exact: true }).first()).toBeVisible();
+
+  // The data centre is for grade directors (the server's 403 is tested in analysis.routes.test.ts).
+  await page.goto('/dataCenter/subject');
+  await expect(page.getByText('很抱歉，您暂无该操作权限').first()).toBeVisible();
+  expect(errors.filter((e) => !e.includes('403'))).toEqual([]);
+});
+
+test('a grade director reads the three data-centre reports', async ({ page }) => {
+  test.setTimeout(180_000);
+  await loginAs(page, 'director');
+  const subject = await openWith<{ subjects: { name: string; scoreRate: number | null; passRate: number | null }[] }>(
+    page,
+    '/dataCenter/subject',
+    '/api/analysis/data-center/subject',
+  );
+  expect(subject.subjects.length).toBeGreaterThan(0);
+  await expect(page.getByText(pct(subject.subjects[0]!.scoreRate), { exact: true }).first()).toBeVisible();
+
+  const correct = await openWith<{ rows: { className: string; scannedSheets: number; expectedSheets: number }[] }>(
+    page,
+    '/dataCenter/correctScore',
+    '/api/analysis/data-center/correct-score',
+  );
+  const row = correct.rows[0]!;
+  await expect(
+    page
+      .getByText(
+        `${pct(row.expectedSheets ? row.scannedSheets / row.expectedSheets : null)}（${row.scannedSheets}/${row.expectedSheets}）`,
+      )
+      .first(),
+  ).toBeVisible();
+
+  const average = await openWith<{ grade: { mean: number | null; scoreRate: number | null } }>(
+    page,
+    '/dataCenter/averageScore',
+    '/api/analysis/data-center/average-score',
+  );
+  await expect(page.getByText(pct(average.grade.scoreRate), { exact: true }).first()).toBeVisible();
+});
+
+test('a school manager sets ranks per school year on /team/details', async ({ page }) => {
+  test.setTimeout(120_000);
+  await loginAs(page, 'creator');
+  await openWith(page, '/team/details', '/api/analysis/options');
+  const panel = page.getByRole('region', { name: '排名设置' });
+  await expect(panel.getByText('2026级 (初一)')).toBeVisible();
+  const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/analysis/rank-settings');
+  await panel.getByText('显示排名', { exact: true }).first().click();
+  expect((await saved).status()).toBe(200);
+  await expect(page.getByText('排名设置已保存')).toBeVisible();
+  await shoot(page, 'team-details-ranks');
+  const back = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/analysis/rank-settings');
+  await panel
+    .getByText(/^默认（/)
+    .first()
+    .click();
+  expect((await back).status()).toBe(200);
+});

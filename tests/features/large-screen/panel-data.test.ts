@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyEvent,
+  finishText,
+  nextPanel,
+  panelOf,
+  percent,
+  pipelineTotals,
+  rateText,
+} from '../../../src/features/large-screen/panel-data';
+import type { LargeScreenSnapshot, PipelineHomework } from '../../../src/shared/contract/large-screen';
+
+const homework = (over: Partial<PipelineHomework> = {}): PipelineHomework => ({
+  homeworkId: 7,
+  title: '第一单元',
+  subjectName: '数学',
+  status: 'scanning',
+  pages: { stored: 10, recognised: 8, pending: 2 },
+  review: 1,
+  arbitration: 0,
+  classes: [
+    { classId: 1, name: '一班', enrolled: 40, scanned: 10, review: 1, complete: 4, absent: 1 },
+    { classId: 2, name: '二班', enrolled: 38, scanned: 0, review: 0, complete: 0, absent: 0 },
+  ],
+  questions: [{ no: 5, todo: 6, inProgress: 2, done: 2, missing: 0 }],
+  teachers: [],
+  pace: { scannedStudents: 10, markings: 2 },
+  estimatedFinish: null,
+  ...over,
+});
+
+const snapshot = (pipeline: PipelineHomework[]): LargeScreenSnapshot => ({
+  generatedAt: '2026-11-23T08:00:00.000Z',
+  schoolName: '示范中学',
+  title: '走廊',
+  scopeLabel: '全校',
+  panels: ['pipeline', 'marking', 'results'],
+  showNames: false,
+  pipeline,
+  results: null,
+});
+
+describe('the large screen between snapshots', () => {
+  it('writes a homework’s recognition counts from the event, and leaves other homework alone', () => {
+    const other = homework({ homeworkId: 8 });
+    const next = applyEvent(snapshot([homework(), other]), {
+      kind: 'recognition',
+      progress: { homeworkId: 7, stored: 14, recognised: 11, pending: 3, review: 2 },
+    });
+    expect(next.pipeline[0]!.pages).toEqual({ stored: 14, recognised: 11, pending: 3 });
+    expect(next.pipeline[0]!.review).toBe(2);
+    expect(next.pipeline[1]).toBe(other);
+  });
+
+  it('moves a question’s newly scored answers out of “in progress” first, then out of “to do”', () => {
+    const next = applyEvent(snapshot([homework()]), {
+      kind: 'marking',
+      progress: { homeworkId: 7, questionNo: 5, done: 5, total: 10 },
+    });
+    expect(next.pipeline[0]!.questions[0]).toEqual({ no: 5, done: 5, inProgress: 0, todo: 5, missing: 0 });
+    // An older count arriving late never moves the bar back.
+    const late = applyEvent(next, { kind: 'marking', progress: { homeworkId: 7, questionNo: 5, done: 3, total: 10 } });
+    expect(late.pipeline[0]!.questions[0]!.done).toBe(5);
+  });
+
+  it('jumps to the panel of the event when the screen has it', () => {
+    expect(panelOf({ kind: 'pageStored', homeworkId: 7 }, ['results', 'pipeline'])).toBe('pipeline');
+    expect(panelOf({ kind: 'marking', progress: { homeworkId: 7, questionNo: 1, done: 1, total: 2 } }, ['marking'])).toBe(
+      'marking',
+    );
+    expect(
+      panelOf({ kind: 'marking', progress: { homeworkId: 7, questionNo: 1, done: 1, total: 2 } }, ['pipeline', 'results']),
+    ).toBe('pipeline');
+    expect(panelOf({ kind: 'pageStored', homeworkId: null }, ['results'])).toBeNull();
+  });
+
+  it('rotates through the screen’s panels in order', () => {
+    expect(nextPanel(['pipeline', 'results'], null)).toBe('pipeline');
+    expect(nextPanel(['pipeline', 'results'], 'pipeline')).toBe('results');
+    expect(nextPanel(['pipeline', 'results'], 'results')).toBe('pipeline');
+    expect(nextPanel([], 'results')).toBeNull();
+  });
+
+  it('sums the classes shown, and prints unknown rates as — (never 0)', () => {
+    expect(pipelineTotals(homework())).toEqual({ enrolled: 78, scanned: 10, review: 1, complete: 4, absent: 1 });
+    expect(percent(11, 40)).toBe(28);
+    expect(percent(3, 0)).toBe(0);
+    expect(rateText(null)).toBe('—');
+    expect(rateText(0.6412)).toBe('64.1%');
+  });
+
+  it('says when a homework will be done', () => {
+    expect(finishText(homework({ status: 'finished' }), '2026-11-23T08:00:00.000Z')).toBe('已完成');
+    expect(finishText(homework({ estimatedFinish: null }), '2026-11-23T08:00:00.000Z')).toBe('暂无法估计');
+    const at = new Date(2026, 10, 23, 16, 45, 0).toISOString();
+    expect(finishText(homework({ estimatedFinish: at }), '2026-11-23T08:00:00.000Z')).toBe('预计 16:45 完成');
+  });
+});

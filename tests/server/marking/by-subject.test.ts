@@ -1,0 +1,85 @@
+/**
+ * 是否按学科分配试卷给任课老师: pages scanned with the setting go to the marking queue of the teacher of the
+ * paper's subject in the student's class; an assignment made in 任务分配 still wins; pages scanned
+ * without it go to the question's markers (the owner when nobody is assigned).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARKING_MESSAGES, markingOverviewSchema, markingTaskSchema } from '../../../src/shared/contract/marking';
+import { failure } from '../accounts-helper';
+import {
+  addTeacher,
+  type Caller,
+  callerFor,
+  createHomework,
+  createMarkingApp,
+  data,
+  FakeEngine,
+  type MarkingApp,
+  scanSheets,
+  sheetOf,
+} from './marking-helper';
+
+describe('marking assigned by subject (按学科分配)', () => {
+  const engine = new FakeEngine();
+  let handle: MarkingApp;
+  // The homework's owner is the director (语文, directs 2026级); the class's maths teacher is `teacher`.
+  let owner: Caller;
+  let mathTeacher: Caller;
+  let colleague: Caller;
+  const app = () => handle.app;
+
+  beforeAll(async () => {
+    handle = await createMarkingApp({ engine });
+    owner = await callerFor(app(), 'director');
+    mathTeacher = await callerFor(app(), 'teacher');
+    colleague = await addTeacher(app(), 'colleague-bs', '同事老师', owner.orgId);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  const next = (caller: Caller, id: number) =>
+    caller({ method: 'POST', url: `/api/marking/homework/${id}/questions/5/next`, payload: {} });
+  const overview = async (caller: Caller, id: number) =>
+    markingOverviewSchema.parse(data(await caller({ method: 'GET', url: `/api/marking/homework/${id}` })));
+
+  async function scanned(scanSubject: boolean) {
+    const hw = await createHomework(app(), owner.orgId, undefined, 'director');
+    const sheets = hw.students.slice(0, 2).map((s) => sheetOf(hw.id, s.code, { 1: ['B'] }));
+    await scanSheets(app(), engine, owner.token, hw.id, sheets, scanSubject);
+    await app().marking.queue.idle();
+    return hw;
+  }
+
+  it('hands the class subject teacher the answers, not the owner, and names them in the overview', async () => {
+    const hw = await scanned(true);
+    const task = markingTaskSchema.parse(data(await next(mathTeacher, hw.id)));
+    data(await mathTeacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: 8 } }));
+    // The owner leads: only third markings, and there are none.
+    expect(data(await next(owner, hw.id))).toBeNull();
+    expect(failure(await next(colleague, hw.id))).toEqual({ status: 403, msg: MARKING_MESSAGES.notAssigned });
+    const q5 = (await overview(mathTeacher, hw.id)).questions[4]!;
+    expect(q5.bySubject).toEqual([mathTeacher.userId]);
+    expect(q5.done).toBe(1);
+  });
+
+  it('lets an assignment in 任务分配 take the question over', async () => {
+    const hw = await scanned(true);
+    data(
+      await owner({
+        method: 'PUT',
+        url: `/api/marking/homework/${hw.id}/assignments`,
+        payload: { questions: [{ questionNo: 5, userIds: [colleague.userId], doubleMarking: false, tolerance: 0 }] },
+      }),
+    );
+    expect(markingTaskSchema.parse(data(await next(colleague, hw.id))).questionNo).toBe(5);
+    expect(failure(await next(mathTeacher, hw.id)).status).toBe(403);
+    expect((await overview(owner, hw.id)).questions[4]!.bySubject).toEqual([]);
+  });
+
+  it('leaves pages scanned without the setting to the owner', async () => {
+    const hw = await scanned(false);
+    expect(markingTaskSchema.parse(data(await next(owner, hw.id))).round).toBe(1);
+    expect(data(await next(mathTeacher, hw.id))).toBeNull();
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * Re-practice sets over the demo semester: the preview keeps the choice rules against the database (same
+ * knowledge point, difficulty within one step, never in a homework the student had, none repeated),
+ * scope (a teacher's own classes; another school 404; a colleague without the class 403; bad input 400),
+ * making a personalised set (a paper and sheet per student), its print, and scanning two students'
+ * sheets back: each is read and scored against their own questions and their wrong questions move on.
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedSemesterForSchool } from '../../../server/db/seed-semester';
+import {
+  classes,
+  homeworkStudentPapers,
+  questionScores,
+  rehearseSetItems,
+  students,
+  subjects,
+  wrongQuestions,
+} from '../../../server/db/schema';
+import { answerKeyLabels } from '../../../server/services/marking/objective-scoring';
+import { recomputeWrongBook } from '../../../server/services/rehearse/wrong-book.service';
+import {
+  setCreatedSchema,
+  setPreviewSchema,
+  studentSheetSpecsSchema,
+  type SetPreview,
+} from '../../../src/shared/contract/rehearse-sets';
+import { createOtherSchool } from '../papers/papers-helper';
+import {
+  addTeacher,
+  type Caller,
+  callerFor,
+  createMarkingApp,
+  data,
+  FakeEngine,
+  type MarkingApp,
+  scanSheets,
+  sheetOf,
+} from '../marking/marking-helper';
+
+async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('timed out');
+}
+
+describe('re-practice sets', () => {
+  let handle: MarkingApp;
+  const engine = new FakeEngine();
+  let teacher: Caller;
+  let newcomer: Caller;
+  let other: Awaited<ReturnType<typeof createOtherSchool>>;
+  const ids = { year: 0, math: 0, class1: 0 };
+  const app = () => handle.app;
+  const db = () => app().database.db;
+  let preview: SetPreview;
+  const base = () => ({ schoolYearId: ids.year, subjectId: ids.math, classIds: [ids.class1], count: 3, similarPerQuestion: 1 });
+
+  beforeAll(async () => {
+    handle = await createMarkingApp({ engine });
+    teacher = await callerFor(app(), 'teacher');
+    await seedSemesterForSchool(db(), teacher.orgId);
+    const everyone = await db().select({ id: students.id }).from(students).where(eq(students.orgId, teacher.orgId));
+    await db().transaction((tx) =>
+      recomputeWrongBook(
+        tx as never,
+        teacher.orgId,
+        everyone.map((s) => s.id),
+      ),
+    );
+    other = await createOtherSchool(app());
+    newcomer = await addTeacher(app(), 'newcomer', '钱老师', teacher.orgId);
+    const [year] = await db()
+      .select()
+      .from(classes)
+      .where(and(eq(classes.orgId, teacher.orgId), eq(classes.type, 1)))
+      .orderBy(asc(classes.sort), asc(classes.id))
+      .limit(1);
+    ids.year = year!.id;
+    const [klass] = await db()
+      .select()
+      .from(classes)
+      .where(and(eq(classes.orgId, teacher.orgId), eq(classes.pid, year!.id)))
+      .orderBy(asc(classes.sort), asc(classes.id))
+      .limit(1);
+    ids.class1 = klass!.id;
+    const [math] = await db()
+      .select()
+      .from(subjects)
+      .where(and(eq(subjects.orgId, teacher.orgId), eq(subjects.name, '数学')));
+    ids.math = math!.id;
+    preview = setPreviewSchema.parse(data(await teacher({ method: 'POST', url: '/api/rehearse/sets/preview', payload: base() })));
+  }, 180_000);
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('previews a set for every student of the class, keeping every rule against the database', async () => {
+    expect(preview.students.length).toBe(40);
+    const withItems = preview.students.filter((s) => s.items.length > 0);
+    expect(withItems.length).toBeGreaterThan(30);
+    const points = new Map<number, number[]>();
+    const difficulty = new Map<number, number>();
+    const kpRows = (await db().execute(
+      sql`select q.id, q.difficulty, coalesce(array_agg(k.knowledge_point_id) filter (where k.knowledge_point_id is not null), '{}') as kps
+          from questions q left join question_knowledge_points k on k.question_id = q.id group by q.id`,
+    )) as unknown as { rows: { id: number; difficulty: number; kps: number[] }[] };
+    for (const row of kpRows.rows) {
+      points.set(Number(row.id), row.kps.map(Number));
+      difficulty.set(Number(row.id), Number(row.difficulty));
+    }
+    let similar = 0;
+    for (const student of withItems) {
+      const seenRows = (await db().execute(
+        sql`select distinct pq.question_id as qid from students st join homework_classes hc on hc.class_id = st.class_id
+            join homework h on h.id = hc.homework_id join paper_questions pq on pq.paper_id = h.paper_id where st.id = ${student.studentId}`,
+      )) as unknown as { rows: { qid: number }[] };
+      const seen = new Set(seenRows.rows.map((r) => Number(r.qid)));
+      const book = await db()
+        .select({ questionId: wrongQuestions.questionId })
+        .from(wrongQuestions)
+        .where(eq(wrongQuestions.studentId, student.studentId));
+      expect(new Set(student.items.map((i) => i.questionId)).size).toBe(student.items.length);
+      for (const item of student.items) {
+        expect(item.reason.text.length).toBeGreaterThan(0);
+        if (item.kind === 'own') {
+          expect(book.some((b) => b.questionId === item.questionId)).toBe(true);
+          continue;
+        }
+        similar += 1;
+        expect(seen.has(item.questionId)).toBe(false);
+        expect(points.get(item.questionId)!.some((p) => points.get(item.originQuestionId)!.includes(p))).toBe(true);
+        expect(Math.abs(difficulty.get(item.questionId)! - difficulty.get(item.originQuestionId)!)).toBeLessThanOrEqual(1);
+        expect(item.reason.text).toContain('从未做过');
+      }
+    }
+    expect(similar).toBeGreaterThan(0);
+  });
+
+  it('answers 400 for bad input, 404 for another school, 403 for a class the teacher does not see', async () => {
+    const post = (caller: Caller | typeof other.call, payload: object) =>
+      caller({ method: 'POST', url: '/api/rehearse/sets/preview', payload });
+    expect((await post(teacher, { ...base(), count: 0 })).statusCode).toBe(400);
+    expect((await post(teacher, { ...base(), classIds: [] })).statusCode).toBe(400);
+    expect((await post(teacher, { ...base(), linePercent: 101 })).statusCode).toBe(400);
+    expect((await post(teacher, { ...base(), classIds: [other.classId] })).statusCode).toBe(404);
+    expect((await post(other.call, base())).statusCode).toBe(404);
+    expect((await post(newcomer, base())).statusCode).toBe(403);
+    const create = await teacher({
+      method: 'POST',
+      url: '/api/rehearse/sets',
+      payload: { ...base(), title: '', startDate: '2026-03-02', dueDate: '2026-03-09' },
+    });
+    expect(create.statusCode).toBe(400);
+  });
+
+  it('refuses a swap that breaks a rule', async () => {
+    const student = preview.students.find((s) => s.items.some((i) => i.kind === 'own'))!;
+    const own = student.items.find((i) => i.kind === 'own')!;
+    const response = await teacher({
+      method: 'POST',
+      url: '/api/rehearse/sets/preview',
+      payload: { ...base(), swaps: [{ studentId: student.studentId, position: own.position, questionId: own.questionId }] },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().msg ?? response.body).toContain('只能替换同类题');
+  });
+
+  it('makes a personalised set, prints it, and scores two scanned sheets against their own questions', async () => {
+    const created = setCreatedSchema.parse(
+      data(
+        await teacher({
+          method: 'POST',
+          url: '/api/rehearse/sets',
+          payload: { ...base(), title: '错题重练（一）', startDate: '2026-11-20', dueDate: '2026-11-22' },
+        }),
+      ),
+    );
+    const own = await db().select().from(homeworkStudentPapers).where(eq(homeworkStudentPapers.homeworkId, created.homeworkId));
+    expect(own.length).toBe(created.students);
+    const specs = studentSheetSpecsSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/homework/${created.homeworkId}/answer-sheet/student-specs` })),
+    );
+    expect(specs.sheets.length).toBe(created.students);
+    // The per-student papers belong to the homework, not to 我的试卷.
+    const listed = data<{ list: { id: number }[] }>(await teacher({ method: 'GET', url: '/api/papers?page=1&pageSize=100' }));
+    expect(listed.list.some((p) => own.some((o) => o.paperId === p.id))).toBe(false);
+
+    const [first, second] = preview.students.filter((s) => s.items.length >= 2);
+    const pdf = await teacher({ method: 'GET', url: `/api/rehearse/sets/${created.setId}/pdf?studentId=${first!.studentId}` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
+    const classPdf = await teacher({ method: 'GET', url: `/api/rehearse/sets/${created.setId}/pdf?classId=${ids.class1}` });
+    expect(classPdf.statusCode).toBe(200);
+    expect(classPdf.rawPayload.length).toBeGreaterThan(pdf.rawPayload.length);
+    expect((await other.call({ method: 'GET', url: `/api/rehearse/sets/${created.setId}/pdf` })).statusCode).toBe(404);
+
+    // Each sheet is answered right on every objective question of that student's own paper.
+    const codes = new Map(
+      (await db().select({ id: students.id, code: students.code }).from(students).where(eq(students.classId, ids.class1))).map(
+        (s) => [s.id, s.code],
+      ),
+    );
+    const itemsOf = async (studentId: number) =>
+      db()
+        .select()
+        .from(rehearseSetItems)
+        .where(and(eq(rehearseSetItems.setId, created.setId), eq(rehearseSetItems.studentId, studentId)))
+        .orderBy(asc(rehearseSetItems.position));
+    const keyRows = (await db().execute(sql`select id, type, answer from questions`)) as unknown as {
+      rows: { id: number; type: string; answer: string[] }[];
+    };
+    const keys = new Map(keyRows.rows.map((r) => [Number(r.id), answerKeyLabels(r.type as never, r.answer)]));
+    const sheets = [];
+    let moved = 0;
+    for (const student of [first!, second!]) {
+      const spec = specs.sheets.find((s) => s.studentCode === codes.get(student.studentId))!.spec;
+      const items = await itemsOf(student.studentId);
+      expect(spec.questions.length).toBe(items.length);
+      const marks: Record<number, string[]> = {};
+      for (const item of items) {
+        const key = keys.get(item.questionId)!;
+        if (key.length > 0) marks[item.position] = key;
+      }
+      sheets.push(sheetOf(created.homeworkId, codes.get(student.studentId), marks));
+    }
+    await scanSheets(app(), engine, teacher.token, created.homeworkId, sheets);
+    for (const student of [first!, second!]) {
+      const items = await itemsOf(student.studentId);
+      const objective = items.filter((i) => keys.get(i.questionId)!.length > 0);
+      await waitFor(async () => {
+        const scored = await db()
+          .select()
+          .from(questionScores)
+          .where(and(eq(questionScores.homeworkId, created.homeworkId), eq(questionScores.studentId, student.studentId)));
+        return scored.length >= objective.length;
+      });
+      const scored = await db()
+        .select()
+        .from(questionScores)
+        .where(and(eq(questionScores.homeworkId, created.homeworkId), eq(questionScores.studentId, student.studentId)));
+      // Full marks on each objective question: the student's own key was used, not another student's.
+      for (const item of objective) {
+        expect(scored.find((s) => s.questionNo === item.position)?.score).toBe(5);
+      }
+      // Their origin questions answered right move from 待重练 to 重练对 1.
+      const origins = [...new Set(objective.map((i) => i.originQuestionId!))];
+      const book = await db().select().from(wrongQuestions).where(eq(wrongQuestions.studentId, student.studentId));
+      for (const origin of origins) {
+        const entry = book.find((b) => b.questionId === origin);
+        if (entry) {
+          expect(entry.mastery).toBe('redo1');
+          moved += 1;
+        }
+      }
+    }
+    expect(moved).toBeGreaterThan(0);
+  }, 120_000);
+});
