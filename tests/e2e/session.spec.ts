@@ -93,8 +93,11 @@ test('a chosen school year persists across a reload', async ({ page }) => {
   const names = await options.allTextContents();
   const target = names.find((name) => name.trim() !== before);
   expect(target).toBeTruthy();
+  // Choosing saves the year and reloads the page by itself; a reload of ours must not race that one.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('option', { name: target! }).click();
-  await expect(picker).toContainText(target!);
+  await reloaded;
+  await expect(page.getByRole('group', { name: '选择学年' })).toContainText(target!);
   await page.reload();
   await expect(page.getByRole('group', { name: '选择学年' })).toContainText(target!);
 });

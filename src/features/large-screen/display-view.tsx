@@ -176,7 +176,13 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
         </header>
         {stale ? (
           <p className={styles.banner} role="alert">
-            {status !== 'connected' ? '实时更新已中断，正在重新连接…' : failed ? '数据暂时无法更新，正在重试…' : '正在加载数据…'}
+            {status === 'disconnected'
+              ? '实时更新已中断，正在重新连接…'
+              : status === 'connecting'
+                ? '正在连接实时更新…'
+                : failed
+                  ? '数据暂时无法更新，正在重试…'
+                  : '正在加载数据…'}
             {updatedAt ? ` 以下数据更新于 ${clockText(updatedAt)}` : ''}
           </p>
         ) : null}
