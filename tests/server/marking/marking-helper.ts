@@ -16,7 +16,6 @@ import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/co
 import type { ObjectiveReading, PageReading, RecognitionProblem } from '../../../src/shared/contract/recognition';
 import { scanBatchSchema } from '../../../src/shared/contract/scan-upload';
 import { buildApp } from '../../../server/app';
-import { loadConfig } from '../../../server/config';
 import type { DatabaseOptions } from '../../../server/db/client';
 import {
   classes,
@@ -42,6 +41,7 @@ import { bearer, loginAs } from '../accounts-helper';
 import { testDatabaseOptions } from '../helper';
 import { createOtherSchool } from '../papers/papers-helper';
 import { createBatch, uploadPage } from '../scan/scan-helper';
+import { testAppConfig } from '../../support/test-app-config';
 
 // ---- the fake engine ------------------------------------------------------------------------------
 
@@ -153,13 +153,7 @@ export async function createMarkingApp(
   const fresh = options.shared ? null : testDatabaseOptions();
   const database = options.shared?.database ?? fresh!.options;
   const app = await buildApp({
-    config: {
-      ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
-      dataDir,
-      clientDir: '/nonexistent-client-dir',
-      seedDemo: true,
-      ...options.config,
-    },
+    config: testAppConfig(dataDir, options.config),
     database,
   });
   if (options.engine) app.marking.useEngine(options.engine);
