@@ -1,11 +1,13 @@
 /**
  * Runs the server: reads the configuration, builds the app, listens, and shuts down cleanly on
  * SIGINT/SIGTERM (stops accepting, drains in-flight requests, closes sockets and the database).
+ * `prepare` sees the app before it listens (a bench's instrumentation).
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp, databaseOptionsFor } from './app';
 import { ConfigError, loadConfig } from './config';
 
-export async function main(): Promise<void> {
+export async function main(prepare?: (app: FastifyInstance) => void): Promise<FastifyInstance> {
   let config;
   try {
     config = loadConfig();
@@ -22,6 +24,7 @@ export async function main(): Promise<void> {
     database: databaseOptionsFor(config),
     logger: { level: config.logLevel },
   });
+  prepare?.(app);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -49,6 +52,7 @@ export async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`\n  智慧作业 is running at http://${shownHost}:${port}/  (database: ${app.database.kind})\n`);
+  return app;
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

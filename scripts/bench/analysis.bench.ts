@@ -11,11 +11,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
-import { loadConfig } from '../../server/config';
 import type { DatabaseOptions } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 import { seedSemesterForSchool } from '../../server/db/seed-semester';
 import { OAUTH_BASIC_HEADER } from '../../src/shared/contract/auth';
+import { testAppConfig } from '../../tests/support/test-app-config';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const GOAL_P95_MS = 150;
@@ -47,12 +47,7 @@ const percentile = (sorted: number[], p: number) =>
 async function benchOn(label: string, database: DatabaseOptions) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-bench-analysis-'));
   const app = await buildApp({
-    config: {
-      ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
-      dataDir,
-      clientDir: '/nonexistent-client-dir',
-      seedDemo: true,
-    },
+    config: testAppConfig(dataDir),
     database,
   });
   await app.ready();

@@ -1,50 +1,39 @@
 /**
- * One server instance for `npm run bench largescreen`, in its own process: the real app from the
- * environment (as server/main.ts builds it), plus a report to the bench over IPC of the moment each
- * scanned page's event was raised (the scan plugin's call of emit on the school's room, before anything
- * is sent). Nothing here changes what the server does (BENCH_RECOGNITION=off aside, below).
+ * One server instance for `npm run bench largescreen`, in its own process: the real server from the
+ * environment (server/main.ts, as `npm start` runs it), plus a report to the bench over IPC of the moment
+ * each scanned page's event was raised (the scan plugin's call of emit on the school's room, before
+ * anything is sent). Nothing here changes what the server does (BENCH_RECOGNITION=off aside, below).
  */
 import { performance } from 'node:perf_hooks';
-import type { AddressInfo } from 'node:net';
 import { SCAN_PAGE_STORED_EVENT, type ScanPageStoredEvent } from '../../src/shared/contract/scan-upload';
-import { buildApp, databaseOptionsFor } from '../../server/app';
-import { loadConfig } from '../../server/config';
+import { main } from '../../server/main';
 
 const now = () => performance.timeOrigin + performance.now();
-const config = loadConfig();
-const app = await buildApp({ config, database: databaseOptionsFor(config), logger: { level: config.logLevel } });
-// BENCH_RECOGNITION=off: pages wait unrecognised, to see the fan-out without recognition's CPU beside it.
-if (process.env.BENCH_RECOGNITION === 'off') app.marking.queue.disable();
-// The moment the scan plugin calls emit for a page's event, before anything is sent (instrumentation of
-// the bench only: the call goes on unchanged).
-const to = app.realtime.to.bind(app.realtime);
-app.realtime.to = (room) => {
-  const operator = to(room);
-  const emit = operator.emit.bind(operator);
-  operator.emit = (event, ...args) => {
-    if (event !== SCAN_PAGE_STORED_EVENT) return emit(event, ...args);
-    const at = now();
-    const sent = emit(event, ...args);
-    process.send?.({ type: 'raised', at, pageCount: (args[0] as ScanPageStoredEvent).pageCount });
-    return sent;
+await main((app) => {
+  // BENCH_RECOGNITION=off: pages wait unrecognised, to see the fan-out without recognition's CPU beside it.
+  if (process.env.BENCH_RECOGNITION === 'off') app.marking.queue.disable();
+  // The moment the scan plugin calls emit for a page's event, before anything is sent (instrumentation of
+  // the bench only: the call goes on unchanged).
+  const to = app.realtime.to.bind(app.realtime);
+  app.realtime.to = (room) => {
+    const operator = to(room);
+    const emit = operator.emit.bind(operator);
+    operator.emit = (event, ...args) => {
+      if (event !== SCAN_PAGE_STORED_EVENT) return emit(event, ...args);
+      const at = now();
+      const sent = emit(event, ...args);
+      process.send?.({ type: 'raised', at, pageCount: (args[0] as ScanPageStoredEvent).pageCount });
+      return sent;
+    };
+    return operator;
   };
-  return operator;
-};
-await app.listen({ port: config.port, host: config.host });
-process.send?.({ type: 'listening', port: (app.server.address() as AddressInfo).port });
+});
 
-const stop = () => {
-  app.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
 // How busy the event loop was between 'mark' and 'busy' (the bench asks around its events).
 let mark = performance.eventLoopUtilization();
 process.on('message', (message: { type?: string }) => {
-  if (message.type === 'stop') stop();
   if (message.type === 'mark') mark = performance.eventLoopUtilization();
   if (message.type === 'busy') process.send?.({ type: 'busy', utilization: performance.eventLoopUtilization(mark).utilization });
 });
-process.once('disconnect', stop);
-process.once('SIGTERM', stop);
+// The bench gone: shut down as on SIGTERM (server/main.ts handles it).
+process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

@@ -11,7 +11,6 @@
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -20,6 +19,7 @@ import S3rver from 's3rver';
 import sharp from 'sharp';
 import { OAUTH_BASIC_HEADER } from '../../src/shared/contract/auth';
 import { DEMO_PASSWORD } from '../../server/db/seed';
+import { freePort, startServer } from './bench-server';
 
 const SCREENS = Number(process.env.BENCH_SCREENS ?? 1000);
 /** Processes the screens are spread over (a real screen is a machine of its own: one process for all
@@ -31,16 +31,6 @@ const GOAL_P95_MS = 100;
 const root = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 const now = () => performance.timeOrigin + performance.now();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const percentile = (values: number[], p: number) => {
   if (values.length === 0) return NaN;
@@ -119,14 +109,10 @@ async function redis(): Promise<{ url: string; own: boolean }> {
 
 type Message = { type: string; [key: string]: unknown };
 
-function child(script: string, env: Record<string, string>, profile = false): ChildProcess {
+function child(script: string, env: Record<string, string>): ChildProcess {
   const proc = fork(path.join(import.meta.dirname, script), [], {
     execPath: process.execPath,
-    // BENCH_PROFILE=<dir>: each instance writes a V8 CPU profile there when it stops.
-    execArgv:
-      profile && process.env.BENCH_PROFILE
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, '--import', 'tsx']
-        : [tsx],
+    execArgv: [tsx],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -176,10 +162,16 @@ function nextMessage(proc: ChildProcess, type: string, timeoutMs = 600_000): Pro
 async function startInstance(name: string, env: Record<string, string>): Promise<{ url: string; proc: ChildProcess }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sh-bench-${name}-`));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const proc = child('largescreen-server.ts', { ...env, PORT: String(port), DATA_DIR: dataDir }, true);
-  await nextMessage(proc, 'listening');
-  return { url: `http://127.0.0.1:${port}`, proc };
+  // BENCH_PROFILE=<dir>: each instance writes a V8 CPU profile there when it stops.
+  const server = await startServer({
+    script: 'scripts/bench/largescreen-server.ts',
+    env: { ...env, DATA_DIR: dataDir },
+    profile: true,
+    timeoutMs: 600_000,
+  });
+  // Stopped before what it uses (cleanups run in reverse), and waited for.
+  cleanups.push(server.stop);
+  return { url: server.base, proc: server.proc };
 }
 
 // ---- the API, as a client ------------------------------------------------------------------------------------

@@ -5,16 +5,14 @@
 // the wire as the server sent them), first contentful paint, and time to usable (the page's code and its
 // first data are in: no loading indicator, no API request in flight), with the machine's load average.
 // Logged-in views log in once as the demo teacher and reuse the session cookies.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions } from '@playwright/test';
+import { startServer, type BenchServer } from './bench-server';
 import { buildWithManifest, kb } from './bundle-graph';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const root = path.resolve(import.meta.dirname, '../..');
 
 type View = { name: string; url: string; login: boolean };
 const VIEWS: View[] = [
@@ -27,16 +25,6 @@ const VIEWS: View[] = [
   { name: '/analysis/grade', url: '/analysis/grade', login: true },
   { name: 'scan station (logged in)', url: '/scanstation.html', login: true },
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -146,24 +134,14 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-bench-load-data-'));
 console.log('building the client…');
 buildWithManifest(outDir);
 fs.writeFileSync(path.join(outDir, '.build-stamp'), new Date().toISOString());
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, CLIENT_DIR: outDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+let server: BenchServer | null = null;
 let browser: Browser | null = null;
 try {
-  for (let i = 0; ; i += 1) {
-    const up = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (i > 240) throw new Error('the server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  server = await startServer({
+    env: { DATA_DIR: dataDir, CLIENT_DIR: outDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+    stdout: 'ignore',
+  });
+  const base = server.base;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -216,8 +194,7 @@ try {
   );
 } finally {
   await browser?.close();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  await server?.stop();
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

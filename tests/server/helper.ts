@@ -10,8 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppOptions, buildApp } from '../../server/app';
-import { loadConfig } from '../../server/config';
 import type { DatabaseOptions } from '../../server/db/client';
+import { testAppConfig } from '../support/test-app-config';
 
 export function testDatabaseOptions(): { options: DatabaseOptions; drop: () => Promise<void> } {
   const url = process.env.TEST_DATABASE_URL;
@@ -47,15 +47,11 @@ export async function createTestApp(overrides: TestAppOverrides = {}) {
   const { options, drop } = testDatabaseOptions();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-data-'));
   const app = await buildApp({
-    config: {
-      // The suites read captcha answers and SMS codes from the developer outbox, and log in as one
-      // demo user many times a minute (login-limits.test.ts tests the per-account limit).
-      ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
-      dataDir,
-      clientDir: overrides.clientDir ?? '/nonexistent-client-dir',
-      seedDemo: overrides.seedDemo ?? true,
+    config: testAppConfig(dataDir, {
+      ...(overrides.clientDir === undefined ? {} : { clientDir: overrides.clientDir }),
+      ...(overrides.seedDemo === undefined ? {} : { seedDemo: overrides.seedDemo }),
       ...overrides.config,
-    },
+    }),
     database: options,
     now: overrides.now,
     smsSender: overrides.smsSender,

@@ -28,7 +28,6 @@ import {
   markingTasks,
   papers,
   questionScores,
-  reviewItems,
   scanPages,
   subjects,
   users,
@@ -36,8 +35,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import { analysisStudents, loadHomework, loadMarks, loadRoster, type LoadedHomework } from '../analysis/homework-marks';
 import { recognitionProgress } from '../marking/marking-progress';
-import { reviewItemsOf } from '../marking/review-scope';
-import { homeworkStudentStatuses } from '../marking/student-status';
+import { answerHasFinalScore, homeworkStudentStatuses, openReviewItems } from '../marking/student-status';
 import { namesAllowedForYears, scopeAllowsHomework, type ScreenScope } from './screen-scope';
 
 /** Homework shown in the pipeline at once. */
@@ -130,10 +128,7 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
       recognitionProgress(db, scope.orgId, hw.id),
       homeworkStudentStatuses(db, scope.orgId, hw.id),
       db.select({ id: classes.id, name: classes.name }).from(classes).where(inArray(classes.id, hw.classIds)),
-      db
-        .select({ studentId: reviewItems.studentId })
-        .from(reviewItems)
-        .where(and(eq(reviewItems.orgId, scope.orgId), eq(reviewItems.status, 'open'), reviewItemsOf(hw.id))),
+      openReviewItems(db, scope.orgId, hw.id),
       // Per hand-marked question: answers, final scores by source.
       db
         .select({
@@ -147,14 +142,7 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
           ),
         })
         .from(answers)
-        .leftJoin(
-          questionScores,
-          and(
-            eq(questionScores.homeworkId, answers.homeworkId),
-            eq(questionScores.studentId, answers.studentId),
-            eq(questionScores.questionNo, answers.questionNo),
-          ),
-        )
+        .leftJoin(questionScores, answerHasFinalScore())
         .where(
           and(
             eq(answers.homeworkId, hw.id),

@@ -56,24 +56,14 @@ export async function homeworkStudentStatuses(
         scored: sql<number>`count(${questionScores.answerId})`.mapWith(Number),
       })
       .from(answers)
-      .leftJoin(
-        questionScores,
-        and(
-          eq(questionScores.homeworkId, answers.homeworkId),
-          eq(questionScores.studentId, answers.studentId),
-          eq(questionScores.questionNo, answers.questionNo),
-        ),
-      )
+      .leftJoin(questionScores, answerHasFinalScore())
       .where(eq(answers.homeworkId, homeworkId))
       .groupBy(answers.studentId),
     db
       .select({ studentId: homeworkAbsences.studentId })
       .from(homeworkAbsences)
       .where(and(eq(homeworkAbsences.homeworkId, homeworkId), eq(homeworkAbsences.orgId, orgId))),
-    db
-      .select({ studentId: reviewItems.studentId })
-      .from(reviewItems)
-      .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), reviewItemsOf(homeworkId))),
+    openReviewItems(db, orgId, homeworkId),
   ]);
   const countsOf = new Map(answerCounts.map((row) => [row.studentId, row]));
   const absent = new Set(absences.map((row) => row.studentId));
@@ -90,6 +80,27 @@ export async function homeworkStudentStatuses(
       status,
     };
   });
+}
+
+/**
+ * The join of a counted answer to its final score (the question's score of that student in that
+ * homework): `answers` left-joined to `questionScores` on this condition has a null score while the
+ * answer is not finally marked.
+ */
+export function answerHasFinalScore() {
+  return and(
+    eq(questionScores.homeworkId, answers.homeworkId),
+    eq(questionScores.studentId, answers.studentId),
+    eq(questionScores.questionNo, answers.questionNo),
+  );
+}
+
+/** The homework's open review items, one row each with its student (null before one is known). */
+export function openReviewItems(db: Db, orgId: number, homeworkId: number) {
+  return db
+    .select({ studentId: reviewItems.studentId })
+    .from(reviewItems)
+    .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), reviewItemsOf(homeworkId)));
 }
 
 /**

@@ -4,9 +4,8 @@
  * deleted (one's own papers that no homework uses). A saved paper never assigned is found here. One's own
  * paper can be shared to 校本资料 (the school's shared library) and withdrawn again.
  */
-import { IconSearch } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import { Banner, Button, Empty, Input, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Empty, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PaperListQuery, PaperSummary } from '../../shared/contract/papers';
@@ -16,6 +15,14 @@ import { formatScore } from './basket.store';
 import styles from './pages/paperlist-page.module.css';
 import compose from './compose.module.css';
 import { PagedList, useWordDownload } from './paged-list';
+import {
+  PaperTitleSearch,
+  paperActionsColumn,
+  paperMeta,
+  paperSchoolYearColumn,
+  paperSubjectColumn,
+  paperTitleColumn,
+} from './paper-columns';
 import { unsharePaper } from './materials-api';
 import { createHomework, deletePaper, fetchPaperPage } from './papers-api';
 import { usePapersServices } from './papers-services';
@@ -30,7 +37,6 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
   const navigate = useNavigate();
   const word = useWordDownload();
   const [scope, setScope] = useState<Scope>('mine');
-  const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const [assigning, setAssigning] = useState<PaperSummary | null>(null);
@@ -41,8 +47,8 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
   const rows = papers.data?.list ?? [];
   const total = papers.data?.total ?? 0;
 
-  const search = () => {
-    setKeyword(keywordInput.trim());
+  const search = (value: string) => {
+    setKeyword(value);
     setPage(1);
   };
 
@@ -147,28 +153,18 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
     </Space>
   );
 
-  const meta = (paper: PaperSummary) =>
-    `${paper.questionCount} 题 · 满分 ${formatScore(paper.totalScore)} 分 · ${paper.paperSize}` +
-    (paper.mine || !paper.createdBy ? '' : ` · ${paper.createdBy.name}`);
+  const meta = (paper: PaperSummary) => paperMeta(paper) + (paper.mine || !paper.createdBy ? '' : ` · ${paper.createdBy.name}`);
 
   const columns = [
-    {
-      title: '试卷名称',
-      dataIndex: 'title',
-      render: (_: unknown, paper: PaperSummary) => (
-        <div>
-          <Typography.Text strong>{paper.title}</Typography.Text>
-          {paper.sharedAt ? (
-            <Tag color="green" size="small" style={{ marginLeft: 6 }}>
-              已共享
-            </Tag>
-          ) : null}
-          <div className={styles.sub}>{meta(paper)}</div>
-        </div>
-      ),
-    },
-    { title: '学科', dataIndex: 'subject', width: 70, render: (_: unknown, paper: PaperSummary) => paper.subject.name },
-    { title: '学年', dataIndex: 'schoolYear', width: 130, render: (_: unknown, paper: PaperSummary) => paper.schoolYear.name },
+    paperTitleColumn(meta, (paper) =>
+      paper.sharedAt ? (
+        <Tag color="green" size="small" style={{ marginLeft: 6 }}>
+          已共享
+        </Tag>
+      ) : null,
+    ),
+    paperSubjectColumn,
+    paperSchoolYearColumn,
     {
       title: '保存时间',
       dataIndex: 'createdAt',
@@ -182,7 +178,7 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
       render: (_: unknown, paper: PaperSummary) =>
         paper.homeworkCount > 0 ? <Tag color="blue">{`已布置 ${paper.homeworkCount} 次`}</Tag> : <Tag>未布置</Tag>,
     },
-    { title: '操作', dataIndex: 'actions', width: 380, render: (_: unknown, paper: PaperSummary) => actions(paper) },
+    paperActionsColumn(380, actions),
   ];
 
   return (
@@ -200,24 +196,7 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
           <Radio value="mine">我的试卷</Radio>
           <Radio value="school">全校试卷</Radio>
         </RadioGroup>
-        <Input
-          aria-label="试卷名称"
-          placeholder="按试卷名称搜索"
-          prefix={<IconSearch />}
-          showClear
-          maxLength={60}
-          value={keywordInput}
-          onChange={(value) => {
-            setKeywordInput(value);
-            if (value === '') {
-              setKeyword('');
-              setPage(1);
-            }
-          }}
-          onEnterPress={search}
-          style={{ width: 240 }}
-        />
-        <Button onClick={search}>搜索</Button>
+        <PaperTitleSearch width={240} onSearch={search} />
       </div>
       <PagedList
         label="试卷列表"

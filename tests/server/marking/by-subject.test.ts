@@ -10,13 +10,11 @@ import {
   addTeacher,
   type Caller,
   callerFor,
-  createHomework,
   createMarkingApp,
   data,
   FakeEngine,
   type MarkingApp,
-  scanSheets,
-  sheetOf,
+  scannedHomework,
 } from './marking-helper';
 
 describe('marking assigned by subject (按学科分配)', () => {
@@ -43,13 +41,8 @@ describe('marking assigned by subject (按学科分配)', () => {
   const overview = async (caller: Caller, id: number) =>
     markingOverviewSchema.parse(data(await caller({ method: 'GET', url: `/api/marking/homework/${id}` })));
 
-  async function scanned(scanSubject: boolean) {
-    const hw = await createHomework(app(), owner.orgId, undefined, 'director');
-    const sheets = hw.students.slice(0, 2).map((s) => sheetOf(hw.id, s.code, { 1: ['B'] }));
-    await scanSheets(app(), engine, owner.token, hw.id, sheets, scanSubject);
-    await app().marking.queue.idle();
-    return hw;
-  }
+  const scanned = (scanSubject: boolean) =>
+    scannedHomework(app(), engine, owner, 2, { marks: { 1: ['B'] }, owner: 'director', scanSubject });
 
   it('hands the class subject teacher the answers, not the owner, and names them in the overview', async () => {
     const hw = await scanned(true);

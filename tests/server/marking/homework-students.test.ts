@@ -11,17 +11,18 @@ import { homework, homeworkClosures, subjects, teachingAssignments } from '../..
 import { syncHomeworkStatus } from '../../../server/services/marking/marking-progress';
 import { HOMEWORK_STATUS_MESSAGES } from '../../../server/services/papers/homework.service';
 import { failure } from '../accounts-helper';
-import { createOtherSchool } from '../papers/papers-helper';
+import type { createOtherSchool } from '../papers/papers-helper';
 import {
   addTeacher,
   type Caller,
-  callerFor,
   createHomework,
-  createMarkingApp,
   data,
   FakeEngine,
   type MarkingApp,
-  scanSheets,
+  markingSchool,
+  markNext,
+  RIGHT_OBJECTIVE_MARKS,
+  scanAndRecognise,
   sheetOf,
   type TestHomework,
 } from './marking-helper';
@@ -36,10 +37,8 @@ describe('homework students and status', () => {
   const app = () => handle.app;
 
   beforeAll(async () => {
-    handle = await createMarkingApp({ engine });
-    teacher = await callerFor(app(), 'teacher');
+    ({ handle, teacher, other } = await markingSchool(engine));
     colleague = await addTeacher(app(), 'colleague', '同事老师', teacher.orgId);
-    other = await createOtherSchool(app());
   });
   afterAll(async () => {
     await handle?.close();
@@ -56,21 +55,15 @@ describe('homework students and status', () => {
 
   /** Scans the first `count` students and marks their manual answers (owner marks when nobody is assigned). */
   async function scanAndMark(hw: TestHomework, count: number) {
-    await scanSheets(
+    await scanAndRecognise(
       app(),
       engine,
       teacher.token,
       hw.id,
-      hw.students.slice(0, count).map((s) => sheetOf(hw.id, s.code, { 1: ['B'], 2: ['A', 'C'], 3: ['T'] })),
+      hw.students.slice(0, count).map((s) => sheetOf(hw.id, s.code, RIGHT_OBJECTIVE_MARKS)),
     );
-    await app().marking.queue.idle();
     for (const no of [4, 5]) {
-      for (let i = 0; i < count; i += 1) {
-        const task = data<{ taskId: number }>(
-          await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
-        );
-        data(await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: 1 } }));
-      }
+      for (let i = 0; i < count; i += 1) await markNext(teacher, hw.id, no, 1);
     }
   }
 

@@ -16,7 +16,6 @@ import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/co
 import type { ObjectiveReading, PageReading, RecognitionProblem } from '../../../src/shared/contract/recognition';
 import { scanBatchSchema } from '../../../src/shared/contract/scan-upload';
 import { buildApp } from '../../../server/app';
-import { loadConfig } from '../../../server/config';
 import type { DatabaseOptions } from '../../../server/db/client';
 import {
   classes,
@@ -40,7 +39,9 @@ import type {
 } from '../../../server/services/recognition/recognition-engine';
 import { bearer, loginAs } from '../accounts-helper';
 import { testDatabaseOptions } from '../helper';
+import { createOtherSchool } from '../papers/papers-helper';
 import { createBatch, uploadPage } from '../scan/scan-helper';
+import { testAppConfig } from '../../support/test-app-config';
 
 // ---- the fake engine ------------------------------------------------------------------------------
 
@@ -152,13 +153,7 @@ export async function createMarkingApp(
   const fresh = options.shared ? null : testDatabaseOptions();
   const database = options.shared?.database ?? fresh!.options;
   const app = await buildApp({
-    config: {
-      ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
-      dataDir,
-      clientDir: '/nonexistent-client-dir',
-      seedDemo: true,
-      ...options.config,
-    },
+    config: testAppConfig(dataDir, options.config),
     database,
   });
   if (options.engine) app.marking.useEngine(options.engine);
@@ -185,6 +180,17 @@ export function persistentDatabase(dataDir: string): { database: DatabaseOptions
   const { options, drop } = testDatabaseOptions();
   if (options.kind === 'postgres') return { database: options, drop };
   return { database: { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') }, drop };
+}
+
+/**
+ * The app most marking test files start from: the real app with the fake `engine`, the demo school's
+ * math teacher logged in, and another school (whose data must answer 404).
+ */
+export async function markingSchool(engine: FakeEngine) {
+  const handle = await createMarkingApp({ engine });
+  const teacher = await callerFor(handle.app, 'teacher');
+  const other = await createOtherSchool(handle.app);
+  return { handle, teacher, other };
 }
 
 // ---- requests -----------------------------------------------------------------------------------------
@@ -356,6 +362,48 @@ export async function scanSheets(
     ids.push(imageId);
   }
   return ids;
+}
+
+/** Scans sheets as scanSheets does, then waits until recognition has read every page. */
+export async function scanAndRecognise(...args: Parameters<typeof scanSheets>): Promise<string[]> {
+  const ids = await scanSheets(...args);
+  await args[0].marking.queue.idle();
+  return ids;
+}
+
+/** Marks answering STANDARD_PAPER's objective questions right: 1 single B, 2 multiple A C, 3 judge 对. */
+export const RIGHT_OBJECTIVE_MARKS: Record<number, string[]> = { 1: ['B'], 2: ['A', 'C'], 3: ['T'] };
+
+/**
+ * A new homework (createHomework) whose first `count` students' sheets, marked `marks`, are scanned by
+ * `scanner` and recognised. `owner` is the homework owner's username.
+ */
+export async function scannedHomework(
+  app: FastifyInstance,
+  engine: FakeEngine,
+  scanner: Caller,
+  count: number,
+  options: { marks?: Record<number, string[]>; owner?: string; scanSubject?: boolean } = {},
+): Promise<TestHomework> {
+  const hw = await createHomework(app, scanner.orgId, undefined, options.owner);
+  const marks = options.marks ?? RIGHT_OBJECTIVE_MARKS;
+  const sheets = hw.students.slice(0, count).map((s) => sheetOf(hw.id, s.code, marks));
+  await scanAndRecognise(app, engine, scanner.token, hw.id, sheets, options.scanSubject);
+  return hw;
+}
+
+/** `caller` takes the next answer of question `questionNo` to mark and gives it `score`. */
+export async function markNext(
+  caller: Caller,
+  homeworkId: number,
+  questionNo: number,
+  score: number,
+): Promise<{ taskId: number; answerId: number }> {
+  const task = data<{ taskId: number; answerId: number }>(
+    await caller({ method: 'POST', url: `/api/marking/homework/${homeworkId}/questions/${questionNo}/next`, payload: {} }),
+  );
+  data(await caller({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score } }));
+  return task;
 }
 
 /** A per-student sheet page. */

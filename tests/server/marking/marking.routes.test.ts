@@ -17,13 +17,13 @@ import {
   type Broadcast,
   type Caller,
   callerFor,
-  createHomework,
   createMarkingApp,
   data,
   FakeEngine,
   type MarkingApp,
   recordBroadcasts,
-  scanSheets,
+  scanAndRecognise,
+  scannedHomework as scannedHomeworkOf,
   sheetOf,
   type TestHomework,
 } from './marking-helper';
@@ -57,15 +57,7 @@ describe('marking endpoints', () => {
 
   /** A homework of `teacher` with `count` students' sheets scanned and recognised. */
   async function scannedHomework(count: number): Promise<TestHomework> {
-    const hw = await createHomework(app(), teacher.orgId);
-    await scanSheets(
-      app(),
-      engine,
-      teacher.token,
-      hw.id,
-      hw.students.slice(0, count).map((s) => sheetOf(hw.id, s.code, { 1: ['B'], 2: ['A', 'C'], 3: ['T'] })),
-    );
-    await app().marking.queue.idle();
+    const hw = await scannedHomeworkOf(app(), engine, teacher, count);
     return { ...hw, students: hw.students.slice(0, count) };
   }
 
@@ -211,10 +203,9 @@ describe('marking endpoints', () => {
     it('saves markers and double marking, and re-scores multiple choice with a new partial credit', async () => {
       // A third student chose only A of A and C: half the score by default.
       const partial = hw.students.length;
-      await scanSheets(app(), engine, teacher.token, hw.id, [
+      await scanAndRecognise(app(), engine, teacher.token, hw.id, [
         sheetOf(hw.id, (await scoreTable(hw.id)).students[partial]!.code, { 2: ['A'] }),
       ]);
-      await app().marking.queue.idle();
       const before = await scoreTable(hw.id);
       expect(before.students[0]!.scores['2']).toBe(4);
       expect(before.students[partial]!.scores['2']).toBe(2);

@@ -14,16 +14,17 @@ import { and, eq } from 'drizzle-orm';
 import { pageRecognitions, reviewItems, students } from '../../../server/db/schema';
 import { REVIEW_MESSAGES } from '../../../server/services/marking/review.service';
 import { failure } from '../accounts-helper';
-import { createOtherSchool } from '../papers/papers-helper';
+import type { createOtherSchool } from '../papers/papers-helper';
 import {
   type Caller,
-  callerFor,
   createHomework,
-  createMarkingApp,
   data,
   FakeEngine,
   type MarkingApp,
-  scanSheets,
+  markingSchool,
+  markNext,
+  scanAndRecognise,
+  type scanSheets,
   sheetOf,
   type TestHomework,
   TWO_PAGE_PAPER,
@@ -37,19 +38,14 @@ describe('review endpoints', () => {
   const app = () => handle.app;
 
   beforeAll(async () => {
-    handle = await createMarkingApp({ engine });
-    teacher = await callerFor(app(), 'teacher');
-    other = await createOtherSchool(app());
+    ({ handle, teacher, other } = await markingSchool(engine));
   });
   afterAll(async () => {
     await handle?.close();
   });
 
-  async function scan(homeworkId: number | null, sheets: Parameters<typeof scanSheets>[4]) {
-    const ids = await scanSheets(app(), engine, teacher.token, homeworkId, sheets);
-    await app().marking.queue.idle();
-    return ids;
-  }
+  const scan = (homeworkId: number | null, sheets: Parameters<typeof scanSheets>[4]) =>
+    scanAndRecognise(app(), engine, teacher.token, homeworkId, sheets);
 
   async function reviewOf(homeworkId: number, status: 'open' | 'resolved' = 'open'): Promise<ReviewItem[]> {
     const items = data<unknown[]>(
@@ -298,15 +294,8 @@ describe('review endpoints', () => {
         }),
       );
       await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
-      for (const [no, score] of [
-        [4, 3],
-        [5, 7],
-      ] as const) {
-        const task = data<{ taskId: number }>(
-          await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
-        );
-        data(await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score } }));
-      }
+      await markNext(teacher, hw.id, 4, 3);
+      await markNext(teacher, hw.id, 5, 7);
       expect((await scoresOf(hw.id, student.id)).scores).toMatchObject({ 1: 3, 4: 3, 5: 7 });
 
       await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['C'] })]);
@@ -419,10 +408,7 @@ describe('review endpoints', () => {
         }),
       );
       await scan(hw.id, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
-      const task = data<{ taskId: number }>(
-        await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/4/next`, payload: {} }),
-      );
-      data(await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: 3 } }));
+      await markNext(teacher, hw.id, 4, 3);
       // A page-level problem raised on the counted, marked page (e.g. it turned out to be a blank test sheet).
       const [counted] = await app()
         .database.db.select()

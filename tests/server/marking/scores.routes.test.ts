@@ -2,16 +2,16 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScoreTable, scoreTableSchema } from '../../../src/shared/contract/marking';
 import { failure } from '../accounts-helper';
-import { createOtherSchool } from '../papers/papers-helper';
+import type { createOtherSchool } from '../papers/papers-helper';
 import {
   type Caller,
-  callerFor,
   createHomework,
-  createMarkingApp,
   data,
   FakeEngine,
   type MarkingApp,
-  scanSheets,
+  markingSchool,
+  markNext,
+  scanAndRecognise,
   sheetOf,
   type TestHomework,
 } from './marking-helper';
@@ -25,25 +25,16 @@ describe('score endpoints', () => {
   const app = () => handle.app;
 
   beforeAll(async () => {
-    handle = await createMarkingApp({ engine });
-    teacher = await callerFor(app(), 'teacher');
-    other = await createOtherSchool(app());
+    ({ handle, teacher, other } = await markingSchool(engine));
     hw = await createHomework(app(), teacher.orgId);
     const [first, second] = hw.students;
-    await scanSheets(app(), engine, teacher.token, hw.id, [
+    await scanAndRecognise(app(), engine, teacher.token, hw.id, [
       sheetOf(hw.id, first!.code, { 1: ['B'], 2: ['A', 'C'], 3: ['T'] }),
       sheetOf(hw.id, second!.code, { 1: ['A'], 2: ['C'], 3: ['F'] }),
     ]);
-    await app().marking.queue.idle();
     // The owner marks the first student's manual answers (the owner marks when nobody is assigned).
-    for (const no of [4, 5]) {
-      const task = data<{ taskId: number; answerId: number }>(
-        await teacher({ method: 'POST', url: `/api/marking/homework/${hw.id}/questions/${no}/next`, payload: {} }),
-      );
-      data(
-        await teacher({ method: 'POST', url: `/api/marking/tasks/${task.taskId}/score`, payload: { score: no === 4 ? 4 : 7.5 } }),
-      );
-    }
+    await markNext(teacher, hw.id, 4, 4);
+    await markNext(teacher, hw.id, 5, 7.5);
   });
   afterAll(async () => {
     await handle?.close();

@@ -20,7 +20,7 @@ import {
   data,
   FakeEngine,
   type MarkingApp,
-  scanSheets,
+  scanAndRecognise,
   sheetOf,
   type TestHomework,
 } from '../marking/marking-helper';
@@ -46,11 +46,10 @@ describe('wrong-question book', () => {
     hw = await createHomework(app(), teacher.orgId);
     // Student 0: all objective right but a partly right multiple choice; student 1: q1 wrong, the rest blank;
     // student 2 is absent, student 3 never scanned.
-    await scanSheets(app(), engine, teacher.token, hw.id, [
+    await scanAndRecognise(app(), engine, teacher.token, hw.id, [
       sheetOf(hw.id, hw.students[0]!.code, { 1: ['B'], 2: ['A'], 3: ['T'] }),
       sheetOf(hw.id, hw.students[1]!.code, { 1: ['A'] }),
     ]);
-    await app().marking.queue.idle();
     await teacher({
       method: 'PUT',
       url: `/api/marking/homework/${hw.id}/students/${hw.students[2]!.id}/absence`,

@@ -3,16 +3,14 @@ import { unscannedStudentsSchema } from '../../../src/shared/contract/scan';
 import { failure } from '../accounts-helper';
 import {
   type Caller,
-  callerFor,
   createHomework,
-  createMarkingApp,
   data,
   FakeEngine,
   type MarkingApp,
-  scanSheets,
-  sheetOf,
+  markingSchool,
+  scannedHomework,
 } from '../marking/marking-helper';
-import { createOtherSchool } from '../papers/papers-helper';
+import type { createOtherSchool } from '../papers/papers-helper';
 
 describe('GET /api/scan/homework/:id/unscanned-students', () => {
   const engine = new FakeEngine();
@@ -22,24 +20,14 @@ describe('GET /api/scan/homework/:id/unscanned-students', () => {
   const app = () => handle.app;
 
   beforeAll(async () => {
-    handle = await createMarkingApp({ engine });
-    teacher = await callerFor(app(), 'teacher');
-    other = await createOtherSchool(app());
+    ({ handle, teacher, other } = await markingSchool(engine));
   });
   afterAll(async () => {
     await handle?.close();
   });
 
   it('lists the students still to scan (not the scanned, not the absent) and a sample of the scanned', async () => {
-    const hw = await createHomework(app(), teacher.orgId);
-    await scanSheets(
-      app(),
-      engine,
-      teacher.token,
-      hw.id,
-      hw.students.slice(0, 2).map((s) => sheetOf(hw.id, s.code, { 1: ['B'] })),
-    );
-    await app().marking.queue.idle();
+    const hw = await scannedHomework(app(), engine, teacher, 2, { marks: { 1: ['B'] } });
     const absent = hw.students[2]!;
     data(
       await teacher({

@@ -16,11 +16,11 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_PAGE_STORED_EVENT, type ScanPageStoredEvent, scanBatchSchema } from '../../../src/shared/contract/scan-upload';
 import { buildApp } from '../../../server/app';
-import { loadConfig } from '../../../server/config';
 import { bearer, loginAs } from '../accounts-helper';
 import { testDatabaseOptions } from '../helper';
 import { createBatch, jpeg, uploadPage } from '../scan/scan-helper';
 import { startS3, type TestS3 } from './s3-server';
+import { testAppConfig } from '../../support/test-app-config';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const onPostgres = process.env.TEST_DB_KIND === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
@@ -67,14 +67,7 @@ describe.runIf(onPostgres && redisUrl)('two instances on PostgreSQL, Redis and o
   async function start(): Promise<Instance> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sh-instance-'));
     const app = await buildApp({
-      config: {
-        ...loadConfig({ NODE_ENV: 'test', DEV_OUTBOX: 'true', LOGIN_PER_ACCOUNT_PER_MINUTE: '1000' }),
-        dataDir,
-        clientDir: '/nonexistent-client-dir',
-        seedDemo: true,
-        redisUrl,
-        storage: { kind: 's3', ...s3.config },
-      },
+      config: testAppConfig(dataDir, { redisUrl, storage: { kind: 's3', ...s3.config } }),
       database,
     });
     // Pages wait unrecognised: this test is about delivery, not recognition.

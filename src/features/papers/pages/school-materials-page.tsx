@@ -4,9 +4,8 @@
  * of the school searches and filters them, previews one, and copies it into their own papers. The owner
  * withdraws an item, an admin removes any. Another school's items never appear (the server scopes them).
  */
-import { IconSearch } from '@douyinfe/semi-icons';
 import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import { Button, Empty, Input, Modal, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Modal, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { MaterialListQuery } from '../../../shared/contract/materials';
@@ -14,9 +13,16 @@ import type { PaperSummary } from '../../../shared/contract/papers';
 import { formatDate } from '../../../shared/lib/format-date';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import { useRemote } from '../../../shared/ui/use-remote';
-import { formatScore } from '../basket.store';
 import { NoSchoolPanel } from '../no-school-panel';
 import { PagedList } from '../paged-list';
+import {
+  PaperTitleSearch,
+  paperActionsColumn,
+  paperMeta,
+  paperSchoolYearColumn,
+  paperSubjectColumn,
+  paperTitleColumn,
+} from '../paper-columns';
 import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
 import { fetchChapters, fetchSchoolYears, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
@@ -34,7 +40,6 @@ export function SchoolMaterialsPage() {
 function SchoolMaterials({ orgId }: { orgId: number }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
-  const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const [subjectId, setSubjectId] = useState<number | undefined>();
   const [schoolYearId, setSchoolYearId] = useState<number | undefined>();
@@ -64,8 +69,6 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
       set(value);
       setPage(1);
     };
-
-  const search = () => filter(setKeyword)(keywordInput.trim());
 
   const copy = async (paper: PaperSummary) => {
     setCopying(paper.id);
@@ -126,22 +129,11 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
   );
 
   const sharer = (paper: PaperSummary) => paper.createdBy?.name ?? '已注销的账号';
-  const meta = (paper: PaperSummary) =>
-    `${paper.questionCount} 题 · 满分 ${formatScore(paper.totalScore)} 分 · ${paper.paperSize}`;
 
   const columns = [
-    {
-      title: '试卷名称',
-      dataIndex: 'title',
-      render: (_: unknown, paper: PaperSummary) => (
-        <div>
-          <Typography.Text strong>{paper.title}</Typography.Text>
-          <div className={styles.sub}>{meta(paper)}</div>
-        </div>
-      ),
-    },
-    { title: '学科', dataIndex: 'subject', width: 70, render: (_: unknown, paper: PaperSummary) => paper.subject.name },
-    { title: '学年', dataIndex: 'schoolYear', width: 130, render: (_: unknown, paper: PaperSummary) => paper.schoolYear.name },
+    paperTitleColumn(paperMeta),
+    paperSubjectColumn,
+    paperSchoolYearColumn,
     {
       title: '章节',
       dataIndex: 'sharedChapter',
@@ -155,7 +147,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
       width: 110,
       render: (_: unknown, paper: PaperSummary) => (paper.sharedAt ? formatDate(paper.sharedAt) : ''),
     },
-    { title: '操作', dataIndex: 'actions', width: 240, render: (_: unknown, paper: PaperSummary) => actions(paper) },
+    paperActionsColumn(240, actions),
   ];
 
   return (
@@ -170,21 +162,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         <Button onClick={() => navigate('/paperlist?tab=papers')}>共享我的试卷</Button>
       </div>
       <div className={styles.filters} role="search" aria-label="筛选校本资料">
-        <Input
-          aria-label="试卷名称"
-          placeholder="按试卷名称搜索"
-          prefix={<IconSearch />}
-          showClear
-          maxLength={60}
-          value={keywordInput}
-          onChange={(value) => {
-            setKeywordInput(value);
-            if (value === '') filter(setKeyword)('');
-          }}
-          onEnterPress={search}
-          style={{ width: 220 }}
-        />
-        <Button onClick={search}>搜索</Button>
+        <PaperTitleSearch width={220} onSearch={filter(setKeyword)} />
         <LabelledSelect
           label="学科"
           placeholder="全部学科"
@@ -236,7 +214,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
               {`${paper.subject.name} · ${paper.schoolYear.name}${paper.sharedChapter ? ` · ${paper.sharedChapter.name}` : ''}`}
             </div>
             <div className={styles.sub}>
-              {`${meta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
+              {`${paperMeta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
             </div>
             {actions(paper)}
           </>
