@@ -7,7 +7,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import { useEffect, useMemo, useState } from 'react';
 import type { LargeScreenSnapshot, PipelineHomework, ScreenResults } from '../../shared/contract/large-screen';
 import styles from './large-screen.module.css';
-import { finishText, percent, pipelineTotals, rateText } from './panel-data';
+import { classPrintedText, clockText, finishText, percent, pipelineTotals, printedText, rateText } from './panel-data';
 import { ScreenChart } from './screen-chart';
 
 const STATUS_TEXT: Record<string, string> = { assigned: '待扫描', scanning: '扫描中', marking: '阅卷中', finished: '已发布' };
@@ -55,6 +55,11 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
         <span className={styles.eta}>{finishText(hw, generatedAt)}</span>
       </header>
       <div className={styles.stages}>
+        <Stage
+          label={hw.printing.lastPrintedAt ? `已印 · ${clockText(hw.printing.lastPrintedAt).slice(0, 5)}` : '已印'}
+          value={printedText(hw)}
+          testId="stage-printed"
+        />
         <Stage label="应交" value={totals.enrolled} testId="stage-enrolled" />
         <Stage label="已扫描" value={totals.scanned} testId="stage-scanned" />
         <Stage label="已识别页" value={`${hw.pages.recognised}/${hw.pages.stored}`} testId="stage-recognised" />
@@ -72,6 +77,7 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
         <thead>
           <tr>
             <th>班级</th>
+            <th>已印</th>
             <th>已扫描 / 应交</th>
             <th className={styles.barCell}>扫描进度</th>
             <th>已阅完</th>
@@ -84,6 +90,9 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
           {hw.classes.map((c) => (
             <tr key={c.classId}>
               <td>{c.name}</td>
+              <td className={styles.num} data-testid={`printed-${c.classId}`}>
+                {classPrintedText(c.printed, hw)}
+              </td>
               <td className={styles.num}>
                 {c.scanned} / {c.enrolled}
               </td>
