@@ -49,7 +49,8 @@ test('pairs a wall screen, and its pipeline moves as sheets are printed and scan
   const homework = listed.list.find((h) => title.includes(h.title))!;
   expect(homework, title).toBeDefined();
   const klass = homework.classes[0]!;
-  const roster = (await (await teacher.request.get(`/api/classes/${klass.id}/students`, { headers: auth })).json()).data as unknown[];
+  const roster = (await (await teacher.request.get(`/api/classes/${klass.id}/students`, { headers: auth })).json())
+    .data as unknown[];
   const printed = await teacher.request.get(`/api/homework/${homework.id}/answer-sheet.pdf?mode=student&classId=${klass.id}`, {
     headers: auth,
   });
