@@ -43,7 +43,8 @@ buildClientIfStale();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'largescreen-render-'));
 const config = loadConfig({
   ...process.env,
-  NODE_ENV: 'production',
+  // The dev outbox (captcha answers) is served outside production only; the client is the production build either way.
+  NODE_ENV: 'development',
   PORT: '0',
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
@@ -86,13 +87,12 @@ async function login(username: string): Promise<string> {
   const outbox = await api<{ captcha: { key: string; text: string }[] }>('/api/dev/outbox');
   const captcha = outbox.captcha.find((entry) => entry.key === captchaKey)!.text;
   const form = new URLSearchParams({ grant_type: 'password', username, password: DEMO_PASSWORD, captchaKey, captcha });
-  const response = await fetch(`${base}/api/oauth/oauth/token`, {
+  const { access_token } = await api<{ access_token: string }>('/api/oauth/oauth/token', {
     method: 'POST',
     headers: { authorization: OAUTH_BASIC_HEADER, 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
   });
-  if (!response.ok) throw new Error(`login ${username}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
+  return access_token;
 }
 
 async function pairScreen(creator: string, panels: string[]): Promise<string> {
@@ -112,6 +112,8 @@ async function pairScreen(creator: string, panels: string[]): Promise<string> {
 /** The page, with its display token stored and every incoming websocket frame of the event time-stamped. */
 async function display(token: string, size: { width: number; height: number }): Promise<Page> {
   const page = await browser.newPage({ viewport: size });
+  // tsx (esbuild, keepNames) wraps named functions in __name(...): the page needs it for the functions below.
+  await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   await page.addInitScript(
     ({ token, event }) => {
       localStorage.setItem('displayToken', JSON.stringify(token));
