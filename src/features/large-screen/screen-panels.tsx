@@ -212,7 +212,7 @@ function useResultCharts(results: ScreenResults, fontSize: number) {
                   symbol: 'none',
                   data: [{ yAxis: Math.round(results.grade.scoreRate * 1000) / 10 }],
                   lineStyle: { color: '#ffc53d' },
-                  label: { color: '#ffc53d', fontSize: 16, formatter: '年级 {c}%' },
+                  label: { color: '#ffc53d', fontSize, formatter: '年级 {c}%' },
                 },
         },
       ],
@@ -236,13 +236,14 @@ function useResultCharts(results: ScreenResults, fontSize: number) {
     const cells = results.heatmap.flatMap((row, y) => row.values.map((v, x) => [x, y, v === null ? '-' : Math.round(v * 100)]));
     const heat: EChartsCoreOption = {
       animationDurationUpdate: 800,
-      grid: { left: 200, right: 20, top: 10, bottom: 40 },
+      // Sized with the type (a 4K screen has twice the pixels of 1080p, 1366x768 fewer): 11 characters of a point's name.
+      grid: { left: fontSize * 12, right: fontSize, top: fontSize * 0.5, bottom: fontSize * 2 },
       xAxis: { type: 'category', data: names, ...AXIS },
       yAxis: {
         type: 'category',
         data: results.heatmap.map((r) => r.name),
         ...AXIS,
-        axisLabel: { color: TEXT, fontSize: 16, width: 180, overflow: 'truncate' },
+        axisLabel: { color: TEXT, fontSize, width: fontSize * 11, overflow: 'truncate' },
       },
       visualMap: { min: 0, max: 100, show: false, inRange: { color: ['#ff4d4f', '#ffc53d', '#52c41a'] } },
       series: [{ type: 'heatmap', data: cells, label: { show: true, color: '#0b1a3a', fontSize } }],
