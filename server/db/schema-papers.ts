@@ -246,3 +246,31 @@ export const answerSheetTemplates = pgTable(
   },
   (t) => [uniqueIndex('answer_sheet_templates_homework_version_idx').on(t.homeworkId, t.version)],
 );
+
+/**
+ * Answer sheets printed (打印答题卡): one row per PDF a teacher downloaded or opened to print. Per-student
+ * sheets are counted for their class; a generic sheet (通用答题卡) is one master copy, for a class when
+ * one was named, copied by hand (so its sheet count is the master's, not the copies').
+ */
+export const answerSheetPrints = pgTable(
+  'answer_sheet_prints',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    classId: integer('class_id').references(() => classes.id, { onDelete: 'cascade' }),
+    /** student (one sheet per student of the class) | class (通用答题卡) */
+    mode: text('mode').notNull(),
+    /** Sheets in the PDF. */
+    sheets: integer('sheets').notNull(),
+    printedBy: integer('printed_by').references(() => users.id, { onDelete: 'set null' }),
+    printedAt: timestamp('printed_at', { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [index('answer_sheet_prints_homework_idx').on(t.homeworkId, t.printedAt)],
+);

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { ANSWER_SHEETS_PRINTED_EVENT } from '../../src/shared/contract/large-screen';
 import { syncHomeworkStatus } from '../services/marking/marking-progress';
 import { createHomeworkService } from '../services/papers/homework.service';
 import { createPaperService } from '../services/papers/paper.service';
@@ -22,6 +23,10 @@ function buildPapers(app: FastifyInstance) {
     statusChanged: async (orgId, homeworkId) => {
       if (app.hasDecorator('marking')) await app.marking.notifier.homeworkChanged(orgId, homeworkId);
       else await syncHomeworkStatus(db, orgId, homeworkId);
+    },
+    // The realtime plugin sends it to the homework's rooms (large screens); an app without it records only.
+    sheetsPrinted: (orgId, event) => {
+      if (app.hasDecorator('emitHomework')) app.emitHomework(orgId, event.homeworkId, ANSWER_SHEETS_PRINTED_EVENT, event);
     },
   });
   const students = createStudentService({ db });

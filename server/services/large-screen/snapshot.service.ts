@@ -1,6 +1,6 @@
 /**
  * The large screen's snapshot: what a display draws on every (re)connect before it applies live events.
- * - Today's pipeline per homework and class: expected sheets (在册), scanned, exceptions waiting (异常卷),
+ * - Today's pipeline per homework and class: sheets printed (已印, answer_sheet_prints), expected sheets (在册), scanned, exceptions waiting (异常卷),
  *   fully marked (已阅完), absent; pages stored / recognised / waiting; per hand-marked question to do,
  *   in progress, done and missing; per teacher; arbitration waiting; released (已完成); an estimated
  *   finish from the last 15 minutes' pace. Student states come from the marking module's one rule
@@ -21,6 +21,7 @@ import {
 import { analyseHomework, difference, masteryOf, type MasteryItem } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';
 import {
+  answerSheetPrints,
   answers,
   classes,
   homework,
@@ -68,6 +69,28 @@ export function estimateFinish(
   return Number.isFinite(needed) ? new Date(at.getTime() + needed * 60_000) : null;
 }
 
+/**
+ * What was printed of a homework, from its print records (oldest first): per class the sheets of its
+ * latest per-student print (a reprint replaces, never adds to, the count), the generic masters (通用答题卡,
+ * copied by hand: their copies are not known), and the last print's time. Classes outside the scope are
+ * left out, and so is a generic master printed for one of them.
+ */
+export function printingOf(
+  rows: readonly { classId: number | null; mode: string; sheets: number; printedAt: Date }[],
+  inScope: ReadonlySet<number>,
+): { perClass: Map<number, number>; genericSheets: number; lastPrintedAt: string | null } {
+  const perClass = new Map<number, number>();
+  let genericSheets = 0;
+  let last: Date | null = null;
+  for (const row of rows) {
+    if (row.classId !== null && !inScope.has(row.classId)) continue;
+    if (row.mode === 'student' && row.classId !== null) perClass.set(row.classId, row.sheets);
+    else genericSheets += row.sheets;
+    if (!last || row.printedAt > last) last = row.printedAt;
+  }
+  return { perClass, genericSheets, lastPrintedAt: last?.toISOString() ?? null };
+}
+
 export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
   /** Homework of the scope active today: pages scanned or marks given today, or scanning / marking now. */
   async function todaysHomework(scope: ScreenScope, at: Date) {
@@ -83,7 +106,7 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
         subjectName: subjects.name,
         // The most recent page or mark: the busiest homework comes first.
         lastActivity:
-          sql<number>`coalesce(extract(epoch from greatest((select max(${scanPages.createdAt}) from ${scanPages} where ${scanPages.homeworkId} = ${homework.id}), (select max(${markingTasks.scoredAt}) from ${markingTasks} where ${markingTasks.homeworkId} = ${homework.id}))), 0)`.mapWith(
+          sql<number>`coalesce(extract(epoch from greatest((select max(${scanPages.createdAt}) from ${scanPages} where ${scanPages.homeworkId} = ${homework.id}), (select max(${markingTasks.scoredAt}) from ${markingTasks} where ${markingTasks.homeworkId} = ${homework.id}), (select max(${answerSheetPrints.printedAt}) from ${answerSheetPrints} where ${answerSheetPrints.homeworkId} = ${homework.id}))), 0)`.mapWith(
             Number,
           ),
       })
@@ -99,6 +122,8 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
             inArray(homework.status, ['scanning', 'marking']),
             sql`exists (select 1 from ${scanPages} where ${scanPages.homeworkId} = ${homework.id} and ${scanPages.createdAt} >= ${since})`,
             sql`exists (select 1 from ${markingTasks} where ${markingTasks.homeworkId} = ${homework.id} and ${markingTasks.scoredAt} >= ${since})`,
+            // Sheets printed today: the homework is on its way to the scanner.
+            sql`exists (select 1 from ${answerSheetPrints} where ${answerSheetPrints.homeworkId} = ${homework.id} and ${answerSheetPrints.printedAt} >= ${since})`,
           ),
         ),
       );
@@ -188,7 +213,7 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
         .from(markingTasks)
         .where(and(eq(markingTasks.homeworkId, hw.id), gt(markingTasks.scoredAt, windowStart))),
     ]);
-    const [arbitrationRow, openTasksRow] = await Promise.all([
+    const [arbitrationRow, openTasksRow, printRows] = await Promise.all([
       db
         .select({ value: count() })
         .from(markingTasks)
@@ -197,15 +222,27 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
         .select({ value: count() })
         .from(markingTasks)
         .where(and(eq(markingTasks.homeworkId, hw.id), isNull(markingTasks.scoredAt))),
+      db
+        .select({
+          classId: answerSheetPrints.classId,
+          mode: answerSheetPrints.mode,
+          sheets: answerSheetPrints.sheets,
+          printedAt: answerSheetPrints.printedAt,
+        })
+        .from(answerSheetPrints)
+        .where(and(eq(answerSheetPrints.orgId, scope.orgId), eq(answerSheetPrints.homeworkId, hw.id)))
+        .orderBy(answerSheetPrints.printedAt, answerSheetPrints.id),
     ]);
     const inScope = new Set(hw.classIds);
     const blocked = openItems.map((row) => row.studentId);
+    const printing = printingOf(printRows, inScope);
     const classRows = hw.classIds.map((classId) => {
       const of = statuses.filter((s) => s.classId === classId);
       const ids = new Set(of.map((s) => s.studentId));
       return {
         classId,
         name: classNames.find((c) => c.id === classId)?.name ?? '',
+        printed: printing.perClass.get(classId) ?? null,
         enrolled: of.length,
         scanned: of.filter((s) => s.status === 'marking' || s.status === 'complete').length,
         review: blocked.filter((id) => id !== null && ids.has(id)).length,
@@ -237,6 +274,7 @@ export function createSnapshotService({ db, now }: { db: Db; now: Clock }) {
       title: hw.title,
       subjectName: hw.subjectName,
       status: hw.status,
+      printing: { genericSheets: printing.genericSheets, lastPrintedAt: printing.lastPrintedAt },
       pages: { stored: progress.stored, recognised: progress.recognised, pending: progress.pending },
       review: progress.review,
       arbitration: arbitrationRow[0]?.value ?? 0,

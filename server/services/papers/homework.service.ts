@@ -12,6 +12,7 @@ import {
   answerSheetSpecSchema,
   answerSheetTemplateSchema,
 } from '../../../src/shared/contract/answer-sheet';
+import type { AnswerSheetsPrintedEvent } from '../../../src/shared/contract/large-screen';
 import type {
   Homework,
   HomeworkStatus,
@@ -24,6 +25,7 @@ import type {
 import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
 import type { Db } from '../../db/client';
 import {
+  answerSheetPrints,
   answerSheetTemplates,
   classes,
   homework,
@@ -89,11 +91,14 @@ export function createHomeworkService({
   statusChanged = async (orgId, homeworkId) => {
     await syncHomeworkStatus(db, orgId, homeworkId);
   },
+  sheetsPrinted = () => {},
 }: {
   db: Db;
   papers: PaperService;
   /** Brings the homework's status in line with its closure and progress (and tells the pages watching it). */
   statusChanged?: (orgId: number, homeworkId: number) => Promise<void>;
+  /** Answer sheets were printed (recorded): tells the screens watching the homework. */
+  sheetsPrinted?: (orgId: number, event: AnswerSheetsPrintedEvent) => void;
 }) {
   async function requireHomework(scope: SchoolScope, id: number) {
     const [row] = await db
@@ -335,6 +340,25 @@ export function createHomeworkService({
         sheets = roster.map((student) => ({ student }));
       }
       const pdf = await renderAnswerSheetPdf(spec, template, sheets);
+      // Downloading or opening the PDF is printing it: the large screen's 已印 counts it.
+      const [printed] = await db
+        .insert(answerSheetPrints)
+        .values({
+          orgId: scope.orgId,
+          homeworkId: id,
+          classId: klass?.id ?? null,
+          mode: query.mode,
+          sheets: sheets.length,
+          printedBy: userId,
+        })
+        .returning();
+      sheetsPrinted(scope.orgId, {
+        homeworkId: id,
+        classId: printed!.classId,
+        mode: query.mode,
+        sheets: printed!.sheets,
+        printedAt: printed!.printedAt.toISOString(),
+      });
       return { pdf, fileName: `${row.title}${klass ? `-${klass.name}` : ''}-答题卡.pdf` };
     },
   };

@@ -8,8 +8,10 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
+  ANSWER_SHEETS_PRINTED_EVENT,
   PANEL_LABELS,
   SCREEN_REVOKED_EVENT,
+  type AnswerSheetsPrintedEvent,
   type LargeScreenSnapshot,
   type ScreenPanel,
 } from '../../shared/contract/large-screen';
@@ -113,6 +115,7 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
     const onPage = (payload: ScanPageStoredEvent) => live({ kind: 'pageStored', homeworkId: payload.homeworkId });
     const onRecognition = (progress: RecognitionProgress) => live({ kind: 'recognition', progress });
     const onMarking = (progress: MarkingProgress) => live({ kind: 'marking', progress });
+    const onPrinted = (printed: AnswerSheetsPrintedEvent) => live({ kind: 'printed', printed });
     // Missed events are recovered from state: every (re)connect starts from a fresh snapshot.
     const onConnect = () => void refresh();
     const onDisconnect = (reason: string) => {
@@ -123,6 +126,7 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
     socket.on(SCAN_PAGE_STORED_EVENT, onPage);
     socket.on(RECOGNITION_PROGRESS_EVENT, onRecognition);
     socket.on(MARKING_PROGRESS_EVENT, onMarking);
+    socket.on(ANSWER_SHEETS_PRINTED_EVENT, onPrinted);
     socket.on(SCREEN_REVOKED_EVENT, onRevokedEvent);
     socket.on('connect', onConnect);
     socket.on('disconnect', onDisconnect);
@@ -130,6 +134,7 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
       socket.off(SCAN_PAGE_STORED_EVENT, onPage);
       socket.off(RECOGNITION_PROGRESS_EVENT, onRecognition);
       socket.off(MARKING_PROGRESS_EVENT, onMarking);
+      socket.off(ANSWER_SHEETS_PRINTED_EVENT, onPrinted);
       socket.off(SCREEN_REVOKED_EVENT, onRevokedEvent);
       socket.off('connect', onConnect);
       socket.off('disconnect', onDisconnect);

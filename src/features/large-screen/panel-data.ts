@@ -2,7 +2,12 @@
  * The display's state between snapshots, as pure functions: applying a live event to the last snapshot
  * (so counters move the moment a page arrives), which panel an event jumps to, the rotation schedule, and the figures a panel prints. No IO, no React.
  */
-import type { LargeScreenSnapshot, PipelineHomework, ScreenPanel } from '../../shared/contract/large-screen';
+import type {
+  AnswerSheetsPrintedEvent,
+  LargeScreenSnapshot,
+  PipelineHomework,
+  ScreenPanel,
+} from '../../shared/contract/large-screen';
 import type { MarkingProgress } from '../../shared/contract/marking';
 import type { RecognitionProgress } from '../../shared/contract/recognition';
 
@@ -18,7 +23,8 @@ export const REFRESH_THROTTLE_MS = 3_000;
 export type LiveEvent =
   | { kind: 'pageStored'; homeworkId: number | null }
   | { kind: 'recognition'; progress: RecognitionProgress }
-  | { kind: 'marking'; progress: MarkingProgress };
+  | { kind: 'marking'; progress: MarkingProgress }
+  | { kind: 'printed'; printed: AnswerSheetsPrintedEvent };
 
 /** The panel a live event belongs on, when the display has it. */
 export function panelOf(event: LiveEvent, panels: readonly ScreenPanel[]): ScreenPanel | null {
@@ -36,6 +42,22 @@ export function applyEvent(snapshot: LargeScreenSnapshot, event: LiveEvent): Lar
   switch (event.kind) {
     case 'pageStored':
       return snapshot;
+    case 'printed': {
+      // A homework not on the pipeline yet arrives with the refresh the event triggers.
+      const { homeworkId, classId, mode, sheets, printedAt } = event.printed;
+      return update(homeworkId, (hw) => ({
+        ...hw,
+        printing: {
+          genericSheets: hw.printing.genericSheets + (mode === 'class' || classId === null ? sheets : 0),
+          lastPrintedAt: printedAt,
+        },
+        // A reprint replaces the class's count (the server keeps the latest per-student print).
+        classes:
+          mode === 'student' && classId !== null
+            ? hw.classes.map((c) => (c.classId === classId ? { ...c, printed: sheets } : c))
+            : hw.classes,
+      }));
+    }
     case 'recognition': {
       const { homeworkId, stored, recognised, pending, review } = event.progress;
       return update(homeworkId, (hw) => ({ ...hw, pages: { stored, recognised, pending }, review }));
@@ -63,20 +85,46 @@ export function nextPanel(panels: readonly ScreenPanel[], current: ScreenPanel |
   return panels[(at + 1) % panels.length]!;
 }
 
-export type PipelineTotals = { enrolled: number; scanned: number; review: number; complete: number; absent: number };
+export type PipelineTotals = {
+  /** Per-student sheets printed over the classes that printed them; null when no class did. */
+  printed: number | null;
+  enrolled: number;
+  scanned: number;
+  review: number;
+  complete: number;
+  absent: number;
+};
 
 /** A homework's figures summed over the classes shown. */
 export function pipelineTotals(hw: PipelineHomework): PipelineTotals {
   return hw.classes.reduce(
     (sum, c) => ({
+      printed: c.printed === null ? sum.printed : (sum.printed ?? 0) + c.printed,
       enrolled: sum.enrolled + c.enrolled,
       scanned: sum.scanned + c.scanned,
       review: sum.review + c.review,
       complete: sum.complete + c.complete,
       absent: sum.absent + c.absent,
     }),
-    { enrolled: 0, scanned: 0, review: 0, complete: 0, absent: 0 },
+    { printed: null as number | null, enrolled: 0, scanned: 0, review: 0, complete: 0, absent: 0 },
   );
+}
+
+/**
+ * 已印 as the screen says it: the per-student sheets printed, "通用卡" when only generic masters were
+ * printed (their copies are not known), both when both, 未打印 when nothing.
+ */
+export function printedText(hw: PipelineHomework): string {
+  const { printed } = pipelineTotals(hw);
+  const generic = hw.printing.genericSheets > 0;
+  if (printed === null) return generic ? '通用卡' : '未打印';
+  return generic ? `${printed}+通用卡` : String(printed);
+}
+
+/** A class's 已印 cell: its per-student sheets, or 通用卡 / — when the homework printed only generic masters / nothing for it. */
+export function classPrintedText(printed: number | null, hw: PipelineHomework): string {
+  if (printed !== null) return String(printed);
+  return hw.printing.genericSheets > 0 ? '通用卡' : '—';
 }
 
 /** A share as a whole percent for a bar; 0 when there is nothing to count. */

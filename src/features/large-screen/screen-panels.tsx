@@ -7,7 +7,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import { useEffect, useMemo, useState } from 'react';
 import type { LargeScreenSnapshot, PipelineHomework, ScreenResults } from '../../shared/contract/large-screen';
 import styles from './large-screen.module.css';
-import { finishText, percent, pipelineTotals, rateText } from './panel-data';
+import { classPrintedText, clockText, finishText, percent, pipelineTotals, printedText, rateText } from './panel-data';
 import { ScreenChart } from './screen-chart';
 
 const STATUS_TEXT: Record<string, string> = { assigned: '待扫描', scanning: '扫描中', marking: '阅卷中', finished: '已发布' };
@@ -55,6 +55,11 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
         <span className={styles.eta}>{finishText(hw, generatedAt)}</span>
       </header>
       <div className={styles.stages}>
+        <Stage
+          label={hw.printing.lastPrintedAt ? `已印 · ${clockText(hw.printing.lastPrintedAt).slice(0, 5)}` : '已印'}
+          value={printedText(hw)}
+          testId="stage-printed"
+        />
         <Stage label="应交" value={totals.enrolled} testId="stage-enrolled" />
         <Stage label="已扫描" value={totals.scanned} testId="stage-scanned" />
         <Stage label="已识别页" value={`${hw.pages.recognised}/${hw.pages.stored}`} testId="stage-recognised" />
@@ -72,6 +77,7 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
         <thead>
           <tr>
             <th>班级</th>
+            <th>已印</th>
             <th>已扫描 / 应交</th>
             <th className={styles.barCell}>扫描进度</th>
             <th>已阅完</th>
@@ -84,6 +90,9 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
           {hw.classes.map((c) => (
             <tr key={c.classId}>
               <td>{c.name}</td>
+              <td className={styles.num} data-testid={`printed-${c.classId}`}>
+                {classPrintedText(c.printed, hw)}
+              </td>
               <td className={styles.num}>
                 {c.scanned} / {c.enrolled}
               </td>
@@ -203,7 +212,7 @@ function useResultCharts(results: ScreenResults, fontSize: number) {
                   symbol: 'none',
                   data: [{ yAxis: Math.round(results.grade.scoreRate * 1000) / 10 }],
                   lineStyle: { color: '#ffc53d' },
-                  label: { color: '#ffc53d', fontSize: 16, formatter: '年级 {c}%' },
+                  label: { color: '#ffc53d', fontSize, formatter: '年级 {c}%' },
                 },
         },
       ],
@@ -227,13 +236,14 @@ function useResultCharts(results: ScreenResults, fontSize: number) {
     const cells = results.heatmap.flatMap((row, y) => row.values.map((v, x) => [x, y, v === null ? '-' : Math.round(v * 100)]));
     const heat: EChartsCoreOption = {
       animationDurationUpdate: 800,
-      grid: { left: 200, right: 20, top: 10, bottom: 40 },
+      // Sized with the type (a 4K screen has twice the pixels of 1080p, 1366x768 fewer): 11 characters of a point's name.
+      grid: { left: fontSize * 12, right: fontSize, top: fontSize * 0.5, bottom: fontSize * 2 },
       xAxis: { type: 'category', data: names, ...AXIS },
       yAxis: {
         type: 'category',
         data: results.heatmap.map((r) => r.name),
         ...AXIS,
-        axisLabel: { color: TEXT, fontSize: 16, width: 180, overflow: 'truncate' },
+        axisLabel: { color: TEXT, fontSize, width: fontSize * 11, overflow: 'truncate' },
       },
       visualMap: { min: 0, max: 100, show: false, inRange: { color: ['#ff4d4f', '#ffc53d', '#52c41a'] } },
       series: [{ type: 'heatmap', data: cells, label: { show: true, color: '#0b1a3a', fontSize } }],

@@ -159,6 +159,27 @@ function ScreenForm({
   );
 }
 
+/** Whether a screen's school year allows student names (never a whole-school screen). */
+function namesAllowedFor(options: ScreenOptions, screen: Pick<Screen, 'scopeKind' | 'schoolYearId' | 'classId'>): boolean {
+  if (screen.scopeKind === 'school') return false;
+  const year =
+    options.schoolYears.find((y) => y.id === screen.schoolYearId) ??
+    options.schoolYears.find((y) => y.classes.some((c) => c.id === screen.classId));
+  return Boolean(year?.namesAllowed);
+}
+
+function draftOf(screen: Screen): Draft {
+  return {
+    code: '',
+    name: screen.name,
+    scopeKind: screen.scopeKind,
+    schoolYearId: screen.schoolYearId,
+    classId: screen.classId,
+    panels: screen.panels,
+    showNames: screen.showNames,
+  };
+}
+
 function toBody(draft: Draft): ScreenUpdate {
   return {
     name: draft.name,
@@ -224,6 +245,20 @@ export function ScreensManager({ http, initialCode }: { http: HttpClient; initia
     }
   };
 
+  /** The list's 显示学生姓名 switch: the server refuses it (and says why) where the school year does not allow names. */
+  const toggleNames = async (screen: Screen, showNames: boolean) => {
+    setBusy(true);
+    try {
+      await http.putJson(`/api/screens/${screen.id}`, toBody({ ...draftOf(screen), showNames }), screenSchema);
+      Toast.success({ content: showNames ? `${screen.name}：显示学生姓名` : `${screen.name}：不显示学生姓名` });
+      await load();
+    } catch {
+      // shown by the HTTP client
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const revoke = async (screen: Screen) => {
     setConfirming(null);
     await http.deleteQuery(`/api/screens/${screen.id}`);
@@ -270,26 +305,28 @@ export function ScreensManager({ http, initialCode }: { http: HttpClient; initia
                       ),
                   },
                   {
+                    title: '显示学生姓名',
+                    render: (_: unknown, s: Screen) => {
+                      // Shown as it is stored, but only switchable where the year allows names (the server decides too).
+                      const allowed = namesAllowedFor(options, s);
+                      return (
+                        <span title={allowed ? undefined : '该学年不允许在大屏上公开学生姓名'}>
+                          <Switch
+                            size="small"
+                            checked={s.showNames}
+                            disabled={busy || (!allowed && !s.showNames)}
+                            onChange={(on) => void toggleNames(s, on)}
+                            aria-label={`${s.name} 显示学生姓名`}
+                          />
+                        </span>
+                      );
+                    },
+                  },
+                  {
                     title: '操作',
                     render: (_: unknown, s: Screen) => (
                       <span style={{ display: 'flex', gap: 8 }}>
-                        <Button
-                          size="small"
-                          onClick={() =>
-                            setEditing({
-                              id: s.id,
-                              draft: {
-                                code: '',
-                                name: s.name,
-                                scopeKind: s.scopeKind,
-                                schoolYearId: s.schoolYearId,
-                                classId: s.classId,
-                                panels: s.panels,
-                                showNames: s.showNames,
-                              },
-                            })
-                          }
-                        >
+                        <Button size="small" onClick={() => setEditing({ id: s.id, draft: draftOf(s) })}>
                           修改
                         </Button>
                         {confirming === s.id ? (

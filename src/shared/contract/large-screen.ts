@@ -14,7 +14,8 @@
  * A display token (`Authorization: Bearer dsp_…`) is accepted by the snapshot only; every other
  * endpoint answers it 401.
  * Socket.io: the display's socket joins its screen's rooms; SCREEN_REVOKED_EVENT tells it it was revoked
- * (it is then disconnected), SCREEN_UPDATED_EVENT that its scope or panels changed (it reconnects).
+ * (it is then disconnected), SCREEN_UPDATED_EVENT that its scope or panels changed (it reconnects);
+ * ANSWER_SHEETS_PRINTED_EVENT (a homework's answer sheets were printed) goes to the homework's rooms.
  */
 import { z } from 'zod';
 import { gradeBandSchema } from './analysis';
@@ -31,6 +32,22 @@ export const PACE_WINDOW_MINUTES = 15;
 
 export const SCREEN_REVOKED_EVENT = 'screen.revoked';
 export const SCREEN_UPDATED_EVENT = 'screen.updated';
+
+/**
+ * Socket.io event sent to the homework's rooms when its answer sheets were printed (the PDF was
+ * downloaded or opened): the large screen's first pipeline stage (已印) moves with it.
+ */
+export const ANSWER_SHEETS_PRINTED_EVENT = 'homework.sheetsPrinted';
+export const answerSheetsPrintedEventSchema = z.object({
+  homeworkId: idSchema,
+  /** The class the sheets were printed for; null for a generic sheet of no class. */
+  classId: idSchema.nullable(),
+  mode: z.enum(['student', 'class']),
+  /** Sheets in the PDF: the class's students, or 1 (the 通用答题卡 master). */
+  sheets: z.number().int().nonnegative(),
+  printedAt: z.string(),
+});
+export type AnswerSheetsPrintedEvent = z.infer<typeof answerSheetsPrintedEventSchema>;
 
 export const SCREEN_PANELS = ['pipeline', 'marking', 'results'] as const;
 export const screenPanelSchema = z.enum(SCREEN_PANELS);
@@ -135,7 +152,9 @@ const rate = z.number().nullable();
 export const pipelineClassSchema = z.object({
   classId: idSchema,
   name: z.string(),
-  /** 在册人数: the sheets expected. */
+  /** 已印: sheets of the class's latest per-student print (每位学生一张); null when none was printed. */
+  printed: count.nullable(),
+  /** 在册人数: the sheets expected (应交). */
   enrolled: count,
   /** Students with a counted sheet. */
   scanned: count,
@@ -163,6 +182,11 @@ export const pipelineHomeworkSchema = z.object({
   subjectName: z.string(),
   /** assigned | scanning | marking | finished (finished = 已发布 on the screen) */
   status: z.string(),
+  /**
+   * Printing beyond the per-class counts: generic masters printed (通用答题卡, copied by hand, so their
+   * copies are unknown) and when anything was last printed.
+   */
+  printing: z.object({ genericSheets: count, lastPrintedAt: z.string().nullable() }),
   pages: z.object({ stored: count, recognised: count, pending: count }),
   review: count,
   arbitration: count,

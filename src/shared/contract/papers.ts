@@ -22,7 +22,8 @@
  * - GET    /api/homework?HomeworkListQuery                 -> Paged<Homework>, newest first
  * - GET    /api/homework/:id                               -> Homework
  * - PATCH  /api/homework/:id/status  HomeworkStatusUpdate  -> Homework
- * - GET    /api/homework/:id/answer-sheet.pdf?AnswerSheetPdfQuery -> file .pdf
+ * - GET    /api/homework/:id/answer-sheet.pdf?AnswerSheetPdfQuery -> file .pdf (recorded as printed:
+ *   answer_sheet_prints, and large-screen.ts's ANSWER_SHEETS_PRINTED_EVENT to the homework's rooms)
  * - GET    /api/homework/:id/answer-sheet/spec             -> AnswerSheetSpec (answer-sheet.ts; what the sheet prints)
  * - GET    /api/homework/:id/answer-sheet/template         -> AnswerSheetTemplate (answer-sheet.ts)
  * - GET    /api/classes/:id/students                       -> Student[] in code order

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyEvent,
+  classPrintedText,
   finishText,
   nextPanel,
   panelOf,
   percent,
   pipelineTotals,
+  printedText,
   rateText,
 } from '../../../src/features/large-screen/panel-data';
 import type { LargeScreenSnapshot, PipelineHomework } from '../../../src/shared/contract/large-screen';
@@ -15,12 +17,13 @@ const homework = (over: Partial<PipelineHomework> = {}): PipelineHomework => ({
   title: '第一单元',
   subjectName: '数学',
   status: 'scanning',
+  printing: { genericSheets: 0, lastPrintedAt: null },
   pages: { stored: 10, recognised: 8, pending: 2 },
   review: 1,
   arbitration: 0,
   classes: [
-    { classId: 1, name: '一班', enrolled: 40, scanned: 10, review: 1, complete: 4, absent: 1 },
-    { classId: 2, name: '二班', enrolled: 38, scanned: 0, review: 0, complete: 0, absent: 0 },
+    { classId: 1, name: '一班', printed: 40, enrolled: 40, scanned: 10, review: 1, complete: 4, absent: 1 },
+    { classId: 2, name: '二班', printed: null, enrolled: 38, scanned: 0, review: 0, complete: 0, absent: 0 },
   ],
   questions: [{ no: 5, todo: 6, inProgress: 2, done: 2, missing: 0 }],
   teachers: [],
@@ -82,11 +85,59 @@ describe('the large screen between snapshots', () => {
   });
 
   it('sums the classes shown, and prints unknown rates as — (never 0)', () => {
-    expect(pipelineTotals(homework())).toEqual({ enrolled: 78, scanned: 10, review: 1, complete: 4, absent: 1 });
+    expect(pipelineTotals(homework())).toEqual({ printed: 40, enrolled: 78, scanned: 10, review: 1, complete: 4, absent: 1 });
     expect(percent(11, 40)).toBe(28);
     expect(percent(3, 0)).toBe(0);
     expect(rateText(null)).toBe('—');
     expect(rateText(0.6412)).toBe('64.1%');
+  });
+
+  it('writes printed sheets from the event: a class’s per-student print replaces its count, a generic master adds to the masters', () => {
+    const at = '2026-11-23T07:30:00.000Z';
+    const perStudent = applyEvent(snapshot([homework()]), {
+      kind: 'printed',
+      printed: { homeworkId: 7, classId: 2, mode: 'student', sheets: 38, printedAt: at },
+    });
+    expect(perStudent.pipeline[0]!.classes.map((c) => c.printed)).toEqual([40, 38]);
+    expect(perStudent.pipeline[0]!.printing).toEqual({ genericSheets: 0, lastPrintedAt: at });
+    // Printed again (a lost pile): still 38, not 76.
+    const reprint = applyEvent(perStudent, {
+      kind: 'printed',
+      printed: { homeworkId: 7, classId: 2, mode: 'student', sheets: 38, printedAt: at },
+    });
+    expect(reprint.pipeline[0]!.classes[1]!.printed).toBe(38);
+    const generic = applyEvent(reprint, {
+      kind: 'printed',
+      printed: { homeworkId: 7, classId: null, mode: 'class', sheets: 1, printedAt: '2026-11-23T07:40:00.000Z' },
+    });
+    expect(generic.pipeline[0]!.classes.map((c) => c.printed)).toEqual([40, 38]);
+    expect(generic.pipeline[0]!.printing).toEqual({ genericSheets: 1, lastPrintedAt: '2026-11-23T07:40:00.000Z' });
+    // Another homework's print leaves this one alone (the refresh brings the other).
+    const other = applyEvent(generic, {
+      kind: 'printed',
+      printed: { homeworkId: 99, classId: 1, mode: 'student', sheets: 5, printedAt: at },
+    });
+    expect(other.pipeline).toEqual(generic.pipeline);
+    expect(
+      panelOf({ kind: 'printed', printed: { homeworkId: 7, classId: 1, mode: 'student', sheets: 5, printedAt: at } }, [
+        'results',
+        'pipeline',
+      ]),
+    ).toBe('pipeline');
+  });
+
+  it('says 已印 as sheets, 通用卡 or 未打印 (never a number nobody printed)', () => {
+    expect(printedText(homework())).toBe('40');
+    const noneYet = homework({
+      classes: homework().classes.map((c) => ({ ...c, printed: null })),
+    });
+    expect(printedText(noneYet)).toBe('未打印');
+    expect(classPrintedText(null, noneYet)).toBe('—');
+    const genericOnly = { ...noneYet, printing: { genericSheets: 1, lastPrintedAt: '2026-11-23T07:40:00.000Z' } };
+    expect(printedText(genericOnly)).toBe('通用卡');
+    expect(classPrintedText(null, genericOnly)).toBe('通用卡');
+    expect(printedText({ ...homework(), printing: genericOnly.printing })).toBe('40+通用卡');
+    expect(classPrintedText(40, genericOnly)).toBe('40');
   });
 
   it('says when a homework will be done', () => {

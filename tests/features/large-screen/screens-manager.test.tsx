@@ -1,0 +1,188 @@
+/**
+ * The screens manager's 显示学生姓名 switch (per screen, only where the school year allows names, the
+ * server deciding too), and the panels that draw what the snapshot carries: 已印 first in the pipeline,
+ * student names only when the snapshot has them.
+ */
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ScreensManager } from '../../../src/features/large-screen/screens-manager';
+import { PipelinePanel, ResultsPanel } from '../../../src/features/large-screen/screen-panels';
+import type { HttpClient } from '../../../src/shared/adapters/http-client';
+import type { LargeScreenSnapshot, Screen, ScreenOptions } from '../../../src/shared/contract/large-screen';
+
+if (!('ResizeObserver' in globalThis)) {
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}
+
+const OPTIONS: ScreenOptions = {
+  wholeSchool: true,
+  schoolYears: [
+    { id: 1, name: '2026级 (初一)', namesAllowed: false, classes: [{ id: 11, name: '初一(1)班' }] },
+    { id: 2, name: '2026级 (高一)', namesAllowed: true, classes: [{ id: 21, name: '高一(1)班' }] },
+  ],
+};
+
+const screenRow = (over: Partial<Screen>): Screen => ({
+  id: 1,
+  name: '初一走廊',
+  scopeKind: 'schoolYear',
+  schoolYearId: 1,
+  classId: null,
+  scopeLabel: '2026级 (初一)',
+  panels: ['results'],
+  showNames: false,
+  connected: true,
+  createdAt: '2026-11-23T08:00:00.000Z',
+  lastSeenAt: null,
+  ...over,
+});
+
+function fakeHttp(list: Screen[]) {
+  const get = vi.fn(async (url: string) => (url === '/api/screens/options' ? OPTIONS : list));
+  const putJson = vi.fn(async (url: string, body: Partial<Screen>) => {
+    const id = Number(url.split('/').at(-1));
+    const row = list.find((s) => s.id === id)!;
+    Object.assign(row, body);
+    return row;
+  });
+  return { http: { get, putJson } as unknown as HttpClient, get, putJson };
+}
+
+describe('the screens manager', () => {
+  it('offers 显示学生姓名 per screen only where the school year allows names, and sends the screen as it is with names on', async () => {
+    const list = [
+      screenRow({}),
+      screenRow({ id: 2, name: '高一走廊', schoolYearId: 2, scopeLabel: '2026级 (高一)', panels: ['pipeline', 'results'] }),
+      screenRow({ id: 3, name: '全校', scopeKind: 'school', schoolYearId: null, scopeLabel: '全校' }),
+    ];
+    const { http, putJson } = fakeHttp(list);
+    render(<ScreensManager http={http} initialCode={null} />);
+    await userEvent.click(await screen.findByRole('button', { name: '大屏管理' }));
+    const junior = await screen.findByRole('switch', { name: '初一走廊 显示学生姓名' });
+    const senior = screen.getByRole('switch', { name: '高一走廊 显示学生姓名' });
+    const whole = screen.getByRole('switch', { name: '全校 显示学生姓名' });
+    expect(junior).toBeDisabled();
+    expect(whole).toBeDisabled();
+    expect(senior).toBeEnabled();
+    expect(senior).not.toBeChecked();
+
+    await userEvent.click(senior);
+    await waitFor(() => expect(putJson).toHaveBeenCalledTimes(1));
+    expect(putJson.mock.calls[0]![0]).toBe('/api/screens/2');
+    expect(putJson.mock.calls[0]![1]).toEqual({
+      name: '高一走廊',
+      scopeKind: 'schoolYear',
+      schoolYearId: 2,
+      classId: null,
+      panels: ['pipeline', 'results'],
+      showNames: true,
+    });
+    await waitFor(() => expect(screen.getByRole('switch', { name: '高一走廊 显示学生姓名' })).toBeChecked());
+  });
+
+  it('lets a screen whose year no longer allows names be turned off, never on', async () => {
+    const list = [screenRow({ showNames: true })];
+    const { http, putJson } = fakeHttp(list);
+    render(<ScreensManager http={http} initialCode={null} />);
+    await userEvent.click(await screen.findByRole('button', { name: '大屏管理' }));
+    const junior = await screen.findByRole('switch', { name: '初一走廊 显示学生姓名' });
+    expect(junior).toBeEnabled();
+    await userEvent.click(junior);
+    await waitFor(() => expect(putJson).toHaveBeenCalledTimes(1));
+    expect(putJson.mock.calls[0]![1]).toMatchObject({ showNames: false });
+    await waitFor(() => expect(screen.getByRole('switch', { name: '初一走廊 显示学生姓名' })).toBeDisabled());
+  });
+});
+
+const base: LargeScreenSnapshot = {
+  generatedAt: '2026-11-23T08:00:00.000Z',
+  schoolName: '示范中学',
+  title: '走廊',
+  scopeLabel: '全校',
+  panels: ['pipeline', 'results'],
+  showNames: false,
+  pipeline: [
+    {
+      homeworkId: 7,
+      title: '第一单元',
+      subjectName: '数学',
+      status: 'assigned',
+      printing: { genericSheets: 0, lastPrintedAt: new Date(2026, 10, 23, 7, 5).toISOString() },
+      pages: { stored: 0, recognised: 0, pending: 0 },
+      review: 0,
+      arbitration: 0,
+      classes: [
+        { classId: 1, name: '一班', printed: 40, enrolled: 40, scanned: 0, review: 0, complete: 0, absent: 0 },
+        { classId: 2, name: '二班', printed: null, enrolled: 38, scanned: 0, review: 0, complete: 0, absent: 0 },
+      ],
+      questions: [],
+      teachers: [],
+      pace: { scannedStudents: 0, markings: 0 },
+      estimatedFinish: null,
+    },
+  ],
+  results: null,
+};
+
+describe('the panels', () => {
+  it('starts the pipeline with 已印 (and when), keeps 应交 beside it, and says per class what was printed', () => {
+    render(<PipelinePanel snapshot={base} />);
+    expect(screen.getByTestId('stage-printed')).toHaveTextContent('40');
+    expect(screen.getByText('已印 · 07:05')).toBeInTheDocument();
+    expect(screen.getByTestId('stage-enrolled')).toHaveTextContent('78');
+    expect(screen.getByTestId('printed-1')).toHaveTextContent('40');
+    expect(screen.getByTestId('printed-2')).toHaveTextContent('—');
+  });
+
+  it('says 未打印 when nothing was printed, never 0', () => {
+    const hw = base.pipeline[0]!;
+    render(
+      <PipelinePanel
+        snapshot={{
+          ...base,
+          pipeline: [
+            {
+              ...hw,
+              printing: { genericSheets: 0, lastPrintedAt: null },
+              classes: hw.classes.map((c) => ({ ...c, printed: null })),
+            },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getByTestId('stage-printed')).toHaveTextContent('未打印');
+  });
+
+  it('names students only when the snapshot carries them', () => {
+    const results: NonNullable<LargeScreenSnapshot['results']> = {
+      homework: { id: 7, title: '第一单元', subjectName: '数学', date: '2026-11-20', full: 100 },
+      grade: { scoreRate: 0.8, participants: 2, enrolled: 2 },
+      classes: [],
+      mostMissed: [],
+      heatmapHomeworkCount: 1,
+      heatmap: [],
+      mostImproved: null,
+      topStudents: null,
+    };
+    const { unmount } = render(<ResultsPanel snapshot={{ ...base, results }} />);
+    expect(screen.queryByText('优秀学生')).toBeNull();
+    unmount();
+    render(
+      <ResultsPanel
+        snapshot={{
+          ...base,
+          showNames: true,
+          results: { ...results, topStudents: [{ name: '张三', className: '高一(1)班', scoreRate: 0.95 }] },
+        }}
+      />,
+    );
+    const card = screen.getByText('优秀学生').closest('section')!;
+    expect(within(card).getByText(/张三/)).toBeInTheDocument();
+    expect(within(card).getByText('95.0%')).toBeInTheDocument();
+  });
+});
