@@ -88,10 +88,12 @@ function check(view: string, keys: string[], budget: number) {
 }
 
 /**
- * The portal's lazily loaded pages: every dynamic import of the entry that is a page module. A logged-in
- * page also loads the top bar and its school-year picker, counted with it, except on the pages the spec
- * shows without a top bar (PATHS_WITHOUT_TOP_BAR: /, /login, /invite, the print pages, /team/group,
- * /bigData, /404).
+ * The portal's lazily loaded pages: every dynamic import of the entry that is a page module. Every page but
+ * the landing page also loads the session runtime (entries/teacher-runtime.ts: fetched at once with the
+ * session cookies, or by the footer and the page's providers), the footer and the papers' and marking's
+ * providers, counted with it; a logged-in page also loads the top bar and its school-year picker, except on
+ * the pages the spec shows without a top bar (PATHS_WITHOUT_TOP_BAR: /, /login, /invite, the print pages,
+ * /team/group, /bigData, /404).
  */
 const WITHOUT_TOP_BAR = /^(?:landing|login|invite|print-[\w-]+|team-group|big-data|not-found)-page$/;
 
@@ -118,6 +120,13 @@ describe('first-view JavaScript budgets (production build)', () => {
     for (const page of pages) {
       try {
         const keys = [findKey(manifest, 'teacher.html'), page.key];
+        if (page.name !== 'landing-page') {
+          keys.push(
+            findKey(manifest, 'teacher-runtime.ts'),
+            findKey(manifest, 'portal/site-footer.tsx'),
+            findKey(manifest, 'teacher-feature-providers.tsx'),
+          );
+        }
         if (!WITHOUT_TOP_BAR.test(page.name)) {
           keys.push(findKey(manifest, 'portal/top-bar.tsx'), findKey(manifest, 'portal/school-year-picker.tsx'));
         }
