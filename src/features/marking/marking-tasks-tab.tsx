@@ -3,7 +3,6 @@
  * answers waiting for arbitration and problem papers) with the way into /write; objective questions
  * are summarised, as the server scores them.
  */
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Button, Empty, Progress, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useNavigate } from 'react-router-dom';
 import type { MarkingOverview, MarkingQuestion } from '../../shared/contract/marking';
@@ -11,6 +10,7 @@ import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
 import { formatScore } from './score-input';
+import { Illustration } from '../../shared/ui/illustration';
 
 export function writePath(homeworkId: number, questionNo: number, arbitration = false): string {
   return `/write?homeworkId=${homeworkId}&questionNo=${questionNo}${arbitration ? '&mode=arbitration' : ''}`;
@@ -56,7 +56,7 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
       {manual.length === 0 ? (
         <Empty
           className={styles.empty}
-          image={<IllustrationNoContent style={{ width: 120, height: 120 }} />}
+          image={<Illustration name="NoContent" style={{ width: 120, height: 120 }} />}
           title="本次作业没有需要人工阅卷的题目"
           description="客观题由系统按答案自动评分，可在「成绩」中查看"
         />

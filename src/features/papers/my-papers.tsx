@@ -5,7 +5,6 @@
  * paper can be shared to 校本资料 (the school's shared library) and withdrawn again.
  */
 import { IconSearch } from '@douyinfe/semi-icons';
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Banner, Button, Empty, Input, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -20,6 +19,7 @@ import { unsharePaper } from './materials-api';
 import { createHomework, deletePaper, fetchPaperPage } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { ShareDialog } from './share-dialog';
+import { Illustration } from '../../shared/ui/illustration';
 
 export const PAPER_PAGE_SIZE = 10;
 
@@ -240,7 +240,7 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
         )}
         empty={
           <Empty
-            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
             title={keyword ? '没有符合条件的试卷' : '还没有保存过试卷'}
             description={keyword ? '换个关键词试试' : '在组卷页选题后保存，试卷就会出现在这里'}
             className={styles.empty}
