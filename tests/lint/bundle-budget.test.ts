@@ -37,8 +37,8 @@ const BUDGET = { landing: 150 * KIB, portalRoute: 300 * KIB, scanStation: 250 * 
  * school-year picker stopped loading Semi's Select before it is opened (about 29 KiB off every logged-in
  * page that has no Select of its own), the kiosk's upload bar stopped loading Semi's Progress and its
  * animation library (6 KiB off /scan too), and Semi's empty-state illustrations became images loaded when
- * shown (14 KiB off every page with an empty state); they may only go down. Every page but the landing page now counts
- * the session runtime's chunk, which the entry no longer loads statically.
+ * shown (14 KiB off every page with an empty state); they may only go down. Every page but the landing
+ * page now counts the session runtime's chunk, which the entry no longer loads statically.
  */
 const KNOWN_OVER: Record<string, number> = {
   'portal: commentary-page': 316,
