@@ -150,7 +150,16 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, CLIENT_DIR: outDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+  // DEV_OUTBOX: the login below reads the captcha from the development outbox, which is off unless asked for.
+  env: {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    CLIENT_DIR: outDir,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DEV_OUTBOX: 'true',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 let browser: Browser | null = null;
