@@ -3,7 +3,7 @@
  * answers waiting for arbitration and problem papers) with the way into /write; objective questions
  * are summarised, as the server scores them.
  */
-import { Button, Empty, Progress, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useNavigate } from 'react-router-dom';
 import type { MarkingOverview, MarkingQuestion } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
@@ -11,6 +11,7 @@ import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
 import { formatScore } from './score-input';
 import { Illustration } from '../../shared/ui/illustration';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 export function writePath(homeworkId: number, questionNo: number, arbitration = false): string {
   return `/write?homeworkId=${homeworkId}&questionNo=${questionNo}${arbitration ? '&mode=arbitration' : ''}`;
@@ -121,8 +122,7 @@ function TaskCard({ homeworkId, isOwner, question, markers }: CardProps) {
         ) : null}
       </div>
       <div>
-        <Progress
-          motion={false}
+        <ProgressBar
           percent={percent}
           aria-label={`第${questionNo}题阅卷进度`}
           aria-valuetext={`${done}/${total}`}

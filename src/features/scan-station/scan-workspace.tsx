@@ -16,6 +16,7 @@ import { useHomeworkOptions } from './use-homework-options';
 import { usePageThumbnail } from './use-page-thumbnail';
 import { useScanBatch } from './use-scan-batch';
 import { useUploadQueue } from './use-upload-queue';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 const QR_OPTION = 'qr';
 /** 拍照上传 loads with the portal's /scan only (the scan station never shows it). */
@@ -316,21 +317,7 @@ export function ScanWorkspace({
           </Button>
         ) : null}
       </div>
-      {/* Semi's Progress, drawn with its classes' look but without its code and the animation library it
-          brings (6 KiB gz of the kiosk's first view, tests/lint/bundle-budget.test.ts). */}
-      <div
-        role="progressbar"
-        aria-label="上传进度"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className={styles.progress}
-      >
-        <div className={styles.progressTrack}>
-          <div className={styles.progressFill} style={{ width: `${percent}%` }} />
-        </div>
-        <span className={styles.progressText}>{percent}%</span>
-      </div>
+      <ProgressBar percent={percent} showInfo size="large" aria-label="上传进度" />
       {waiting > 0 && stats.lastError ? (
         <Typography.Text type="warning">
           上传暂未成功（{stats.lastError}），页面已保存在这台电脑上，网络或服务器恢复后会自动继续上传。
