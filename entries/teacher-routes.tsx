@@ -9,9 +9,11 @@ import { PortalLayout } from '../src/features/portal/portal-layout';
 import { PORTAL_REDIRECTS, PORTAL_ROUTES } from '../src/shared/lib/portal-routes';
 import { lazyPage } from '../src/shared/ui/lazy-page';
 import { RouteErrorPage } from '../src/shared/ui/route-error-page';
-import { WithMarking, WithPapers } from './teacher-feature-providers';
 
-// The analysis and team features' providers (react-query, the team services) load with their pages.
+// The features' providers load with their pages (the papers' and marking's read the session runtime, which
+// the entry does not load statically; the analysis and team ones bring react-query and the team services).
+const WithPapers = lazyPage(() => import('./teacher-feature-providers'), 'WithPapers');
+const WithMarking = lazyPage(() => import('./teacher-feature-providers'), 'WithMarking');
 const WithAnalysis = lazyPage(() => import('./teacher-analysis-provider'), 'WithAnalysis');
 const WithTeam = lazyPage(() => import('./teacher-team-provider'), 'WithTeam');
 const WithRehearse = lazyPage(() => import('./teacher-rehearse-provider'), 'WithRehearse');

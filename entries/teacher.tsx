@@ -1,30 +1,29 @@
 /**
- * Composition root of the teacher portal: the session runtime (HTTP client, session actor, school-year
- * machine; see portal-runtime.ts), the client configuration, and the route table.
+ * Composition root of the teacher portal: the route table, and the session runtime (HTTP client, session
+ * actor, school-year machine and client configuration; teacher-runtime.ts), which is a chunk of its own:
+ * fetched at once when the session cookies are there, otherwise on first need (the login box, a page
+ * that reads the services), so the landing page's first view does without it.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { PortalServicesProvider } from '../src/features/portal/portal-services';
-import { clientConfigSchema, type ClientConfig } from '../src/shared/contract/system';
+import { deferPortalServices, PortalServicesProvider } from '../src/features/portal/portal-services';
+import { hasSessionCookies } from '../src/shared/adapters/session-cookies';
 import { AppProviders } from '../src/shared/ui/app-providers';
-import { createPortalRuntime } from './portal-runtime';
 import { teacherRoutes } from './teacher-routes';
 
 const router = createBrowserRouter(teacherRoutes);
 
-const { http, portalServices } = createPortalRuntime({ goHome: () => void router.navigate('/', { replace: true }) });
-
-const DEFAULT_CONFIG: ClientConfig = {
-  imageBaseUrl: '/files/',
-  websocketBaseUrl: '',
-  captchaSiteKey: '',
-  messagingAppId: '',
-  dwtProductKey: '',
-  filingNumber: '',
-};
-const config = await http.get('/api/config', undefined, { schema: clientConfigSchema, silent: true }).catch(() => DEFAULT_CONFIG);
-const services = { ...portalServices(config.imageBaseUrl), filingNumber: config.filingNumber };
+const services = deferPortalServices(
+  () =>
+    import('./teacher-runtime').then((module) =>
+      module.startPortalRuntime({ goHome: () => void router.navigate('/', { replace: true }) }),
+    ),
+  hasSessionCookies,
+);
+// A logged-in teacher's every page needs it: fetched beside the page's own chunks. A failure is met again
+// (and shown) by the first component that needs the services.
+if (hasSessionCookies()) services.load().catch(() => undefined);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,11 +1,11 @@
 /** Small pieces the analysis pages share: query states, stat cards, headers with their denominator, the export button. */
 import { IconDownload, IconHelpCircle } from '@douyinfe/semi-icons';
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Button, Card, Empty, Spin, Tooltip, Typography } from '@douyinfe/semi-ui-19';
 import { useState, type ReactNode } from 'react';
 import { useAnalysisServices } from './analysis-services';
 import { saveBlob, workbookBlob } from './export-xlsx';
 import styles from './analysis.module.css';
+import { Illustration } from '../../shared/ui/illustration';
 
 export function QueryState({
   loading,
@@ -22,7 +22,7 @@ export function QueryState({
 }) {
   if (loading) return <Spin size="large" tip="正在计算…" wrapperClassName={styles.state} spinning />;
   if (error) return <Empty className={styles.state} title="加载失败" description="数据暂时无法读取，请稍后重试" />;
-  if (empty) return <Empty className={styles.state} image={<IllustrationNoContent />} title={emptyText} />;
+  if (empty) return <Empty className={styles.state} image={<Illustration name="NoContent" />} title={emptyText} />;
   return <>{children()}</>;
 }
 

@@ -2,7 +2,6 @@
  * 仲裁 (owner only): answers whose marks differ by more than the tolerance even after a third marking,
  * grouped by question with the marks given so far; arbitrating happens on /write in arbitration mode.
  */
-import { IllustrationSuccess } from '@douyinfe/semi-illustrations';
 import { Button, Empty, Spin, Tag } from '@douyinfe/semi-ui-19';
 import { useNavigate } from 'react-router-dom';
 import type { MarkingTask } from '../../shared/contract/marking';
@@ -12,6 +11,7 @@ import styles from './marking.module.css';
 import { formatScore } from './score-input';
 import { useRemote } from '../../shared/ui/use-remote';
 import { useMarkingServices } from './marking-services';
+import { Illustration } from '../../shared/ui/illustration';
 
 export const ROUND_NAMES = ['一评', '二评', '三评'] as const;
 
@@ -33,7 +33,7 @@ export function ArbitrationTab({ homeworkId, version }: { homeworkId: number; ve
     return (
       <Empty
         className={styles.empty}
-        image={<IllustrationSuccess style={{ width: 120, height: 120 }} />}
+        image={<Illustration name="Success" style={{ width: 120, height: 120 }} />}
         title="没有需要仲裁的答卷"
         description="双评分差超过误差且第三评仍无法确定时，答卷会交由您在这里仲裁"
       />

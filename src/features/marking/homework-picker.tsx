@@ -2,7 +2,6 @@
  * /correct without ?homeworkId=: the homework that can be marked now (扫描中 and 阅卷中), to choose one,
  * instead of an empty page.
  */
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Button, Empty, Spin, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useNavigate } from 'react-router-dom';
 import { HOMEWORK_STATUS_LABELS, type Homework } from '../../shared/contract/papers';
@@ -10,6 +9,7 @@ import { fetchHomeworkByStatus } from './marking-api';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
 import { useRemote } from '../../shared/ui/use-remote';
+import { Illustration } from '../../shared/ui/illustration';
 
 export function HomeworkPicker() {
   const { http } = useMarkingServices();
@@ -39,7 +39,7 @@ export function HomeworkPicker() {
       ) : rows.length === 0 ? (
         <Empty
           className={styles.empty}
-          image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+          image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
           title="暂无待阅卷的作业"
           description="扫描答题卡后，作业会出现在这里"
         >

@@ -3,14 +3,15 @@
  * answers waiting for arbitration and problem papers) with the way into /write; objective questions
  * are summarised, as the server scores them.
  */
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
-import { Button, Empty, Progress, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useNavigate } from 'react-router-dom';
 import type { MarkingOverview, MarkingQuestion } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { useMarkingServices } from './marking-services';
 import styles from './marking.module.css';
 import { formatScore } from './score-input';
+import { Illustration } from '../../shared/ui/illustration';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 export function writePath(homeworkId: number, questionNo: number, arbitration = false): string {
   return `/write?homeworkId=${homeworkId}&questionNo=${questionNo}${arbitration ? '&mode=arbitration' : ''}`;
@@ -56,7 +57,7 @@ export function MarkingTasksTab({ overview }: { overview: MarkingOverview }) {
       {manual.length === 0 ? (
         <Empty
           className={styles.empty}
-          image={<IllustrationNoContent style={{ width: 120, height: 120 }} />}
+          image={<Illustration name="NoContent" style={{ width: 120, height: 120 }} />}
           title="本次作业没有需要人工阅卷的题目"
           description="客观题由系统按答案自动评分，可在「成绩」中查看"
         />
@@ -121,8 +122,7 @@ function TaskCard({ homeworkId, isOwner, question, markers }: CardProps) {
         ) : null}
       </div>
       <div>
-        <Progress
-          motion={false}
+        <ProgressBar
           percent={percent}
           aria-label={`第${questionNo}题阅卷进度`}
           aria-valuetext={`${done}/${total}`}

@@ -1,7 +1,8 @@
 /** The recognition counts of a homework (已上传 / 已识别 / 待识别 / 待处理异常) and how far recognition has got. */
-import { Progress, Spin } from '@douyinfe/semi-ui-19';
+import { Spin } from '@douyinfe/semi-ui-19';
 import type { MarkingOverview } from '../../shared/contract/marking';
 import styles from './marking.module.css';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 type Props = { recognition: MarkingOverview['recognition']; onShowReview: () => void };
 
@@ -39,8 +40,7 @@ export function RecognitionPanel({ recognition, onShowReview }: Props) {
               : `识别完成 ${recognised}/${stored}`}
           {pending > 0 ? <Spin size="small" style={{ marginLeft: 8 }} /> : null}
         </span>
-        <Progress
-          motion={false}
+        <ProgressBar
           percent={percent}
           showInfo
           aria-label="识别进度"

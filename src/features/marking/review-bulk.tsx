@@ -4,7 +4,7 @@
  * many items the action fits and how many marks would leave the scores), then applies it in parts with a
  * progress bar and reports what was not done. Only actions the server lists for an item are sent for it.
  */
-import { Button, Modal, Progress, Spin, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Modal, Spin, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { chunk } from 'es-toolkit';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { REVIEW_BULK_MAX, type ReviewItem } from '../../shared/contract/marking';
@@ -20,6 +20,7 @@ import {
   REVIEW_ACTION_HINTS,
   REVIEW_ACTION_LABELS,
 } from './review-actions';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 /** Items per request while applying: small enough for the progress bar to move on a large selection. */
 const APPLY_PART = 20;
@@ -256,12 +257,7 @@ function BulkDialog({
         </div>
       ) : (
         <div className={styles.bulkSummary}>
-          <Progress
-            percent={Math.round((dialog.processed / Math.max(total, 1)) * 100)}
-            showInfo
-            motion={false}
-            aria-label="批量处理进度"
-          />
+          <ProgressBar percent={Math.round((dialog.processed / Math.max(total, 1)) * 100)} showInfo aria-label="批量处理进度" />
           <p>{phase === 'running' ? `正在处理 ${dialog.processed} / ${total}` : `已${verb} ${dialog.resolved} 项`}</p>
           {phase === 'done' && dialog.interrupted ? <Typography.Text type="warning">{dialog.interrupted}</Typography.Text> : null}
           {phase === 'done' && dialog.problems.length > 0 ? (

@@ -4,7 +4,6 @@
  * ReviewResolution and the server re-scores the page. Several items can be selected and confirmed or
  * discarded together (review-bulk.tsx). Resolved items are listed below with how.
  */
-import { IllustrationSuccess } from '@douyinfe/semi-illustrations';
 import {
   Button,
   Checkbox,
@@ -38,6 +37,7 @@ import {
 import { ReviewBulkBar } from './review-bulk';
 import { useImageUrl } from './use-image-url';
 import { useRemote } from '../../shared/ui/use-remote';
+import { Illustration } from '../../shared/ui/illustration';
 
 type Props = {
   homeworkId: number;
@@ -86,7 +86,7 @@ export function ReviewTab({ homeworkId, version, onResolved }: Props) {
       ) : openItems.length === 0 ? (
         <Empty
           className={styles.empty}
-          image={<IllustrationSuccess style={{ width: 120, height: 120 }} />}
+          image={<Illustration name="Success" style={{ width: 120, height: 120 }} />}
           title="没有待处理的异常"
           description="识别有疑问的答题卡会出现在这里，处理后才会计入成绩"
         />

@@ -4,7 +4,6 @@
  * deleted (one's own papers that no homework uses). A saved paper never assigned is found here. One's own
  * paper can be shared to 校本资料 (the school's shared library) and withdrawn again.
  */
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Banner, Button, Empty, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -27,6 +26,7 @@ import { unsharePaper } from './materials-api';
 import { createHomework, deletePaper, fetchPaperPage } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { ShareDialog } from './share-dialog';
+import { Illustration } from '../../shared/ui/illustration';
 
 export const PAPER_PAGE_SIZE = 10;
 
@@ -219,7 +219,7 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
         )}
         empty={
           <Empty
-            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
             title={keyword ? '没有符合条件的试卷' : '还没有保存过试卷'}
             description={keyword ? '换个关键词试试' : '在组卷页选题后保存，试卷就会出现在这里'}
             className={styles.empty}

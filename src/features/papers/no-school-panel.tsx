@@ -3,10 +3,10 @@
  * papers and the question bank all live in a school, so the page says so and shows the two ways in
  * (create a school, or join one with an invitation link or code) instead of failing its requests.
  */
-import { IllustrationConstruction } from '@douyinfe/semi-illustrations';
 import { Button, Empty, Space } from '@douyinfe/semi-ui-19';
 import { useNavigate } from 'react-router-dom';
 import styles from './pages/paperlist-page.module.css';
+import { Illustration } from '../../shared/ui/illustration';
 
 /** Where a school is created (the school settings page) and where an invitation is accepted. */
 export const CREATE_SCHOOL_PATH = '/team/details';
@@ -17,7 +17,7 @@ export function NoSchoolPanel() {
   return (
     <main className={styles.page}>
       <Empty
-        image={<IllustrationConstruction style={{ width: 150, height: 150 }} />}
+        image={<Illustration name="Construction" style={{ width: 150, height: 150 }} />}
         title="您还没有加入学校"
         description={
           <>

@@ -7,7 +7,7 @@
  * barcodes print.
  */
 import { IconDownload, IconPlus, IconUpload } from '@douyinfe/semi-icons';
-import { Banner, Button, Checkbox, Input, Modal, Progress, Space, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Checkbox, Input, Modal, Space, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useRef, useState } from 'react';
 import {
   rosterImportResultSchema,
@@ -21,6 +21,7 @@ import { useRemote } from '../../shared/ui/use-remote';
 import { ClassSelect } from './class-select';
 import styles from './compose.module.css';
 import { usePapersServices } from './papers-services';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 const XLSX_TYPES = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -130,9 +131,7 @@ export function RosterDialog({ visible, onClose }: { visible: boolean; onClose: 
           模板第一行为“姓名”“学号”两列，学号为 4 到 20
           位数字；再次导入同一学号会更新姓名。文件中只要有一行有误，整份文件都不会导入。
         </Typography.Text>
-        {progress !== null ? (
-          <Progress percent={Math.round(progress * 100)} showInfo motion={false} aria-label="花名册上传进度" />
-        ) : null}
+        {progress !== null ? <ProgressBar percent={Math.round(progress * 100)} showInfo aria-label="花名册上传进度" /> : null}
         {rowErrors.length > 0 ? (
           <Banner
             type="danger"

@@ -1,5 +1,5 @@
 import { Toast } from '@douyinfe/semi-ui-19';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import {
   guardRedirect,
@@ -10,12 +10,11 @@ import {
   PUBLIC_PATHS,
   routeName,
 } from '../../shared/lib/portal-routes';
+import { PageLoading } from '../../shared/ui/page-loading';
 import { loadedLoginBox, loadLoginBox, type LoginBoxComponent } from './login-box-loader';
 import { useLoginBox } from './login-box.store';
 import styles from './portal-layout.module.css';
-import { usePortalServices } from './portal-services';
-import { SiteFooter } from './site-footer';
-import { useSession } from './use-session';
+import { useArrivedPortalServices, type PortalServices } from './portal-services';
 
 /**
  * The login box and its forms (login-box-loader.ts), fetched when the browser is idle after a logged-out
@@ -29,19 +28,21 @@ import { useSession } from './use-session';
  * the entry: the landing page (/) has none. A bar of its height holds its place meanwhile.
  */
 const TopBar = lazy(() => import('./top-bar').then((module) => ({ default: module.TopBar })));
+/** The footer reads the session (the school's filing number): it loads with the session runtime. */
+const SiteFooter = lazy(() => import('./site-footer').then((module) => ({ default: module.SiteFooter })));
 
-function DeferredLoginBox() {
+function DeferredLoginBox({ loggedIn, loadServices }: { loggedIn: boolean; loadServices: () => Promise<unknown> }) {
   const [Box, setBox] = useState<LoginBoxComponent | null>(loadedLoginBox);
   const [mountedBox, setMountedBox] = useState<LoginBoxComponent | null>(null);
   const open = useLoginBox((state) => state.open);
-  const { loggedIn } = useSession();
 
   useEffect(() => {
     if (Box) return;
     let cancelled = false;
+    // The box logs in through the session runtime: both arrive before the box mounts.
     const load = () =>
-      loadLoginBox().then(
-        (component) => {
+      Promise.all([loadLoginBox(), loadServices()]).then(
+        ([component]) => {
           if (!cancelled) setBox(() => component);
         },
         () => {
@@ -63,7 +64,7 @@ function DeferredLoginBox() {
       cancelled = true;
       window.cancelIdleCallback(id);
     };
-  }, [Box, open, loggedIn]);
+  }, [Box, open, loggedIn, loadServices]);
 
   // Ready the frame after the box mounted (closed).
   useEffect(() => {
@@ -73,6 +74,17 @@ function DeferredLoginBox() {
   }, [Box, mountedBox]);
 
   return Box ? <Box ready={mountedBox === Box} /> : null;
+}
+
+const noSession = () => () => undefined;
+
+/** Re-renders on the session's changes (a login, logout or expiry) once the session runtime is there. */
+function useSessionChanges(session: PortalServices['session'] | null): boolean {
+  const subscribe = useCallback(
+    (listener: () => void) => (session ? session.subscribe(listener).unsubscribe : noSession()),
+    [session],
+  );
+  return useSyncExternalStore(subscribe, () => session?.getSnapshot().hasTag('authenticated') ?? false);
 }
 
 /**
@@ -92,9 +104,10 @@ export function afterLoginPath(from: unknown): string {
  * the page title, the top bar and footer where the spec shows them, and the login box.
  */
 export function PortalLayout() {
-  const { hasSessionCookies } = usePortalServices();
-  // Re-render on session changes so a logout or expiry re-runs the guard on the current page.
-  useSession();
+  // The frame runs without the session runtime (the landing page's first view does not load it).
+  const { hasSessionCookies, services, load: loadServices } = useArrivedPortalServices();
+  // Re-render on session changes so a login, logout or expiry re-runs the guard on the current page.
+  const loggedIn = useSessionChanges(services?.session ?? null);
   const location = useLocation();
   const { pathname } = location;
 
@@ -123,10 +136,17 @@ export function PortalLayout() {
         </Suspense>
       )}
       <div className={styles.content}>
-        <Outlet />
+        {/* A route's feature provider waits here for the session runtime. */}
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
       </div>
-      {pathIn(pathname, PATHS_WITHOUT_FOOTER) ? null : <SiteFooter />}
-      <DeferredLoginBox />
+      {pathIn(pathname, PATHS_WITHOUT_FOOTER) ? null : (
+        <Suspense fallback={null}>
+          <SiteFooter />
+        </Suspense>
+      )}
+      <DeferredLoginBox loggedIn={loggedIn} loadServices={loadServices} />
     </div>
   );
 }

@@ -1,6 +1,9 @@
 import { usePortalServices } from './portal-services';
 import { useSession } from './use-session';
 
+/** What the top bar's school-year picker shows when there is none. */
+export const NO_SCHOOL_YEAR = '暂无默认学年';
+
 /**
  * The default school and school year: the grade info stored on this browser when a school year was
  * chosen here, otherwise the default the server keeps for the user.

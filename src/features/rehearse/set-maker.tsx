@@ -14,7 +14,6 @@ import {
   Empty,
   Input,
   InputNumber,
-  Progress,
   Radio,
   RadioGroup,
   Select,
@@ -36,6 +35,7 @@ import {
 import { createSet, downloadSetPdf, previewSet } from './set-maker-api';
 import { useRehearseServices } from './rehearse-services';
 import styles from './set-maker.module.css';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 export type SetMakerProps = {
   visible: boolean;
@@ -356,7 +356,7 @@ export function SetMaker(props: SetMakerProps) {
               </div>
               {progress ? (
                 <div className={styles.progress} aria-live="polite">
-                  <Progress
+                  <ProgressBar
                     percent={Math.round((progress.done / progress.total) * 100)}
                     showInfo
                     aria-label="生成进度"

@@ -5,7 +5,7 @@
  * progress and plain guidance when the scanner jams, double-feeds or its service is missing.
  */
 import { IconRefresh, IconScan, IconSetting } from '@douyinfe/semi-icons';
-import { Banner, Button, Progress, Select, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Select, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { QueuedPage, UploadItem } from '../../shared/adapters/upload-queue';
 import { SCAN_SERVICE_INSTALLERS, scanServiceOsOf, type ScannedPage } from '../../shared/contract/scan';
@@ -16,6 +16,7 @@ import { useHomeworkOptions } from './use-homework-options';
 import { usePageThumbnail } from './use-page-thumbnail';
 import { useScanBatch } from './use-scan-batch';
 import { useUploadQueue } from './use-upload-queue';
+import { ProgressBar } from '../../shared/ui/progress-bar';
 
 const QR_OPTION = 'qr';
 /** 拍照上传 loads with the portal's /scan only (the scan station never shows it). */
@@ -316,7 +317,7 @@ export function ScanWorkspace({
           </Button>
         ) : null}
       </div>
-      <Progress percent={percent} showInfo motion={false} aria-label="上传进度" size="large" />
+      <ProgressBar percent={percent} showInfo size="large" aria-label="上传进度" />
       {waiting > 0 && stats.lastError ? (
         <Typography.Text type="warning">
           上传暂未成功（{stats.lastError}），页面已保存在这台电脑上，网络或服务器恢复后会自动继续上传。

@@ -13,11 +13,10 @@ import { classItemSchema, type ClassItem } from '../contract/system';
 import { storedSessionSchema, type StoredSession } from '../contract/session';
 import { getCookie, removeCookie, setCookie } from './cookie';
 import { clearLocalStorage, getLocalItem, setLocalItem } from './local-storage';
+import { ACCESS_TOKEN_COOKIE, USER_COOKIE } from './session-cookies';
 
 export { storedSessionSchema, type StoredSession };
-
-export const ACCESS_TOKEN_COOKIE = 'access_token';
-export const USER_COOKIE = 'user';
+export { ACCESS_TOKEN_COOKIE, hasSessionCookies, USER_COOKIE } from './session-cookies';
 export const SESSION_STORAGE_KEY = 'session';
 export const GRADE_INFO_STORAGE_KEY = 'gradeInfo';
 /** The server's default refresh-token lifetime (REFRESH_TOKEN_TTL_SECONDS, 30 days): the cookies live as long. */
@@ -45,11 +44,6 @@ export function clearSession(): void {
   removeCookie(ACCESS_TOKEN_COOKIE);
   removeCookie(USER_COOKIE);
   clearLocalStorage();
-}
-
-/** The navigation guard's test (spec §2): both the access-token cookie and the user cookie exist. */
-export function hasSessionCookies(): boolean {
-  return Boolean(getCookie(ACCESS_TOKEN_COOKIE)) && getCookie(USER_COOKIE) !== undefined;
 }
 
 export function saveGradeInfo(info: ClassItem): void {

@@ -25,6 +25,24 @@ describe('the top bar', () => {
     expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/paperlist');
   });
 
+  it("shows the school year in a closed box and opens the real dropdown, with the school's years, on a click", async () => {
+    renderPortal(<TopBar />, {
+      schoolYears: [
+        { id: 1, name: '2026级 (初一)' },
+        { id: 2, name: '2025级 (初二)' },
+      ],
+    });
+    const picker = await screen.findByRole('group', { name: '选择学年' });
+    expect(picker).toHaveTextContent('2026级 (初一)');
+    // Semi's Select is not loaded until the teacher reaches for it.
+    expect(picker.querySelector('.semi-select')).toBeNull();
+    await userEvent.click(screen.getByRole('combobox'));
+    // Open at once, with the list the click asked for.
+    expect(await screen.findByText('2025级 (初二)')).toBeInTheDocument();
+    expect(screen.getAllByRole('option')).toHaveLength(2);
+    expect(picker.querySelector('.semi-select')).not.toBeNull();
+  });
+
   it('opens scanning when a school year is chosen', async () => {
     renderPortal(<TopBar />);
     await userEvent.click(screen.getByRole('button', { name: '扫描' }));

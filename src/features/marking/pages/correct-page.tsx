@@ -6,7 +6,6 @@
  * /write can lead back to it. Without ?homeworkId= the page offers the homework that can be marked.
  */
 import { IconRefresh } from '@douyinfe/semi-icons';
-import { IllustrationNotFound } from '@douyinfe/semi-illustrations';
 import { Badge, Button, Empty, Spin, TabPane, Tabs, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -23,6 +22,7 @@ import { ScoresTab } from '../scores-tab';
 import { StudentsPanel } from '../students-panel';
 import { useMarkingOverview } from '../use-marking-overview';
 import { parsePositiveId } from '../../../shared/lib/query-param';
+import { Illustration } from '../../../shared/ui/illustration';
 
 export const CORRECT_TABS = ['tasks', 'assign', 'review', 'scores', 'arbitration'] as const;
 export type CorrectTab = (typeof CORRECT_TABS)[number];
@@ -72,7 +72,7 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
         {error && !loading ? (
           <Empty
             className={styles.empty}
-            image={<IllustrationNotFound style={{ width: 150, height: 150 }} />}
+            image={<Illustration name="NotFound" style={{ width: 150, height: 150 }} />}
             title="无法打开这份作业的阅卷"
             description="作业不存在、不属于您的学校，或网络出现问题"
           >

@@ -6,8 +6,7 @@
  * again, Escape clears. When nothing is left: 本题已全部阅完.
  */
 import { IconArrowLeft } from '@douyinfe/semi-icons';
-import { IllustrationNoAccess, IllustrationSuccess } from '@douyinfe/semi-illustrations';
-import { Banner, Button, Empty, Input, Modal, Progress, Radio, RadioGroup, Spin, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Empty, Input, Modal, Radio, RadioGroup, Spin, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { annotationSchema, type Annotation, type MarkingTask, type OwnQuestion } from '../../../shared/contract/marking';
@@ -22,6 +21,8 @@ import { useImageUrl } from '../use-image-url';
 import { useMarkingSession, type MarkingMode, type MarkingSession } from '../use-marking-session';
 import styles from '../write.module.css';
 import { parsePositiveId } from '../../../shared/lib/query-param';
+import { Illustration } from '../../../shared/ui/illustration';
+import { ProgressBar } from '../../../shared/ui/progress-bar';
 
 export const ROUND_LABELS: Record<number, string> = { 1: '一评', 2: '二评', 3: '三评', 4: '仲裁' };
 export const FINISHED_TITLE = '本题已全部阅完';
@@ -140,8 +141,7 @@ function MarkingDesk({ homeworkId, questionNo, mode }: { homeworkId: number; que
         </Typography.Title>
         <div className={styles.progress} aria-label="我的进度">
           <span>{`我已阅 ${mine} 份 · 剩余 ${left} 份`}</span>
-          <Progress
-            motion={false}
+          <ProgressBar
             className={styles.progressBar}
             percent={total === 0 ? 0 : Math.round((mine / total) * 100)}
             aria-label="我的阅卷进度"
@@ -184,7 +184,7 @@ function NoTaskState({ session, backTo, mode }: { session: MarkingSession; backT
     return (
       <div className={styles.state}>
         <Empty
-          image={<IllustrationNoAccess style={{ width: 150, height: 150 }} />}
+          image={<Illustration name="NoAccess" style={{ width: 150, height: 150 }} />}
           title="无法获取答卷"
           description={session.failure ?? '请稍后重试'}
         >
@@ -198,7 +198,7 @@ function NoTaskState({ session, backTo, mode }: { session: MarkingSession; backT
   return (
     <div className={styles.state}>
       <Empty
-        image={<IllustrationSuccess style={{ width: 150, height: 150 }} />}
+        image={<Illustration name="Success" style={{ width: 150, height: 150 }} />}
         title={mode === 'arbitration' ? '本题已全部仲裁完' : FINISHED_TITLE}
         description={
           session.skipped.length > 0

@@ -5,7 +5,7 @@
  * of one PDF per student. The server binds in the background; this page polls the job's progress and
  * offers the file when it is done (or says in Chinese why it failed).
  */
-import { Button, Input, Progress, Radio, RadioGroup, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Input, Radio, RadioGroup, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect, useState } from 'react';
 import { BINDING_JOB_STATUS_LABELS, type BindingJob, type BindingJobCreate } from '../../../shared/contract/binding';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
@@ -16,6 +16,7 @@ import { fetchHomeworkPage } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useClassStudents } from '../use-class-students';
 import styles from './paper-binding-page.module.css';
+import { ProgressBar } from '../../../shared/ui/progress-bar';
 
 const POLL_MS = 1000;
 
@@ -151,7 +152,7 @@ export function PaperBindingPage() {
               {BINDING_JOB_STATUS_LABELS[job.status]}
             </Typography.Text>
           </div>
-          <Progress
+          <ProgressBar
             percent={percent}
             aria-label="装订进度"
             stroke={job.status === 'failed' ? 'var(--semi-color-danger)' : undefined}

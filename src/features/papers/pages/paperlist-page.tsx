@@ -6,7 +6,6 @@
  * a school it says how to join one instead of loading anything.
  */
 import { IconMore } from '@douyinfe/semi-icons';
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Button, Dropdown, Empty, Space, TabPane, Tabs, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { LazyDatePicker as DatePicker } from '../../../shared/ui/lazy-date-picker';
 import { useState } from 'react';
@@ -31,6 +30,7 @@ import { usePapersServices } from '../papers-services';
 import { useRemote } from '../../../shared/ui/use-remote';
 import styles from './paperlist-page.module.css';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
+import { Illustration } from '../../../shared/ui/illustration';
 
 export const HOMEWORK_PAGE_SIZE = 10;
 
@@ -241,7 +241,7 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
         )}
         empty={
           <Empty
-            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
             title={filtered ? '没有符合条件的作业' : schoolYearName ? `${schoolYearName}还没有作业` : '还没有作业'}
             description={
               filtered ? '换个筛选条件试试' : '从题库组一份试卷，布置给班级后就会出现在这里；其他学年的作业在右上角切换学年后查看'

@@ -4,7 +4,6 @@
  * of the school searches and filters them, previews one, and copies it into their own papers. The owner
  * withdraws an item, an admin removes any. Another school's items never appear (the server scopes them).
  */
-import { IllustrationNoContent } from '@douyinfe/semi-illustrations';
 import { Button, Empty, Modal, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -28,6 +27,7 @@ import { fetchChapters, fetchSchoolYears, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { toPathOptions } from '../tree-data';
 import styles from './paperlist-page.module.css';
+import { Illustration } from '../../../shared/ui/illustration';
 
 export const MATERIAL_PAGE_SIZE = 10;
 
@@ -221,7 +221,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         )}
         empty={
           <Empty
-            image={<IllustrationNoContent style={{ width: 150, height: 150 }} />}
+            image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
             title={filtered ? '没有符合条件的资料' : '校本资料还是空的'}
             description={filtered ? '换个条件试试' : '在作业列表的「我的试卷」中点「共享到校本资料」，本校老师就能在这里看到'}
             className={styles.empty}

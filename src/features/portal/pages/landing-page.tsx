@@ -1,4 +1,4 @@
-import { Button, Typography } from '@douyinfe/semi-ui-19';
+import { Button } from '@douyinfe/semi-ui-19';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { preloadLoginBox } from '../login-box-loader';
@@ -43,9 +43,8 @@ export function LandingPage() {
       </header>
 
       <section className={styles.hero}>
-        <Typography.Title heading={1} className={styles.heroTitle}>
-          智慧作业
-        </Typography.Title>
+        {/* A plain heading: Semi's Typography brings Tooltip and Popover (about 20 KiB gz) into the first view. */}
+        <h1 className={styles.heroTitle}>智慧作业</h1>
         <p className={styles.heroText}>从组卷到错题重练，一套系统完成作业的全部流程。让老师少批改，让学生练得准。</p>
         <div className={styles.heroActions}>
           <Button size="large" theme="solid" {...preload} onClick={() => show('password')}>

@@ -1,5 +1,5 @@
 import { IconCamera } from '@douyinfe/semi-icons';
-import { Avatar, Button, Descriptions, Form, Progress, Tag, Toast } from '@douyinfe/semi-ui-19';
+import { Avatar, Button, Descriptions, Form, Tag, Toast } from '@douyinfe/semi-ui-19';
 import type { FormApi } from '@douyinfe/semi-ui-19/lib/es/form/interface';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, type CurrentUser } from '../../../shared/contract/auth';
@@ -12,6 +12,7 @@ import { useBusyAction } from '../use-busy-action';
 import { useSession } from '../use-session';
 import { PageFrame } from './page-frame';
 import styles from './userset-page.module.css';
+import { ProgressBar } from '../../../shared/ui/progress-bar';
 
 type Values = Record<string, string | undefined>;
 
@@ -59,9 +60,7 @@ function AvatarUpload({ user }: { user: CurrentUser }) {
       <Button icon={<IconCamera />} onClick={() => input.current?.click()} disabled={progress !== null}>
         更换头像
       </Button>
-      {progress !== null ? (
-        <Progress percent={Math.round(progress * 100)} showInfo motion={false} aria-label="头像上传进度" />
-      ) : null}
+      {progress !== null ? <ProgressBar percent={Math.round(progress * 100)} showInfo aria-label="头像上传进度" /> : null}
     </div>
   );
 }
