@@ -62,10 +62,11 @@ export async function seedLargeSchool(
         case q.type when 'single' then 3 when 'multiple' then 4 when 'judge' then 2 when 'blank' then 2 else 10 end
       from generate_series(1, ${size.questions}) n
       join (select id, type, row_number() over (order by id) - 1 as i from questions where org_id = ${orgId} and stem like '压测题 %') q
-        on q.i = (${h * 7} + n * 5) % ${bank}`);
-    const day = `2026-03-02`;
+        on q.i = (${h * 7}::int + n * 5) % ${bank}::int`);
+    const dayOf = (days: number) => new Date(Date.UTC(2026, 2, 2 + days)).toISOString().slice(0, 10);
+    const due = dayOf(h * 2 + 2);
     const [hw] = await rows(db, sql`insert into homework (org_id, paper_id, title, status, start_date, due_date, created_by)
-      values (${orgId}, ${paperId}, ${`压测作业 ${h + 1}`}, 'finished', ${day}::date + ${h * 2}, ${day}::date + ${h * 2 + 2}, ${teacherId}) returning id`);
+      values (${orgId}, ${paperId}, ${`压测作业 ${h + 1}`}, 'finished', ${dayOf(h * 2)}::date, ${due}::date, ${teacherId}) returning id`);
     const hwId = Number(hw!.id);
     await db.execute(sql`insert into homework_classes (homework_id, class_id) select ${hwId}, id from classes where pid = ${yearId}`);
     // About 4 % absent (缺考 recorded): hashed per student and homework.
@@ -75,7 +76,7 @@ export async function seedLargeSchool(
     // Right when the student's ability (hashed, 0..1) beats the question's difficulty plus noise.
     await db.execute(sql`
       with r as materialized (
-        select nextval(pg_get_serial_sequence('answers', 'id')) as id, s.id as sid, pq.no, pq.score as full, q.type,
+        select nextval(pg_get_serial_sequence('answers', 'id')) as id, s.id as sid, pq.no, pq.score as fullmark, q.type,
           ((s.id * 2654435761) % 1000) / 1000.0 * 0.8 + 0.35 - q.difficulty * 0.08 + (((s.id * 31 + pq.no * 17 + ${hwId} * 13) % 97) / 97.0 - 0.5) * 0.6 as p
         from students s join classes k on k.id = s.class_id
         join paper_questions pq on pq.paper_id = ${paperId} join questions q on q.id = pq.question_id
@@ -88,19 +89,19 @@ export async function seedLargeSchool(
                when type = 'multiple' then case when p > 0.5 then '["A","C"]'::jsonb else '["A"]'::jsonb end
                when type = 'judge' then case when p > 0.5 then '["T"]'::jsonb else '["F"]'::jsonb end
                else null end,
-          case when type in ('single', 'multiple', 'judge', 'blank') then case when p > 0.5 then full when type = 'multiple' then 2 else 0 end end
+          case when type in ('single', 'multiple', 'judge', 'blank') then case when p > 0.5 then fullmark when type = 'multiple' then 2 else 0 end end
         from r
       ),
       t as (
         insert into marking_tasks (org_id, homework_id, answer_id, question_no, round, marker_id, score, scored_at, created_at)
-        select ${orgId}, ${hwId}, id, no, 1, ${teacherId}, least(full, greatest(0, round(p * full))),
-          (${day}::date + ${h * 2 + 2})::timestamp + (no || ' hours')::interval, now()
+        select ${orgId}, ${hwId}, id, no, 1, ${teacherId}, least(fullmark, greatest(0, round(p * fullmark))),
+          ${due}::date::timestamp + (no || ' hours')::interval, now()
         from r where type = 'subjective'
       )
       insert into question_scores (homework_id, student_id, question_no, org_id, answer_id, score, source)
       select ${hwId}, sid, no, ${orgId}, id,
-        case when type = 'subjective' then least(full, greatest(0, round(p * full)))
-             when p > 0.5 then full when type = 'multiple' then 2 else 0 end,
+        case when type = 'subjective' then least(fullmark, greatest(0, round(p * fullmark)))
+             when p > 0.5 then fullmark when type = 'multiple' then 2 else 0 end,
         case when type = 'subjective' then 'marked' else 'auto' end
       from r`);
     if ((h + 1) % 10 === 0) log(`large school: ${h + 1}/${size.homework} homework in ${Date.now() - started} ms`);
