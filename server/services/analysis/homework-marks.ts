@@ -119,6 +119,14 @@ export async function loadHomework(db: Db, orgId: number, filter: HomeworkFilter
         .innerJoin(knowledgePoints, eq(knowledgePoints.id, questionKnowledgePoints.knowledgePointId))
         .where(inArray(questionKnowledgePoints.questionId, questionIds))
     : [];
+  // Indexed once: a semester has thousands of questions (filtering per homework and question is quadratic).
+  const questionsOfPaper = new Map<number, typeof questionRows>();
+  for (const q of questionRows) questionsOfPaper.set(q.paperId, [...(questionsOfPaper.get(q.paperId) ?? []), q]);
+  const pointsOfQuestion = new Map<number, { id: number; name: string }[]>();
+  for (const p of pointRows)
+    pointsOfQuestion.set(p.questionId, [...(pointsOfQuestion.get(p.questionId) ?? []), { id: p.id, name: p.name }]);
+  const classesOf = new Map<number, number[]>();
+  for (const c of classRows) classesOf.set(c.homeworkId, [...(classesOf.get(c.homeworkId) ?? []), c.classId]);
   return inRange.map((r) => ({
     id: r.id,
     title: r.title,
@@ -129,26 +137,24 @@ export async function loadHomework(db: Db, orgId: number, filter: HomeworkFilter
     startDate: r.startDate,
     dueDate: r.dueDate,
     createdBy: r.createdBy,
-    classIds: classRows.filter((c) => c.homeworkId === r.id).map((c) => c.classId),
-    questions: questionRows
-      .filter((q) => q.paperId === r.paperId)
-      .map((q) => {
-        const type = q.type as AnalysisQuestionType;
-        const choice = type === 'single' || type === 'multiple';
-        return {
-          no: q.no,
-          type,
-          full: q.score,
-          questionId: q.questionId,
-          stem: q.stem,
-          optionTexts: q.options,
-          keyText: q.answer,
-          ...(choice || type === 'judge'
-            ? { key: keyLabels(type, q.answer), options: type === 'judge' ? ['T', 'F'] : ['A', 'B', 'C', 'D'] }
-            : {}),
-          knowledgePoints: pointRows.filter((p) => p.questionId === q.questionId).map((p) => ({ id: p.id, name: p.name })),
-        };
-      }),
+    classIds: classesOf.get(r.id) ?? [],
+    questions: (questionsOfPaper.get(r.paperId) ?? []).map((q) => {
+      const type = q.type as AnalysisQuestionType;
+      const choice = type === 'single' || type === 'multiple';
+      return {
+        no: q.no,
+        type,
+        full: q.score,
+        questionId: q.questionId,
+        stem: q.stem,
+        optionTexts: q.options,
+        keyText: q.answer,
+        ...(choice || type === 'judge'
+          ? { key: keyLabels(type, q.answer), options: type === 'judge' ? ['T', 'F'] : ['A', 'B', 'C', 'D'] }
+          : {}),
+        knowledgePoints: [...(pointsOfQuestion.get(q.questionId) ?? [])],
+      };
+    }),
   }));
 }
 
@@ -400,11 +406,12 @@ export async function loadTotals(db: Db, orgId: number, list: readonly LoadedHom
       unfinished.map((p) => sql`(${p.h}, ${p.s})`),
       sql`, `,
     );
-    const { rows } = (await db.execute(sql`select q.homework_id as h, s.class_id as c, q.question_no as no, q.score::float8 as score
+    const { rows } =
+      (await db.execute(sql`select q.homework_id as h, s.class_id as c, q.question_no as no, q.score::float8 as score
       from question_scores q join students s on s.id = q.student_id
       where q.org_id = ${orgId} and (q.homework_id, q.student_id) in (${pairs})`)) as unknown as {
-      rows: { h: number; c: number; no: number; score: number }[];
-    };
+        rows: { h: number; c: number; no: number; score: number }[];
+      };
     for (const r of rows) {
       const qi = questionIndex.get(Number(r.h))?.get(Number(r.no));
       const sums = result.get(Number(r.h))?.classes.get(Number(r.c));
@@ -423,8 +430,9 @@ export function participantsOf(
   totals: HomeworkTotals | undefined,
   classIds?: readonly number[],
 ): { enrolled: RosterStudent[]; present: { student: RosterStudent; total: number }[] } {
+  const assigned = new Set(hw.classIds);
   const wanted = new Set(classIds ?? hw.classIds);
-  const enrolled = roster.filter((s) => hw.classIds.includes(s.classId) && wanted.has(s.classId));
+  const enrolled = roster.filter((s) => assigned.has(s.classId) && wanted.has(s.classId));
   const present: { student: RosterStudent; total: number }[] = [];
   for (const student of enrolled) {
     const entry = totals?.students.get(student.id);
@@ -434,7 +442,11 @@ export function participantsOf(
 }
 
 /** Per-question sums over the complete students of the classes (added class by class). */
-export function questionSumsOf(hw: LoadedHomework, totals: HomeworkTotals | undefined, classIds: readonly number[]): QuestionSums[] {
+export function questionSumsOf(
+  hw: LoadedHomework,
+  totals: HomeworkTotals | undefined,
+  classIds: readonly number[],
+): QuestionSums[] {
   const out = hw.questions.map(() => ({ n: 0, sum: 0, squares: 0 }));
   for (const classId of classIds) {
     const sums = totals?.classes.get(classId);
