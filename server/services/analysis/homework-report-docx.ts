@@ -55,6 +55,8 @@ function table(header: string[], rows: (string | number)[][]) {
 const heading = (text: string) =>
   new Paragraph({
     heading: HeadingLevel.HEADING_2,
+    // Never alone at the foot of a page: kept with the table or text it introduces.
+    keepNext: true,
     children: [textRun(text, { bold: true }, 26)],
     spacing: { before: 240, after: 120 },
   });
