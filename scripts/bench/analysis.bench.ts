@@ -91,7 +91,8 @@ async function benchOn(label: string, database: DatabaseOptions) {
     const math = options.subjects.find((s: { name: string }) => s.name === '数学').id as number;
     const klass = options.classes.find((c: { schoolYearId: number }) => c.schoolYearId === year).id as number;
     const hw = options.homework.find(
-      (h: { scored: boolean; subjectId: number; schoolYearId: number }) => h.scored && h.subjectId === math && h.schoolYearId === year,
+      (h: { scored: boolean; subjectId: number; schoolYearId: number }) =>
+        h.scored && h.subjectId === math && h.schoolYearId === year,
     ).id as number;
     const grade = await get(teacher, `/api/analysis/grade?schoolYearId=${year}&subjectId=${math}`);
     const student = grade.students[0].studentId as number;

@@ -25,14 +25,19 @@ export async function seedLargeSchool(
   size: LargeSchoolSize = LARGE_SCHOOL,
   log: (message: string) => void = () => {},
 ): Promise<number> {
-  const [year] = await rows(db, sql`insert into classes (org_id, type, name, sort) values (${orgId}, 1, '2030级（压测）', 99) returning id`);
+  const [year] = await rows(
+    db,
+    sql`insert into classes (org_id, type, name, sort) values (${orgId}, 1, '2030级（压测）', 99) returning id`,
+  );
   const yearId = Number(year!.id);
   await db.execute(sql`insert into classes (org_id, pid, type, name, sort)
     select ${orgId}, ${yearId}, 2, '压测(' || c || ')班', c from generate_series(1, ${size.classes}) c`);
   await db.execute(sql`insert into students (org_id, class_id, name, code)
     select ${orgId}, k.id, '学生' || k.sort || '-' || s, 'L' || lpad(k.sort::text, 3, '0') || lpad(s::text, 3, '0')
     from classes k cross join generate_series(1, ${size.perClass}) s where k.pid = ${yearId} order by k.sort, s`);
-  await db.execute(sql`insert into grade_directors (org_id, school_year_id, user_id) values (${orgId}, ${yearId}, ${directorId})`);
+  await db.execute(
+    sql`insert into grade_directors (org_id, school_year_id, user_id) values (${orgId}, ${yearId}, ${directorId})`,
+  );
   const [math] = await rows(db, sql`select id from subjects where org_id = ${orgId} and name = '数学'`);
   const subjectId = Number(math!.id);
   // 200 questions: by number mod 10, 6 single (3 marks), 1 multiple (4), 1 judge (2), 1 blank (2),
@@ -53,10 +58,16 @@ export async function seedLargeSchool(
   log(`large school: ${size.classes * size.perClass} students, ${bank} questions`);
   const started = Date.now();
   for (let h = 0; h < size.homework; h += 1) {
-    const [paper] = await rows(db, sql`insert into papers (org_id, subject_id, school_year_id, title, created_by)
-      values (${orgId}, ${subjectId}, ${yearId}, ${`压测作业 ${h + 1}`}, ${teacherId}) returning id`);
+    const [paper] = await rows(
+      db,
+      sql`insert into papers (org_id, subject_id, school_year_id, title, created_by)
+      values (${orgId}, ${subjectId}, ${yearId}, ${`压测作业 ${h + 1}`}, ${teacherId}) returning id`,
+    );
     const paperId = Number(paper!.id);
-    const [section] = await rows(db, sql`insert into paper_sections (paper_id, sort, title) values (${paperId}, 0, '一、综合') returning id`);
+    const [section] = await rows(
+      db,
+      sql`insert into paper_sections (paper_id, sort, title) values (${paperId}, 0, '一、综合') returning id`,
+    );
     await db.execute(sql`insert into paper_questions (paper_id, section_id, question_id, no, score)
       select ${paperId}, ${Number(section!.id)}, q.id, n,
         case q.type when 'single' then 3 when 'multiple' then 4 when 'judge' then 2 when 'blank' then 2 else 10 end
@@ -65,10 +76,15 @@ export async function seedLargeSchool(
         on q.i = (${h * 7}::int + n * 5) % ${bank}::int`);
     const dayOf = (days: number) => new Date(Date.UTC(2026, 2, 2 + days)).toISOString().slice(0, 10);
     const due = dayOf(h * 2 + 2);
-    const [hw] = await rows(db, sql`insert into homework (org_id, paper_id, title, status, start_date, due_date, created_by)
-      values (${orgId}, ${paperId}, ${`压测作业 ${h + 1}`}, 'finished', ${dayOf(h * 2)}::date, ${due}::date, ${teacherId}) returning id`);
+    const [hw] = await rows(
+      db,
+      sql`insert into homework (org_id, paper_id, title, status, start_date, due_date, created_by)
+      values (${orgId}, ${paperId}, ${`压测作业 ${h + 1}`}, 'finished', ${dayOf(h * 2)}::date, ${due}::date, ${teacherId}) returning id`,
+    );
     const hwId = Number(hw!.id);
-    await db.execute(sql`insert into homework_classes (homework_id, class_id) select ${hwId}, id from classes where pid = ${yearId}`);
+    await db.execute(
+      sql`insert into homework_classes (homework_id, class_id) select ${hwId}, id from classes where pid = ${yearId}`,
+    );
     // About 4 % absent (缺考 recorded): hashed per student and homework.
     await db.execute(sql`insert into homework_absences (homework_id, student_id, org_id, marked_by)
       select ${hwId}, s.id, ${orgId}, ${teacherId} from students s join classes k on k.id = s.class_id

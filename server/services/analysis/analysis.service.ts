@@ -450,9 +450,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         mineIndex >= 0
           ? (() => {
               const total = klass.present[mineIndex]!.total;
-              const counts = m
-                ? studentCounts(hw.questions, m)
-                : { right: 0, wrong: 0, blank: 0 };
+              const counts = m ? studentCounts(hw.questions, m) : { right: 0, wrong: 0, blank: 0 };
               return {
                 total,
                 scoreRate: classStats.full > 0 ? total / classStats.full : 0,
