@@ -434,7 +434,7 @@ export function createAnalysisService({ db }: { db: Db }) {
     // The class's figures from the pre-aggregated totals; the marks (with the answers read) of this
     // student only.
     const [totals, marks] = await Promise.all([
-      loadTotals(db, scope.orgId, candidates),
+      loadTotals(db, scope.orgId, candidates, { studentIds: roster.map((s) => s.id) }),
       loadMarks(db, scope.orgId, candidates, { labels: true, studentIds: [student.id] }),
     ]);
     const list = candidates.filter((hw) => isMarked(hw, totals, [student.classId], roster));

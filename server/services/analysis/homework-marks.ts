@@ -331,7 +331,13 @@ export type HomeworkTotals = {
  * students who are not complete (阅卷中: few, once a homework is marked) are read and taken away, so the
  * sums are over exactly the participants.
  */
-export async function loadTotals(db: Db, orgId: number, list: readonly LoadedHomework[]): Promise<Map<number, HomeworkTotals>> {
+export async function loadTotals(
+  db: Db,
+  orgId: number,
+  list: readonly LoadedHomework[],
+  /** Only these students (a class's roster), without the class sums: the student page's class figures. */
+  options: { studentIds?: readonly number[] } = {},
+): Promise<Map<number, HomeworkTotals>> {
   const result = new Map<number, HomeworkTotals>();
   if (list.length === 0) return result;
   const ids = list.map((h) => h.id);
@@ -339,12 +345,19 @@ export async function loadTotals(db: Db, orgId: number, list: readonly LoadedHom
     ids.map((id) => sql`${id}`),
     sql`, `,
   );
+  const onlyStudents = options.studentIds
+    ? sql`and student_id in (${sql.join(
+        (options.studentIds.length ? options.studentIds : [-1]).map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
   const [studentRows, classRows, absenceRows, openRows] = await Promise.all([
     db.execute(sql`select homework_id as h, string_agg(student_id || ' ' || answer_count || ' ' || score_count || ' ' || total, ',') as v
-      from homework_student_totals where org_id = ${orgId} and homework_id in (${idList}) group by homework_id`),
+      from homework_student_totals where org_id = ${orgId} and homework_id in (${idList}) ${onlyStudents} group by homework_id`),
     db.execute(sql`select homework_id as h,
         string_agg(class_id || ' ' || question_no || ' ' || score_count || ' ' || total || ' ' || total_squares, ',') as v
       from homework_class_question_totals where org_id = ${orgId} and homework_id in (${idList}) and score_count > 0
+        and ${options.studentIds ? sql`false` : sql`true`}
       group by homework_id`),
     db
       .select({ h: homeworkAbsences.homeworkId, s: homeworkAbsences.studentId })
@@ -381,7 +394,9 @@ export async function loadTotals(db: Db, orgId: number, list: readonly LoadedHom
       if (status !== 'complete' && Number(scoreCount) > 0) unfinished.push({ h: hw.id, s: studentId });
     }
   }
+  const wantedStudents = options.studentIds ? new Set(options.studentIds) : null;
   for (const row of absenceRows) {
+    if (wantedStudents && !wantedStudents.has(row.s)) continue;
     const totals = result.get(row.h)!;
     if (!totals.students.has(row.s)) totals.students.set(row.s, { status: 'absent', total: null });
   }
@@ -401,7 +416,7 @@ export async function loadTotals(db: Db, orgId: number, list: readonly LoadedHom
       sums[qi] = { n: Number(n), sum: Number(total), squares: Number(squares) };
     }
   }
-  if (unfinished.length > 0) {
+  if (unfinished.length > 0 && !options.studentIds) {
     const pairs = sql.join(
       unfinished.map((p) => sql`(${p.h}, ${p.s})`),
       sql`, `,
