@@ -13,6 +13,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -320,3 +321,58 @@ export const homeworkClosures = pgTable('homework_closures', {
     .notNull()
     .default(sql`now()`),
 });
+
+/**
+ * Analysis pre-aggregates (migration 0020): kept by database triggers on answers, question_scores and
+ * students in the same transaction as every write, never written by the application. See the migration
+ * for how they stay correct when a score changes.
+ */
+export const homeworkStudentTotals = pgTable(
+  'homework_student_totals',
+  {
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** Answers counted for the student in the homework. */
+    answerCount: integer('answer_count').notNull().default(0),
+    /** Final scores (question_scores rows) among them. */
+    scoreCount: integer('score_count').notNull().default(0),
+    /** Sum of the final scores. */
+    total: numeric('total', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'homework_student_totals_pk', columns: [t.homeworkId, t.studentId] }),
+    index('homework_student_totals_org_homework_idx').on(t.orgId, t.homeworkId),
+  ],
+);
+
+/** Per homework, class (the student's) and question: the number of final scores, their sum and sum of squares. */
+export const homeworkClassQuestionTotals = pgTable(
+  'homework_class_question_totals',
+  {
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    classId: integer('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    questionNo: integer('question_no').notNull(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    scoreCount: integer('score_count').notNull().default(0),
+    total: numeric('total', { mode: 'number' }).notNull().default(0),
+    /** Sum of the squared scores (item variance for the reliability). */
+    totalSquares: numeric('total_squares', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'homework_class_question_totals_pk', columns: [t.homeworkId, t.classId, t.questionNo] }),
+    index('homework_class_question_totals_org_homework_idx').on(t.orgId, t.homeworkId),
+  ],
+);

@@ -24,17 +24,20 @@ import type {
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
 import {
   analyseHomework,
+  competitionRanks,
   difference,
   GRADE_BANDS,
   gradeBand,
   masteryOf,
   ranksAllowed,
   scoreBands,
+  studentCounts,
+  summariseTotals,
   type HomeworkStats,
   type MasteryItem,
 } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';
-import { answers, classes, orgs, questionScores, students, subjects, users } from '../../db/schema';
+import { classes, homeworkStudentTotals, orgs, students, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { requirePermission } from '../org/permissions';
 import { renderHomeworkReportDocx } from './homework-report-docx';
@@ -44,9 +47,12 @@ import {
   loadHomework,
   loadMarks,
   loadRoster,
+  loadTotals,
+  participantsOf,
+  questionSumsOf,
+  type HomeworkTotals,
   type LoadedHomework,
   type RosterStudent,
-  type StudentMarks,
 } from './homework-marks';
 
 export type AnalysisService = ReturnType<typeof createAnalysisService>;
@@ -63,16 +69,44 @@ const analyse = (
 /** Whether some student of the classes has a final mark (已阅完) in the homework. */
 function isMarked(
   hw: LoadedHomework,
-  marks: Map<number, Map<number, StudentMarks>>,
+  totals: Map<number, HomeworkTotals>,
   classIds: readonly number[],
   roster: readonly RosterStudent[],
 ) {
-  const students = marks.get(hw.id);
+  const students = totals.get(hw.id)?.students;
   if (!students) return false;
   const wanted = new Set(classIds);
   return roster.some(
     (s) => wanted.has(s.classId) && hw.classIds.includes(s.classId) && students.get(s.id)?.status === 'complete',
   );
+}
+
+/**
+ * A homework's summary over the classes from the pre-aggregated totals (summariseTotals, the function
+ * analyseHomework uses for the same fields), with the participants it was computed over.
+ */
+function summaryFromTotals(
+  scope: Pick<AnalysisScope, 'lines'>,
+  hw: LoadedHomework,
+  roster: readonly RosterStudent[],
+  totals: HomeworkTotals | undefined,
+  classIds: readonly number[],
+) {
+  const { enrolled, present } = participantsOf(hw, roster, totals, classIds);
+  const values = present.map((p) => p.total);
+  const items = questionSumsOf(hw, totals, classIds).map((q, qi) => ({
+    sum: q.sum,
+    squares: q.squares,
+    full: hw.questions[qi]!.full,
+  }));
+  const summary = summariseTotals(
+    sum(hw.questions.map((q) => q.full)),
+    enrolled.length,
+    values,
+    { n: present.length, totalSum: sum(values), totalSquares: sum(values.map((v) => v * v)), items },
+    scope.lines,
+  );
+  return { summary, enrolled, present };
 }
 
 /** Rows of the knowledge-point heat map. */
@@ -136,26 +170,26 @@ export function createAnalysisService({ db }: { db: Db }) {
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: input.subjectId, from: input.from, to: input.to })
     ).filter((hw) => hw.classIds.some((id) => viewClassIds.includes(id)));
     const roster = await loadRoster(db, scope.orgId, gradeClassIds);
-    const marks = await loadMarks(db, scope.orgId, candidates);
+    // Speed: totals and per-class question sums from the pre-aggregates (loadTotals), never the marks.
+    const totals = await loadTotals(db, scope.orgId, candidates);
     // Homework nobody has a final mark in yet (not scanned or still being marked) are not in the trend:
     // they would read as 0 participants.
-    const list = candidates.filter((hw) => isMarked(hw, marks, viewClassIds, roster));
+    const list = candidates.filter((hw) => isMarked(hw, totals, viewClassIds, roster));
     const perStudent = new Map<number, { score: number; full: number; taken: number; absent: number }>();
     const mastery = new Map<number, MasteryItem[]>();
     const homeworkOut: AnalysisOverview['homework'] = [];
+    // Grade and per-class sums of totals and full marks (score rates weighted by participants).
+    let gradeScore = 0;
+    let gradeFull = 0;
+    const classScore = new Map<number, { score: number; full: number }>();
     for (const hw of list) {
-      const gradeStudents = analysisStudents(hw, roster, marks.get(hw.id), gradeClassIds);
-      const viewStudents = gradeStudents.filter((s) => viewClassIds.includes(s.classId));
-      const grade = analyse(scope, hw.questions, gradeStudents);
-      const view = input.classId === null ? grade : analyse(scope, hw.questions, viewStudents);
+      const t = totals.get(hw.id);
+      const grade = summaryFromTotals(scope, hw, roster, t, gradeClassIds);
+      const view = input.classId === null ? grade : summaryFromTotals(scope, hw, roster, t, viewClassIds);
       const classRows = hw.classIds
         .filter((id) => gradeClassIds.includes(id))
         .map((classId) => {
-          const stats = analyse(
-            scope,
-            hw.questions,
-            gradeStudents.filter((s) => s.classId === classId),
-          );
+          const stats = summaryFromTotals(scope, hw, roster, t, [classId]).summary;
           return {
             classId,
             scoreRate: stats.scoreRate,
@@ -168,27 +202,39 @@ export function createAnalysisService({ db }: { db: Db }) {
         id: hw.id,
         title: hw.title,
         startDate: hw.startDate,
-        summary: summaryOf(view),
-        gradeScoreRate: grade.scoreRate,
+        summary: view.summary,
+        gradeScoreRate: grade.summary.scoreRate,
         classes: classRows,
       });
-      for (const s of viewStudents) {
-        const entry = perStudent.get(s.studentId) ?? { score: 0, full: 0, taken: 0, absent: 0 };
-        if (s.scores.some((v) => v !== null)) {
-          entry.score += sum(s.scores.map((v) => v ?? 0));
-          entry.full += view.full;
+      const viewPresent = new Map(view.present.map((p) => [p.student.id, p.total]));
+      for (const s of view.enrolled) {
+        const entry = perStudent.get(s.id) ?? { score: 0, full: 0, taken: 0, absent: 0 };
+        const total = viewPresent.get(s.id);
+        if (total !== undefined) {
+          entry.score += total;
+          entry.full += view.summary.full;
           entry.taken += 1;
         } else entry.absent += 1;
-        perStudent.set(s.studentId, entry);
+        perStudent.set(s.id, entry);
       }
-      for (const s of gradeStudents) {
+      for (const p of grade.present) {
+        gradeScore += p.total;
+        gradeFull += grade.summary.full;
+        const c = classScore.get(p.student.classId) ?? { score: 0, full: 0 };
+        c.score += p.total;
+        c.full += grade.summary.full;
+        classScore.set(p.student.classId, c);
+      }
+      // Mastery per class: one item per question and point carrying the class's sum and full marks.
+      for (const classId of hw.classIds.filter((id) => gradeClassIds.includes(id))) {
+        const sums = questionSumsOf(hw, t, [classId]);
         hw.questions.forEach((q, qi) => {
-          const score = s.scores[qi];
-          if (score === null || score === undefined) return;
+          const { n, sum: score } = sums[qi]!;
+          if (n === 0) return;
           for (const p of q.knowledgePoints ?? []) {
-            const items = mastery.get(s.classId) ?? [];
-            items.push({ pointId: p.id, pointName: p.name, questionKey: `${hw.id}:${q.no}`, score, full: q.full });
-            mastery.set(s.classId, items);
+            const items = mastery.get(classId) ?? [];
+            items.push({ pointId: p.id, pointName: p.name, questionKey: `${hw.id}:${q.no}`, score, full: n * q.full });
+            mastery.set(classId, items);
           }
         });
       }
@@ -201,27 +247,15 @@ export function createAnalysisService({ db }: { db: Db }) {
     const taken = studentRates.filter((r) => r.rate !== null);
     const ranks = new Map<number, number>();
     if (year.ranksAllowed) {
-      for (const r of taken) ranks.set(r.s.id, 1 + taken.filter((o) => o.rate! > r.rate! + 1e-9).length);
+      const rates = taken.map((r) => r.rate!).sort((a, b) => b - a);
+      for (const r of taken) ranks.set(r.s.id, 1 + rates.filter((o) => o > r.rate! + 1e-9).length);
     }
     const participants = sum(homeworkOut.map((h) => h.summary.participation.participants));
     const enrolled = sum(homeworkOut.map((h) => h.summary.participation.enrolled));
     const marksSum = sum(taken.map((r) => r.e!.score));
     const fullSum = sum(taken.map((r) => r.e!.full));
     // Grade: every visible class, whatever the view.
-    const gradeRate = (() => {
-      let score = 0;
-      let full = 0;
-      for (const hw of list) {
-        const m = marks.get(hw.id);
-        const fullMark = sum(hw.questions.map((q) => q.full));
-        for (const s of analysisStudents(hw, roster, m, gradeClassIds)) {
-          if (!s.scores.some((v) => v !== null)) continue;
-          score += sum(s.scores.map((v) => v ?? 0));
-          full += fullMark;
-        }
-      }
-      return full > 0 ? score / full : null;
-    })();
+    const gradeRate = gradeFull > 0 ? gradeScore / gradeFull : null;
     const heatClasses = allClasses.filter((c) => viewClassIds.includes(c.id) || input.classId === null);
     const heatClassList = heatClasses.filter((c) => gradeClassIds.includes(c.id));
     const perClassMastery = heatClassList.map((c) => masteryOf(mastery.get(c.id) ?? []));
@@ -251,16 +285,11 @@ export function createAnalysisService({ db }: { db: Db }) {
       },
       classes: heatClassList.map((c) => {
         const rows = homeworkOut.flatMap((h) => h.classes.filter((k) => k.classId === c.id));
-        const scored = list.flatMap((hw) =>
-          analysisStudents(hw, roster, marks.get(hw.id), [c.id])
-            .filter((s) => s.scores.some((v) => v !== null))
-            .map((s) => ({ score: sum(s.scores.map((v) => v ?? 0)), full: sum(hw.questions.map((q) => q.full)) })),
-        );
-        const full = sum(scored.map((r) => r.full));
+        const scored = classScore.get(c.id);
         return {
           classId: c.id,
           name: c.name,
-          scoreRate: full > 0 ? sum(scored.map((r) => r.score)) / full : null,
+          scoreRate: scored && scored.full > 0 ? scored.score / scored.full : null,
           participants: sum(rows.map((r) => r.participants)),
           enrolled: sum(rows.map((r) => r.enrolled)),
         };
@@ -402,16 +431,35 @@ export function createAnalysisService({ db }: { db: Db }) {
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: subject.id, from: filter.from, to: filter.to })
     ).filter((hw) => hw.classIds.includes(student.classId));
     const roster = await loadRoster(db, scope.orgId, [student.classId]);
-    const marks = await loadMarks(db, scope.orgId, candidates, { labels: true });
-    const list = candidates.filter((hw) => isMarked(hw, marks, [student.classId], roster));
+    // The class's figures from the pre-aggregated totals; the marks (with the answers read) of this
+    // student only.
+    const [totals, marks] = await Promise.all([
+      loadTotals(db, scope.orgId, candidates, { studentIds: roster.map((s) => s.id) }),
+      loadMarks(db, scope.orgId, candidates, { labels: true, studentIds: [student.id] }),
+    ]);
+    const list = candidates.filter((hw) => isMarked(hw, totals, [student.classId], roster));
     const items: MasteryItem[] = [];
     const wrong: PersonAnalysis['wrongQuestions'] = [];
     const trend = list.map((hw) => {
-      const classStats = analyse(scope, hw.questions, analysisStudents(hw, roster, marks.get(hw.id), [student.classId]), {
-        ranks: year.ranksAllowed,
-      });
-      const mine = classStats.students.find((s) => s.studentId === student.id);
-      const m = marks.get(hw.id)?.get(student.id);
+      const klass = summaryFromTotals(scope, hw, roster, totals.get(hw.id), [student.classId]);
+      const classStats = klass.summary;
+      const mineIndex = klass.present.findIndex((p) => p.student.id === student.id);
+      const m = mineIndex >= 0 ? marks.get(hw.id)?.get(student.id) : undefined;
+      // The same rules as analyseHomework: competition ranks in the class, counts from the marks.
+      const mine =
+        mineIndex >= 0
+          ? (() => {
+              const total = klass.present[mineIndex]!.total;
+              const counts = m ? studentCounts(hw.questions, m) : { right: 0, wrong: 0, blank: 0 };
+              return {
+                total,
+                scoreRate: classStats.full > 0 ? total / classStats.full : 0,
+                band: gradeBand(total, classStats.full, scope.lines),
+                ...counts,
+                classRank: year.ranksAllowed ? competitionRanks(klass.present.map((p) => p.total))[mineIndex]! : null,
+              };
+            })()
+          : undefined;
       if (m) {
         hw.questions.forEach((q, qi) => {
           const score = m.scores[qi];
@@ -479,7 +527,10 @@ export function createAnalysisService({ db }: { db: Db }) {
           .where(eq(subjects.orgId, scope.orgId))
           .orderBy(asc(subjects.sort)),
         loadHomework(db, scope.orgId, {}),
-        db.selectDistinct({ id: questionScores.homeworkId }).from(questionScores).where(eq(questionScores.orgId, scope.orgId)),
+        db
+          .selectDistinct({ id: homeworkStudentTotals.homeworkId })
+          .from(homeworkStudentTotals)
+          .where(and(eq(homeworkStudentTotals.orgId, scope.orgId), sql`${homeworkStudentTotals.scoreCount} > 0`)),
       ]);
       const scored = new Set(scoredRows.map((r) => r.id));
       const visibleClasses = klasses.filter((c) => scope.visible.has(c.id));
@@ -565,7 +616,7 @@ export function createAnalysisService({ db }: { db: Db }) {
       const classIds = klasses.map((c) => c.id);
       const list = await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: filter.subjectId });
       const roster = await loadRoster(db, scope.orgId, classIds);
-      const marks = await loadMarks(db, scope.orgId, list);
+      const totals = await loadTotals(db, scope.orgId, list);
       const subjectIds = [...new Set(list.map((h) => h.subjectId))];
       return {
         schoolYear: { id: year.id, name: year.name },
@@ -573,7 +624,7 @@ export function createAnalysisService({ db }: { db: Db }) {
           const ofSubject = list.filter((h) => h.subjectId === subjectId);
           const stats = ofSubject.map((hw) => ({
             hw,
-            s: analyse(scope, hw.questions, analysisStudents(hw, roster, marks.get(hw.id))),
+            s: summaryFromTotals(scope, hw, roster, totals.get(hw.id), hw.classIds).summary,
           }));
           const scored = stats.filter((x) => x.s.participation.participants > 0);
           const weighted = (pick: (x: (typeof stats)[number]) => number | null | undefined) => {
@@ -584,10 +635,10 @@ export function createAnalysisService({ db }: { db: Db }) {
             let score = 0;
             let full = 0;
             for (const { hw } of stats) {
-              for (const s of analysisStudents(hw, roster, marks.get(hw.id), ids)) {
-                if (!s.scores.some((v) => v !== null)) continue;
-                score += sum(s.scores.map((v) => v ?? 0));
-                full += sum(hw.questions.map((q) => q.full));
+              const fullMark = sum(hw.questions.map((q) => q.full));
+              for (const p of participantsOf(hw, roster, totals.get(hw.id), ids).present) {
+                score += p.total;
+                full += fullMark;
               }
             }
             return full > 0 ? score / full : null;
@@ -626,9 +677,10 @@ export function createAnalysisService({ db }: { db: Db }) {
           .from(students)
           .where(and(eq(students.orgId, scope.orgId), inArray(students.classId, classIds.length ? classIds : [-1])))
           .groupBy(students.classId),
-        db.execute(sql`select s.class_id as "classId", a.homework_id as "homeworkId", count(distinct a.student_id)::int as n
-          from answers a join students s on s.id = a.student_id
-          where a.org_id = ${scope.orgId} and a.homework_id in (${idList}) group by 1, 2`),
+        // Students with a counted answer, from the pre-aggregate (one row per student and homework).
+        db.execute(sql`select s.class_id as "classId", t.homework_id as "homeworkId", count(*)::int as n
+          from homework_student_totals t join students s on s.id = t.student_id
+          where t.org_id = ${scope.orgId} and t.homework_id in (${idList}) and t.answer_count > 0 group by 1, 2`),
         db.execute(sql`select s.class_id as "classId", h.created_by as "teacherId", count(*)::int as n,
             (count(*) filter (where t.scored_at < ((h.due_date + 1)::timestamp at time zone 'Asia/Shanghai')))::int as "onTime",
             percentile_cont(0.5) within group (order by extract(epoch from t.scored_at - (h.due_date::timestamp at time zone 'Asia/Shanghai')) / 3600) as median
@@ -727,14 +779,18 @@ export function createAnalysisService({ db }: { db: Db }) {
       const list = (await loadHomework(db, scope.orgId, {})).filter((hw) => visibleClassesOf(scope, hw).length > 0);
       const classIds = [...new Set(list.flatMap((hw) => visibleClassesOf(scope, hw)))];
       const roster: RosterStudent[] = await loadRoster(db, scope.orgId, classIds);
-      const marks = await loadMarks(db, scope.orgId, list);
-      const [[answerCount], [scoreCount]] = await Promise.all([
-        db.select({ value: count() }).from(answers).where(eq(answers.orgId, scope.orgId)),
-        db.select({ value: count() }).from(questionScores).where(eq(questionScores.orgId, scope.orgId)),
-      ]);
+      const totals = await loadTotals(db, scope.orgId, list);
+      // Counted from the pre-aggregate (one row per student and homework, the same counts).
+      const [counted] = await db
+        .select({
+          answers: sql<number>`coalesce(sum(${homeworkStudentTotals.answerCount}), 0)`.mapWith(Number),
+          scores: sql<number>`coalesce(sum(${homeworkStudentTotals.scoreCount}), 0)`.mapWith(Number),
+        })
+        .from(homeworkStudentTotals)
+        .where(eq(homeworkStudentTotals.orgId, scope.orgId));
       const perHw = list.map((hw) => ({
         hw,
-        s: analyse(scope, hw.questions, analysisStudents(hw, roster, marks.get(hw.id), visibleClassesOf(scope, hw))),
+        s: summaryFromTotals(scope, hw, roster, totals.get(hw.id), visibleClassesOf(scope, hw)).summary,
       }));
       const scored = perHw.filter((x) => x.s.participation.participants > 0);
       const rateOf = (xs: typeof perHw) => {
@@ -749,29 +805,28 @@ export function createAnalysisService({ db }: { db: Db }) {
       const weeks = [...new Set(scored.map((x) => weekOf(x.hw.startDate)))].sort();
       const subjectNames = [...new Set(scored.map((x) => x.hw.subjectName))];
       // Only the students the caller may see (visible classes of each homework), with final marks.
-      const items = scored.flatMap(({ hw }) =>
-        analysisStudents(hw, roster, marks.get(hw.id), visibleClassesOf(scope, hw)).flatMap((m) =>
-          hw.questions.flatMap((q, qi) =>
-            m.scores[qi] === null
-              ? []
-              : (q.knowledgePoints ?? []).map((p) => ({
-                  pointId: p.id,
-                  pointName: `${hw.subjectName}|${p.name}`,
-                  questionKey: `${hw.id}:${q.no}`,
-                  score: m.scores[qi]!,
-                  full: q.full,
-                })),
-          ),
-        ),
-      );
+      const items = scored.flatMap(({ hw }) => {
+        const sums = questionSumsOf(hw, totals.get(hw.id), visibleClassesOf(scope, hw));
+        return hw.questions.flatMap((q, qi) =>
+          sums[qi]!.n === 0
+            ? []
+            : (q.knowledgePoints ?? []).map((p) => ({
+                pointId: p.id,
+                pointName: `${hw.subjectName}|${p.name}`,
+                questionKey: `${hw.id}:${q.no}`,
+                score: sums[qi]!.sum,
+                full: sums[qi]!.n * q.full,
+              })),
+        );
+      });
       const bandCounts = new Map(GRADE_BANDS.map((b) => [b, 0]));
       for (const { s } of scored) for (const g of s.gradeBands) bandCounts.set(g.band, bandCounts.get(g.band)! + g.count);
       return {
         schoolName: org?.name ?? '',
         students: roster.length,
         homeworkFinished: list.filter((h) => h.status === 'finished').length,
-        answersScanned: answerCount?.value ?? 0,
-        questionScores: scoreCount?.value ?? 0,
+        answersScanned: counted?.answers ?? 0,
+        questionScores: counted?.scores ?? 0,
         subjects: subjectNames.map((name) => {
           const xs = scored.filter((x) => x.hw.subjectName === name);
           return { name, homeworkCount: xs.length, scoreRate: rateOf(xs) };

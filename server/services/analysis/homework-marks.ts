@@ -119,6 +119,14 @@ export async function loadHomework(db: Db, orgId: number, filter: HomeworkFilter
         .innerJoin(knowledgePoints, eq(knowledgePoints.id, questionKnowledgePoints.knowledgePointId))
         .where(inArray(questionKnowledgePoints.questionId, questionIds))
     : [];
+  // Indexed once: a semester has thousands of questions (filtering per homework and question is quadratic).
+  const questionsOfPaper = new Map<number, typeof questionRows>();
+  for (const q of questionRows) questionsOfPaper.set(q.paperId, [...(questionsOfPaper.get(q.paperId) ?? []), q]);
+  const pointsOfQuestion = new Map<number, { id: number; name: string }[]>();
+  for (const p of pointRows)
+    pointsOfQuestion.set(p.questionId, [...(pointsOfQuestion.get(p.questionId) ?? []), { id: p.id, name: p.name }]);
+  const classesOf = new Map<number, number[]>();
+  for (const c of classRows) classesOf.set(c.homeworkId, [...(classesOf.get(c.homeworkId) ?? []), c.classId]);
   return inRange.map((r) => ({
     id: r.id,
     title: r.title,
@@ -129,26 +137,24 @@ export async function loadHomework(db: Db, orgId: number, filter: HomeworkFilter
     startDate: r.startDate,
     dueDate: r.dueDate,
     createdBy: r.createdBy,
-    classIds: classRows.filter((c) => c.homeworkId === r.id).map((c) => c.classId),
-    questions: questionRows
-      .filter((q) => q.paperId === r.paperId)
-      .map((q) => {
-        const type = q.type as AnalysisQuestionType;
-        const choice = type === 'single' || type === 'multiple';
-        return {
-          no: q.no,
-          type,
-          full: q.score,
-          questionId: q.questionId,
-          stem: q.stem,
-          optionTexts: q.options,
-          keyText: q.answer,
-          ...(choice || type === 'judge'
-            ? { key: keyLabels(type, q.answer), options: type === 'judge' ? ['T', 'F'] : ['A', 'B', 'C', 'D'] }
-            : {}),
-          knowledgePoints: pointRows.filter((p) => p.questionId === q.questionId).map((p) => ({ id: p.id, name: p.name })),
-        };
-      }),
+    classIds: classesOf.get(r.id) ?? [],
+    questions: (questionsOfPaper.get(r.paperId) ?? []).map((q) => {
+      const type = q.type as AnalysisQuestionType;
+      const choice = type === 'single' || type === 'multiple';
+      return {
+        no: q.no,
+        type,
+        full: q.score,
+        questionId: q.questionId,
+        stem: q.stem,
+        optionTexts: q.options,
+        keyText: q.answer,
+        ...(choice || type === 'judge'
+          ? { key: keyLabels(type, q.answer), options: type === 'judge' ? ['T', 'F'] : ['A', 'B', 'C', 'D'] }
+          : {}),
+        knowledgePoints: [...(pointsOfQuestion.get(q.questionId) ?? [])],
+      };
+    }),
   }));
 }
 
@@ -303,4 +309,168 @@ export function analysisStudents(
       const m = marks?.get(s.id);
       return { studentId: s.id, classId: s.classId, scores: m?.scores ?? empty, labels: m?.labels ?? empty };
     });
+}
+
+/** Sums over a class's complete (已阅完) students for one question. */
+export type QuestionSums = { n: number; sum: number; squares: number };
+
+export type HomeworkTotals = {
+  /** Status of each student with any answer, score or absence; total only when complete. */
+  students: Map<number, { status: StudentStatus; total: number | null }>;
+  /** Per class: per question (in the homework's order), sums over the class's complete students. */
+  classes: Map<number, QuestionSums[]>;
+};
+
+/**
+ * The grade, class, student-trend, data-centre and big-data views' reading of the final marks, from the
+ * pre-aggregates (migration 0020: homework_student_totals, homework_class_question_totals, kept by
+ * triggers in the same transaction as every write of answers and question_scores): one row per student
+ * and homework instead of one per question. The status is decided by the same rule as loadMarks
+ * (decideStudentStatus over the counts of answers and scores, the absences and the open review items), so
+ * the same students take part. The class sums hold every score written for the class; the scores of the
+ * students who are not complete (阅卷中: few, once a homework is marked) are read and taken away, so the
+ * sums are over exactly the participants.
+ */
+export async function loadTotals(
+  db: Db,
+  orgId: number,
+  list: readonly LoadedHomework[],
+  /** Only these students (a class's roster), without the class sums: the student page's class figures. */
+  options: { studentIds?: readonly number[] } = {},
+): Promise<Map<number, HomeworkTotals>> {
+  const result = new Map<number, HomeworkTotals>();
+  if (list.length === 0) return result;
+  const ids = list.map((h) => h.id);
+  const idList = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const onlyStudents = options.studentIds
+    ? sql`and student_id in (${sql.join(
+        (options.studentIds.length ? options.studentIds : [-1]).map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const [studentRows, classRows, absenceRows, openRows] = await Promise.all([
+    db.execute(sql`select homework_id as h, string_agg(student_id || ' ' || answer_count || ' ' || score_count || ' ' || total, ',') as v
+      from homework_student_totals where org_id = ${orgId} and homework_id in (${idList}) ${onlyStudents} group by homework_id`),
+    db.execute(sql`select homework_id as h,
+        string_agg(class_id || ' ' || question_no || ' ' || score_count || ' ' || total || ' ' || total_squares, ',') as v
+      from homework_class_question_totals where org_id = ${orgId} and homework_id in (${idList}) and score_count > 0
+        and ${options.studentIds ? sql`false` : sql`true`}
+      group by homework_id`),
+    db
+      .select({ h: homeworkAbsences.homeworkId, s: homeworkAbsences.studentId })
+      .from(homeworkAbsences)
+      .where(and(eq(homeworkAbsences.orgId, orgId), inArray(homeworkAbsences.homeworkId, ids))),
+    db
+      .selectDistinct({ h: reviewItems.homeworkId, s: reviewItems.studentId })
+      .from(reviewItems)
+      .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), inArray(reviewItems.homeworkId, ids))),
+  ]);
+  const rowsOf = (rows: unknown) => (rows as { rows: { h: number; v: string | null }[] }).rows;
+  const byHomework = new Map(list.map((h) => [h.id, h]));
+  const pairKey = (h: number | null, s: number | null) => `${h}:${s}`;
+  const absent = new Set(absenceRows.map((r) => pairKey(r.h, r.s)));
+  const blocked = new Set(openRows.map((r) => pairKey(r.h, r.s)));
+  for (const hw of list) result.set(hw.id, { students: new Map(), classes: new Map() });
+  // Students with scores who are not complete: their scores are taken out of the class sums below.
+  const unfinished: { h: number; s: number }[] = [];
+  for (const row of rowsOf(studentRows)) {
+    const hw = byHomework.get(Number(row.h))!;
+    const totals = result.get(hw.id)!;
+    for (const entry of (row.v ?? '').split(',')) {
+      if (!entry) continue;
+      const [sid, answerCount, scoreCount, total] = entry.split(' ');
+      const studentId = Number(sid);
+      const key = pairKey(hw.id, studentId);
+      const status = decideStudentStatus(
+        Number(answerCount) > 0 ? { answers: Number(answerCount), scored: Number(scoreCount) } : undefined,
+        absent.has(key),
+        blocked.has(key),
+        hw.questions.length,
+      );
+      totals.students.set(studentId, { status, total: status === 'complete' ? Number(total) : null });
+      if (status !== 'complete' && Number(scoreCount) > 0) unfinished.push({ h: hw.id, s: studentId });
+    }
+  }
+  const wantedStudents = options.studentIds ? new Set(options.studentIds) : null;
+  for (const row of absenceRows) {
+    if (wantedStudents && !wantedStudents.has(row.s)) continue;
+    const totals = result.get(row.h)!;
+    if (!totals.students.has(row.s)) totals.students.set(row.s, { status: 'absent', total: null });
+  }
+  const questionIndex = new Map(list.map((hw) => [hw.id, new Map(hw.questions.map((q, i) => [q.no, i]))]));
+  for (const row of rowsOf(classRows)) {
+    const hw = byHomework.get(Number(row.h))!;
+    const index = questionIndex.get(hw.id)!;
+    const totals = result.get(hw.id)!;
+    for (const entry of (row.v ?? '').split(',')) {
+      if (!entry) continue;
+      const [cid, qno, n, total, squares] = entry.split(' ');
+      const qi = index.get(Number(qno));
+      if (qi === undefined) continue;
+      const classId = Number(cid);
+      let sums = totals.classes.get(classId);
+      if (!sums) totals.classes.set(classId, (sums = hw.questions.map(() => ({ n: 0, sum: 0, squares: 0 }))));
+      sums[qi] = { n: Number(n), sum: Number(total), squares: Number(squares) };
+    }
+  }
+  if (unfinished.length > 0 && !options.studentIds) {
+    const pairs = sql.join(
+      unfinished.map((p) => sql`(${p.h}, ${p.s})`),
+      sql`, `,
+    );
+    const { rows } =
+      (await db.execute(sql`select q.homework_id as h, s.class_id as c, q.question_no as no, q.score::float8 as score
+      from question_scores q join students s on s.id = q.student_id
+      where q.org_id = ${orgId} and (q.homework_id, q.student_id) in (${pairs})`)) as unknown as {
+        rows: { h: number; c: number; no: number; score: number }[];
+      };
+    for (const r of rows) {
+      const qi = questionIndex.get(Number(r.h))?.get(Number(r.no));
+      const sums = result.get(Number(r.h))?.classes.get(Number(r.c));
+      if (qi === undefined || !sums) continue;
+      const score = Number(r.score);
+      sums[qi] = { n: sums[qi]!.n - 1, sum: sums[qi]!.sum - score, squares: sums[qi]!.squares - score * score };
+    }
+  }
+  return result;
+}
+
+/** A homework's participants (complete students) of the classes, in roster order, with their totals. */
+export function participantsOf(
+  hw: LoadedHomework,
+  roster: readonly RosterStudent[],
+  totals: HomeworkTotals | undefined,
+  classIds?: readonly number[],
+): { enrolled: RosterStudent[]; present: { student: RosterStudent; total: number }[] } {
+  const assigned = new Set(hw.classIds);
+  const wanted = new Set(classIds ?? hw.classIds);
+  const enrolled = roster.filter((s) => assigned.has(s.classId) && wanted.has(s.classId));
+  const present: { student: RosterStudent; total: number }[] = [];
+  for (const student of enrolled) {
+    const entry = totals?.students.get(student.id);
+    if (entry?.status === 'complete' && entry.total !== null) present.push({ student, total: entry.total });
+  }
+  return { enrolled, present };
+}
+
+/** Per-question sums over the complete students of the classes (added class by class). */
+export function questionSumsOf(
+  hw: LoadedHomework,
+  totals: HomeworkTotals | undefined,
+  classIds: readonly number[],
+): QuestionSums[] {
+  const out = hw.questions.map(() => ({ n: 0, sum: 0, squares: 0 }));
+  for (const classId of classIds) {
+    const sums = totals?.classes.get(classId);
+    if (!sums || !hw.classIds.includes(classId)) continue;
+    sums.forEach((s, qi) => {
+      out[qi]!.n += s.n;
+      out[qi]!.sum += s.sum;
+      out[qi]!.squares += s.squares;
+    });
+  }
+  return out;
 }

@@ -36,6 +36,8 @@ const borders = { top: border, bottom: border, left: border, right: border };
 function cell(text: string, header = false) {
   return new TableCell({
     borders,
+    // Room around the figures (twips), so numbers do not touch the rules.
+    margins: { top: 40, bottom: 40, left: 60, right: 60 },
     children: [new Paragraph({ children: [textRun(text, { bold: header }, 18)], alignment: AlignmentType.CENTER })],
   });
 }
@@ -53,10 +55,12 @@ function table(header: string[], rows: (string | number)[][]) {
 const heading = (text: string) =>
   new Paragraph({
     heading: HeadingLevel.HEADING_2,
+    // Never alone at the foot of a page: kept with the table or text it introduces.
+    keepNext: true,
     children: [textRun(text, { bold: true }, 26)],
     spacing: { before: 240, after: 120 },
   });
-const para = (text: string) => new Paragraph({ children: [textRun(text)], spacing: { after: 80 } });
+const para = (text: string) => new Paragraph({ children: [textRun(text)], spacing: { before: 100, after: 80 } });
 
 /** A bar chart (Latin labels only: the server has no CJK font for SVG text) as PNG. */
 export async function barChartPng(bars: { label: string; value: number; text: string }[], max: number): Promise<Buffer> {
@@ -118,19 +122,7 @@ export async function renderHomeworkReportDocx(data: HomeworkAnalysis, lines: Ra
     }),
     heading('一、总体情况'),
     table(
-      [
-        '在册人数',
-        '参考人数',
-        '未参考（缺考/未扫描/阅卷中）',
-        '参试率',
-        '满分',
-        '平均分',
-        '标准差',
-        '中位数',
-        '最高分',
-        '最低分',
-        '得分率',
-      ],
+      ['在册人数', '参考人数', '未参考', '参试率', '满分', '平均分', '标准差', '中位数', '最高分', '最低分', '得分率'],
       [
         [
           s.participation.enrolled,
@@ -148,7 +140,7 @@ export async function renderHomeworkReportDocx(data: HomeworkAnalysis, lines: Ra
       ],
     ),
     para(
-      `优秀率 ${pct(s.levels?.excellentRate)}，良好率 ${pct(s.levels?.goodRate)}，及格率 ${pct(s.levels?.passRate)}，低分率 ${pct(s.levels?.lowRate)}。分数线：${linesText}。各比率的分母为参考人数（缺考、未扫描和阅卷中的学生不计入）。`,
+      `优秀率 ${pct(s.levels?.excellentRate)}，良好率 ${pct(s.levels?.goodRate)}，及格率 ${pct(s.levels?.passRate)}，低分率 ${pct(s.levels?.lowRate)}。分数线：${linesText}。未参考 = 缺考、未扫描和阅卷中的学生，不按 0 分计；各比率的分母为参考人数。`,
     ),
     s.reliability
       ? para(
@@ -171,14 +163,16 @@ export async function renderHomeworkReportDocx(data: HomeworkAnalysis, lines: Ra
     heading('四、班级对比'),
     table(
       ['班级', '参考/在册', '平均分', '得分率', '及格率', '优秀率'],
-      data.classSummaries.map((c) => [
-        c.name,
-        `${c.summary.participation.participants}/${c.summary.participation.enrolled}`,
-        num(c.summary.totals.mean, 2),
-        pct(c.summary.scoreRate),
-        pct(c.summary.levels?.passRate),
-        pct(c.summary.levels?.excellentRate),
-      ]),
+      [...data.classSummaries, ...(data.classSummaries.length > 1 ? [{ name: '全部班级', summary: data.gradeSummary }] : [])].map(
+        (c) => [
+          c.name,
+          `${c.summary.participation.participants}/${c.summary.participation.enrolled}`,
+          num(c.summary.totals.mean, 2),
+          pct(c.summary.scoreRate),
+          pct(c.summary.levels?.passRate),
+          pct(c.summary.levels?.excellentRate),
+        ],
+      ),
     ),
     heading('五、小题分析'),
     table(

@@ -262,21 +262,56 @@ export type Reliability = {
   band: ReliabilityBand;
 };
 
+/** What the reliability needs of the students with every question marked: sums, never the matrix. */
+export type ReliabilitySums = {
+  /** Students with every question marked. */
+  n: number;
+  /** Sum and sum of squares of their totals. */
+  totalSum: number;
+  totalSquares: number;
+  /** Per question: sum and sum of squares of their marks, and the full mark. */
+  items: readonly { sum: number; squares: number; full: number }[];
+};
+
+/** Sample variance (n - 1) from a count, a sum and a sum of squares. */
+const varianceFromSums = (n: number, total: number, squares: number) => Math.max(0, squares - (total * total) / n) / (n - 1);
+
 /**
  * Cronbach's alpha / KR-20 = k / (k - 1) x (1 - sum(var_i) / var_total) over students with every
  * question marked; null under 10 such students, under 2 questions, or when the totals do not vary.
+ * Computed from sums (sufficient statistics) so the homework view (which has the marks) and the grade and
+ * class views (which read the pre-aggregated sums, homework_class_question_totals) give the same number.
+ * A question is 0-or-full for everyone exactly when its sum of squares is full x its sum.
  */
-export function reliability(matrix: readonly (readonly number[])[], fulls: readonly number[]): Reliability | null {
-  const k = fulls.length;
-  if (matrix.length < MIN_RELIABILITY_STUDENTS || k < 2) return null;
-  const totals = matrix.map((row) => sum(row));
-  const varTotal = sampleVariance(totals)!;
-  if (varTotal === 0) return null;
-  const itemVars = fulls.map((_, q) => sampleVariance(matrix.map((row) => row[q]!))!);
+export function reliabilityFromSums(sums: ReliabilitySums): Reliability | null {
+  const k = sums.items.length;
+  if (sums.n < MIN_RELIABILITY_STUDENTS || k < 2) return null;
+  const varTotal = varianceFromSums(sums.n, sums.totalSum, sums.totalSquares);
+  if (varTotal <= 1e-12) return null;
+  const itemVars = sums.items.map((item) => varianceFromSums(sums.n, item.sum, item.squares));
   const alpha = (k / (k - 1)) * (1 - sum(itemVars) / varTotal);
-  const dichotomous = matrix.every((row) => row.every((s, q) => s === 0 || s === fulls[q]));
+  const dichotomous = sums.items.every((item) => Math.abs(item.squares - item.full * item.sum) <= 1e-9);
   const sem = Math.sqrt(varTotal) * Math.sqrt(Math.max(0, 1 - alpha));
   return { method: dichotomous ? 'KR-20' : 'alpha', alpha, sem, band: reliabilityBand(alpha) };
+}
+
+/** reliabilityFromSums over a student x question matrix (students with every question marked). */
+export function reliability(matrix: readonly (readonly number[])[], fulls: readonly number[]): Reliability | null {
+  return reliabilityFromSums(reliabilitySums(matrix, fulls));
+}
+
+export function reliabilitySums(matrix: readonly (readonly number[])[], fulls: readonly number[]): ReliabilitySums {
+  const totals = matrix.map((row) => sum(row));
+  return {
+    n: matrix.length,
+    totalSum: sum(totals),
+    totalSquares: sum(totals.map((t) => t * t)),
+    items: fulls.map((full, q) => ({
+      sum: sum(matrix.map((row) => row[q]!)),
+      squares: sum(matrix.map((row) => row[q]! * row[q]!)),
+      full,
+    })),
+  };
 }
 
 export type OptionCount = { label: string; count: number; upperCount: number; isKey: boolean };
@@ -480,21 +515,56 @@ export function analyseHomework(
   });
 
   return {
-    full,
-    participation: participation(roster.length, present.length),
-    totals: described,
-    scoreRate: described.mean === null || full <= 0 ? null : described.mean / full,
-    levels: levelRates(totals, full, lines),
-    bands: scoreBands(totals, full),
-    gradeBands: GRADE_BANDS.map((band) => ({ band, count: studentStats.filter((s) => s.band === band).length })),
-    reliability: reliability(
-      complete,
-      questions.map((q) => q.full),
+    ...summariseTotals(
+      full,
+      roster.length,
+      totals,
+      reliabilitySums(
+        complete,
+        questions.map((q) => q.full),
+      ),
+      lines,
+      described,
     ),
     questions: questionStats,
     students: studentStats,
     absentStudentIds,
     knowledgePoints: knowledgePointMastery(questions, present),
+  };
+}
+
+export type TotalsSummary = Pick<
+  HomeworkStats,
+  'full' | 'participation' | 'totals' | 'scoreRate' | 'levels' | 'bands' | 'gradeBands' | 'reliability'
+>;
+
+/**
+ * The summary of a homework over a roster from the participants' totals and the reliability sums: what
+ * analyseHomework answers for these fields, and what the grade and class views compute from the
+ * pre-aggregated totals without the marks (the same function, so the same number).
+ */
+export function summariseTotals(
+  full: number,
+  enrolled: number,
+  totals: readonly number[],
+  sums: ReliabilitySums,
+  lines: RateLines = DEFAULT_RATE_LINES,
+  described: Descriptive = describe(totals),
+): TotalsSummary {
+  const bandCounts = new Map<GradeBand, number>(GRADE_BANDS.map((band) => [band, 0]));
+  for (const total of totals) {
+    const band = gradeBand(total, full, lines);
+    bandCounts.set(band, bandCounts.get(band)! + 1);
+  }
+  return {
+    full,
+    participation: participation(enrolled, totals.length),
+    totals: described,
+    scoreRate: described.mean === null || full <= 0 ? null : described.mean / full,
+    levels: levelRates(totals, full, lines),
+    bands: scoreBands(totals, full),
+    gradeBands: GRADE_BANDS.map((band) => ({ band, count: bandCounts.get(band)! })),
+    reliability: reliabilityFromSums(sums),
   };
 }
 
