@@ -334,7 +334,7 @@ function AssignPaperDialog({
           <Typography.Paragraph>
             {`把「${paper.title}」（${paper.schoolYear.name}，共 ${paper.questionCount} 题，满分 ${formatScore(paper.totalScore)} 分）布置给：`}
           </Typography.Paragraph>
-          <AssignHomeworkFields schoolYearId={paper.schoolYear.id} values={values} onChange={setValues} />
+          <AssignHomeworkFields paperId={paper.id} values={values} onChange={setValues} />
         </div>
       ) : null}
     </Modal>
