@@ -1,15 +1,27 @@
 import { Select } from '@douyinfe/semi-ui-19';
 import { useMachine } from '@xstate/react';
+import { useEffect } from 'react';
 import { usePortalServices } from './portal-services';
 import { useCurrentSchoolYear } from './use-current-school-year';
 
 export const NO_SCHOOL_YEAR = '暂无默认学年';
 
-/** The 180px school-year dropdown: opening it loads the list, choosing one saves it and reloads. */
+/**
+ * The 180px school-year dropdown: opening it loads the list, choosing one saves it and reloads; it follows
+ * the session's default school year when that changes on this page.
+ */
 export function SchoolYearPicker() {
   const { schoolYearMachine } = usePortalServices();
   const { orgId, schoolYear } = useCurrentSchoolYear();
   const [snapshot, send] = useMachine(schoolYearMachine, { input: { orgId, current: schoolYear } });
+  // The machine reads its input once: a school year renamed by 升年级, or a school created or switched
+  // while the page is open, is handed to it (it ignores what it already shows).
+  const yearId = schoolYear?.id ?? null;
+  const yearName = schoolYear?.name ?? null;
+  useEffect(() => {
+    const current = yearId === null ? null : { id: yearId, name: yearName ?? String(yearId) };
+    send({ type: 'schoolYear.externallyChanged', orgId, current });
+  }, [send, orgId, yearId, yearName]);
   const { list, current } = snapshot.context;
   const options = (list.length ? list : current ? [current] : []).map((item) => ({ value: item.id, label: item.name }));
 
