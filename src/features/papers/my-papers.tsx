@@ -316,7 +316,7 @@ function AssignPaperDialog({
       title="布置作业"
       visible={paper !== null}
       onCancel={close}
-      width={560}
+      width="min(560px, calc(100vw - 24px))"
       footer={
         <Space>
           <Button onClick={close}>取消</Button>

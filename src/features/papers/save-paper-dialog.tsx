@@ -81,7 +81,7 @@ export function SavePaperDialog({
       title={saved ? '布置作业' : '保存试卷'}
       visible={visible}
       onCancel={close}
-      width={560}
+      width="min(560px, calc(100vw - 24px))"
       footer={
         saved ? (
           <Space>
