@@ -39,16 +39,14 @@ export function PaperBindingPage() {
   const [studentId, setStudentId] = useState<number | undefined>();
   const [term, setTerm] = useState(defaultTerm);
   const [format, setFormat] = useState<'pdf' | 'zip'>('zip');
-  const [job, setJob] = useState<BindingJob | null>(null);
+  const [ownJob, setJob] = useState<BindingJob | null>(null);
   const [starting, setStarting] = useState(false);
   const [params, setParams] = useSearchParams();
   const jobId = params.get('jobId');
 
-  // The job named in the address (after a reload): shown once fetched; an unknown or expired one is dropped.
-  const listed = useRemote(jobId && job?.id !== jobId ? `binding-job:${jobId}` : null, () => fetchBindingJob(http, jobId!));
-  useEffect(() => {
-    if (listed.data && listed.data.id === jobId) setJob(listed.data);
-  }, [listed.data, jobId]);
+  // The job named in the address (after a reload) until this page has its own answer about it.
+  const listed = useRemote(jobId && ownJob?.id !== jobId ? `binding-job:${jobId}` : null, () => fetchBindingJob(http, jobId!));
+  const job = !jobId || ownJob?.id === jobId ? ownJob : listed.data?.id === jobId ? listed.data : ownJob;
 
   const homework = useRemote(classId ? `binding-homework:${classId}` : null, () =>
     fetchHomeworkPage(http, { classId, page: 1, pageSize: 100 }),
