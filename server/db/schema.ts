@@ -10,3 +10,4 @@ export * from './schema-marking';
 export * from './schema-rehearse';
 export * from './schema-sets';
 export * from './schema-screens';
+export * from './schema-binding';

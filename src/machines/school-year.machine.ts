@@ -5,6 +5,11 @@
  * grade-info storage and the reload are the actions `storeGradeInfo` and `reloadPage`, all supplied by
  * the entry.
  *
+ * The default school and school year can change while the page stays open (升年级 renames the school year,
+ * a school is created, switched or left): the picker then sends `schoolYear.externallyChanged`, which
+ * takes the new ones and forgets the fetched list (its names may be old), unless a choice is being saved
+ * (the page reloads then anyway).
+ *
  * Without a default school (orgId null) there is nothing to fetch: opening the dropdown goes straight to
  * `ready` with an empty list, so the picker shows its empty state instead of a spinner, and no request
  * is made.
@@ -27,7 +32,10 @@ export type SchoolYearContext = {
   error: string | null;
 };
 
-export type SchoolYearEvent = { type: 'dropdown.opened' } | { type: 'schoolYear.selected'; id: number };
+export type SchoolYearEvent =
+  | { type: 'dropdown.opened' }
+  | { type: 'schoolYear.selected'; id: number }
+  | { type: 'schoolYear.externallyChanged'; orgId: number | null; current: ClassItem | null };
 
 function notProvided(name: string): never {
   throw new Error(`${name} not provided`);
@@ -51,9 +59,22 @@ export const schoolYearMachine = setup({
     storeGradeInfo: (_, _params: ClassItem) => notProvided('storeGradeInfo'),
     reloadPage: () => notProvided('reloadPage'),
     showEmptyList: assign({ list: [], error: null }),
+    takeExternalChange: assign(({ event }) => {
+      assertEvent(event, 'schoolYear.externallyChanged');
+      return { orgId: event.orgId, current: event.current, list: [], error: null };
+    }),
   },
   guards: {
     hasOrg: ({ context }) => context.orgId !== null,
+    /** The school or the school year (its id or its name) differs from the one shown. */
+    isExternalChange: ({ context, event }) => {
+      assertEvent(event, 'schoolYear.externallyChanged');
+      return (
+        event.orgId !== context.orgId ||
+        event.current?.id !== context.current?.id ||
+        event.current?.name !== context.current?.name
+      );
+    },
     /** A school year of the list other than the one in use (choosing the current one changes nothing). */
     isNewChoice: ({ context, event }) => {
       assertEvent(event, 'schoolYear.selected');
@@ -65,10 +86,11 @@ export const schoolYearMachine = setup({
   context: ({ input }) => ({ orgId: input.orgId, list: [], current: input.current, pending: null, error: null }),
   initial: 'idle',
   // Opening the dropdown (from idle, ready or failed) fetches the list afresh, or shows an empty one
-  // when there is no school.
+  // when there is no school. A change made elsewhere (before a choice is being saved) starts over in idle.
   states: {
     idle: {
       on: {
+        'schoolYear.externallyChanged': { guard: 'isExternalChange', target: 'idle', actions: 'takeExternalChange' },
         'dropdown.opened': [
           { guard: 'hasOrg', target: 'loading' },
           { target: 'ready', actions: 'showEmptyList' },
@@ -77,6 +99,9 @@ export const schoolYearMachine = setup({
     },
     loading: {
       entry: assign({ error: null }),
+      on: {
+        'schoolYear.externallyChanged': { guard: 'isExternalChange', target: 'idle', actions: 'takeExternalChange' },
+      },
       invoke: {
         src: 'fetchSchoolYears',
         input: ({ context }) => ({ orgId: context.orgId ?? notProvided('an orgId') }),
@@ -86,6 +111,7 @@ export const schoolYearMachine = setup({
     },
     ready: {
       on: {
+        'schoolYear.externallyChanged': { guard: 'isExternalChange', target: 'idle', actions: 'takeExternalChange' },
         'dropdown.opened': [
           { guard: 'hasOrg', target: 'loading' },
           { target: 'ready', actions: 'showEmptyList' },
@@ -96,6 +122,7 @@ export const schoolYearMachine = setup({
     failed: {
       // A failed save keeps the list, so another choice can be tried without reopening.
       on: {
+        'schoolYear.externallyChanged': { guard: 'isExternalChange', target: 'idle', actions: 'takeExternalChange' },
         'dropdown.opened': [
           { guard: 'hasOrg', target: 'loading' },
           { target: 'ready', actions: 'showEmptyList' },

@@ -18,6 +18,8 @@ const YEARS: ClassItem[] = [
 ];
 const CURRENT = YEARS[0]!;
 const OTHER = YEARS[1]!;
+/** The school year in use after 升年级 on this page renamed it (same id, new name). */
+const PROMOTED: ClassItem = { id: CURRENT.id, name: '2024级 (初二)' };
 
 const flush = async () => {
   for (let tick = 0; tick < 10; tick += 1) await Promise.resolve();
@@ -69,7 +71,7 @@ type FakeSystem = ReturnType<typeof createFakeSystem>;
 
 const schoolYearModel = setup({
   types: {
-    context: {} as { hasOrg: boolean; listLoaded: boolean },
+    context: {} as { hasOrg: boolean; listLoaded: boolean; promoted: boolean },
     events: {} as
       | { type: 'boot.withSchool' }
       | { type: 'boot.withoutSchool' }
@@ -80,15 +82,18 @@ const schoolYearModel = setup({
       | { type: 'teacher.choosesCurrentYear' }
       | { type: 'teacher.choosesUnknownYear' }
       | { type: 'server.savesDefault' }
-      | { type: 'server.failsSave' },
+      | { type: 'server.failsSave' }
+      | { type: 'admin.promotesYear' },
   },
   guards: {
     hasOrg: ({ context }) => context.hasOrg,
+    /** 升年级 of the school year in use, on this page (once: a second time changes no name here). */
+    canPromote: ({ context }) => context.hasOrg && !context.promoted,
     listLoaded: ({ context }) => context.listLoaded,
   },
 }).createMachine({
   id: 'schoolYearModel',
-  context: { hasOrg: false, listLoaded: false },
+  context: { hasOrg: false, listLoaded: false, promoted: false },
   initial: 'boot',
   states: {
     boot: {
@@ -98,13 +103,17 @@ const schoolYearModel = setup({
       },
     },
     idle: {
-      on: { 'teacher.opensDropdown': [{ guard: 'hasOrg', target: 'loading' }, { target: 'ready' }] },
+      on: {
+        'teacher.opensDropdown': [{ guard: 'hasOrg', target: 'loading' }, { target: 'ready' }],
+        'admin.promotesYear': { guard: 'canPromote', target: 'idle', actions: assign({ promoted: true, listLoaded: false }) },
+      },
     },
     loading: {
       on: {
         'teacher.opensDropdown': 'loading',
         'server.sendsList': { target: 'ready', actions: assign({ listLoaded: true }) },
         'server.failsList': 'failed',
+        'admin.promotesYear': { guard: 'canPromote', target: 'idle', actions: assign({ promoted: true, listLoaded: false }) },
       },
     },
     ready: {
@@ -113,12 +122,14 @@ const schoolYearModel = setup({
         'teacher.choosesAnotherYear': { guard: 'listLoaded', target: 'saving' },
         'teacher.choosesCurrentYear': 'ready',
         'teacher.choosesUnknownYear': 'ready',
+        'admin.promotesYear': { guard: 'canPromote', target: 'idle', actions: assign({ promoted: true, listLoaded: false }) },
       },
     },
     failed: {
       on: {
         'teacher.opensDropdown': 'loading',
         'teacher.choosesAnotherYear': { guard: 'listLoaded', target: 'saving' },
+        'admin.promotesYear': { guard: 'canPromote', target: 'idle', actions: assign({ promoted: true, listLoaded: false }) },
       },
     },
     saving: {
@@ -126,6 +137,8 @@ const schoolYearModel = setup({
         'teacher.opensDropdown': 'saving',
         'server.savesDefault': 'saved',
         'server.failsSave': 'failed',
+        // The page reloads after the save; a rename meanwhile is not taken.
+        'admin.promotesYear': 'saving',
       },
     },
     saved: {
@@ -186,6 +199,18 @@ function stepsFor(holder: { system?: FakeSystem }) {
       expect(sys().stored).toEqual([OTHER]);
       expect(sys().reloads).toBe(1);
     },
+    'admin.promotesYear': () => {
+      const { fetches, saves, snapshot } = sys();
+      const before = snapshot.context;
+      // Without a school there is nothing to promote: the page hands over what the picker already shows.
+      const change = before.orgId === null ? { orgId: null, current: null } : { orgId: ORG_ID, current: PROMOTED };
+      sys().actor.send({ type: 'schoolYear.externallyChanged', ...change });
+      // Nothing is asked of the server; a new name makes the fetched list (with the old name) forgotten.
+      expect(sys().fetches).toHaveLength(fetches.length);
+      expect(sys().saves).toHaveLength(saves.length);
+      const renamed = before.orgId !== null && before.current?.name !== PROMOTED.name && !snapshot.matches('saving');
+      expect(sys().snapshot.context.list).toEqual(renamed ? [] : before.list);
+    },
     'server.failsSave': async () => {
       sys().pending.save!.reject(new Error('很抱歉，您暂无该操作权限'));
       await flush();
@@ -195,9 +220,10 @@ function stepsFor(holder: { system?: FakeSystem }) {
 }
 
 function checksFor(holder: { system?: FakeSystem }) {
+  type ModelState = { context: { promoted: boolean } };
   const inState =
-    (value: string, check: (system: FakeSystem) => void = () => undefined) =>
-    () => {
+    (value: string, check: (system: FakeSystem, model: ModelState) => void = () => undefined) =>
+    (model: ModelState) => {
       const system = holder.system!;
       expect(system.snapshot.status).toBe('active');
       expect(system.snapshot.value).toBe(value);
@@ -205,13 +231,18 @@ function checksFor(holder: { system?: FakeSystem }) {
         // Until a save succeeds nothing is stored, nothing reloads and the school year in use stays.
         expect(system.stored).toEqual([]);
         expect(system.reloads).toBe(0);
-        expect(system.snapshot.context.current).toEqual(system.snapshot.context.orgId === null ? null : CURRENT);
+        const inUse = model.context.promoted ? PROMOTED : CURRENT;
+        expect(system.snapshot.context.current).toEqual(system.snapshot.context.orgId === null ? null : inUse);
       }
-      check(system);
+      check(system, model);
     };
   return {
     boot: () => expect(holder.system).toBeUndefined(),
-    idle: inState('idle', (system) => expect(system.fetches).toEqual([])),
+    // Idle at the start, or after 升年级 elsewhere on the page: the list is to be fetched again.
+    idle: inState('idle', (system, model) => {
+      if (!model.context.promoted) expect(system.fetches).toEqual([]);
+      expect(system.snapshot.context.list).toEqual([]);
+    }),
     loading: inState('loading', (system) => expect(system.snapshot.context.error).toBeNull()),
     ready: inState('ready', (system) => {
       expect(system.snapshot.context.error).toBeNull();
@@ -332,5 +363,38 @@ describe('school-year machine', () => {
     system.pending.save!.reject(undefined);
     await flush();
     expect(system.snapshot.context.error).toBe(SAVE_FAILED_MESSAGE);
+  });
+});
+
+describe('school-year machine, changes made elsewhere on the page', () => {
+  it('takes a renamed school year and forgets the list fetched with the old name', async () => {
+    const system = createFakeSystem(ORG_ID);
+    system.actor.send({ type: 'dropdown.opened' });
+    system.pending.fetch!.resolve(YEARS);
+    await flush();
+    system.actor.send({ type: 'schoolYear.externallyChanged', orgId: ORG_ID, current: PROMOTED });
+    expect(system.snapshot.value).toBe('idle');
+    expect(system.snapshot.context.current).toEqual(PROMOTED);
+    expect(system.snapshot.context.list).toEqual([]);
+    system.actor.send({ type: 'dropdown.opened' });
+    expect(system.fetches).toHaveLength(2);
+  });
+
+  it('ignores the school year it already shows', async () => {
+    const system = createFakeSystem(ORG_ID);
+    system.actor.send({ type: 'dropdown.opened' });
+    system.pending.fetch!.resolve(YEARS);
+    await flush();
+    system.actor.send({ type: 'schoolYear.externallyChanged', orgId: ORG_ID, current: CURRENT });
+    expect(system.snapshot.value).toBe('ready');
+    expect(system.snapshot.context.list).toEqual(YEARS);
+  });
+
+  it('takes a school made or joined on the page, and then asks for its school years', () => {
+    const system = createFakeSystem(null, null);
+    system.actor.send({ type: 'schoolYear.externallyChanged', orgId: ORG_ID, current: CURRENT });
+    system.actor.send({ type: 'dropdown.opened' });
+    expect(system.fetches).toEqual([{ orgId: ORG_ID }]);
+    expect(system.snapshot.context.current).toEqual(CURRENT);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * 装订 endpoints: start a binding job, poll its progress, download its file. Thin: validate, call the
- * binding service (created here with the app's file storage and the score table), answer. The jobs live
- * in this instance's memory (see binding.service.ts).
+ * binding service (created here with the app's file storage and the score table), answer. The jobs are
+ * rows of binding_jobs and their files are in the file storage, so any instance answers (see
+ * binding.service.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

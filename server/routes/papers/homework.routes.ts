@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answerSheetSpecSchema, answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
 import { envelopeSchema } from '../../../src/shared/contract/envelope';
+import { classListSchema } from '../../../src/shared/contract/system';
 import {
   answerSheetPdfQuerySchema,
+  assignableClassesQuerySchema,
   homeworkCreateSchema,
   homeworkListQuerySchema,
   homeworkPageSchema,
@@ -19,6 +21,7 @@ const homeworkAnswer = { 200: envelopeSchema(homeworkSchema) };
 const schemas = {
   create: { body: homeworkCreateSchema, response: homeworkAnswer },
   list: { querystring: homeworkListQuerySchema, response: { 200: envelopeSchema(homeworkPageSchema) } },
+  assignable: { querystring: assignableClassesQuerySchema, response: { 200: envelopeSchema(classListSchema) } },
   detail: { params: idParamsSchema, response: homeworkAnswer },
   status: { params: idParamsSchema, body: homeworkStatusUpdateSchema, response: homeworkAnswer },
   spec: { params: idParamsSchema, response: { 200: envelopeSchema(answerSheetSpecSchema) } },
@@ -40,6 +43,11 @@ export default async function homeworkRoutes(fastify: FastifyInstance) {
   app.get('/homework', { ...authenticated, schema: schemas.list }, async (request) => {
     const query = request.query;
     return ok(await homework.list(requireAuth(request).userId, query));
+  });
+
+  app.get('/homework/assignable-classes', { ...authenticated, schema: schemas.assignable }, async (request) => {
+    const { paperId } = request.query;
+    return ok(await homework.assignableClasses(requireAuth(request).userId, paperId));
   });
 
   app.get('/homework/:id', { ...authenticated, schema: schemas.detail }, async (request) => {

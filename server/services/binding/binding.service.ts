@@ -1,21 +1,23 @@
 /**
  * 装订 (paper binding): bound PDF booklets from stored scans (pdf-lib; images read through FileStorage, so
- * local disk or S3 alike). Jobs run in the background in an in-memory registry: a booklet takes seconds to
- * a minute, the page polls its progress, and the finished file is kept in memory for an hour to be
- * downloaded. Nothing is persisted: after a restart the page's job is gone and the teacher starts it again
- * (a job table would only keep a row whose file no longer exists). Each job belongs to its user and school.
+ * local disk or S3 alike). A job is a row of binding_jobs (status, progress, its validated input) and runs
+ * in the background on the instance that started it; the page polls the row, so any instance answers. The
+ * finished file goes to the file storage (binding/<org>/<job>.pdf|zip) and is kept a day. The running
+ * instance moves the row's heartbeat on; when it stops (a restart, a crash), the next poll of the job, on
+ * any instance, takes the job over and makes it again from its input, with the permissions of now. Each
+ * job belongs to its user and school.
  *
  * Numbers: a student's total is the score table's (score-table.service.ts, the same as 成绩) and their
  * status comes from student-status.ts, so 缺考 and 未扫描 are named, never shown as 0.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gte, inArray, isNotNull, lte } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, lt, lte } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import type { BindingJob, BindingJobCreate } from '../../../src/shared/contract/binding';
 import { STUDENT_STATUS_LABELS, type ScoreTable } from '../../../src/shared/contract/marking';
 import type { Db } from '../../db/client';
-import { classes, homework, homeworkClasses, pageRecognitions, papers, scanPages, students } from '../../db/schema';
+import { bindingJobs, classes, homework, homeworkClasses, pageRecognitions, papers, scanPages, students } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { createSheetDocument, FAINT, INK, MmCanvas, PT_PER_MM } from '../answer-sheet/answer-sheet-pdf';
 import { type Actor, assertWorksOn, loadActor, scopeAllows, visibleScope } from '../org/permissions';
@@ -24,10 +26,24 @@ import type { FileStorage } from '../storage/file-storage';
 const PAGE = { w: 210, h: 297 };
 /** The ideographic space between fields of a cover line. */
 const GAP = '\u3000';
-const KEEP_MS = 60 * 60 * 1000;
+/** How long a finished job and its file are kept. */
+export const BINDING_KEEP_MS = 24 * 60 * 60 * 1000;
+/** How often the running instance moves a job's heartbeat on (besides each unit done). */
+export const BINDING_HEARTBEAT_MS = 10_000;
+/** A running job whose heartbeat is older than this has lost its instance: the next poll takes it over. */
+export const BINDING_STALE_MS = 60_000;
 const MAX_JOBS_PER_USER = 5;
 
-type Job = BindingJob & { userId: number; orgId: number; file: Buffer | null; contentType: string; finishedAt: number | null };
+type JobRow = typeof bindingJobs.$inferSelect;
+
+type BindingResult = { file: Buffer; fileName: string; contentType: string };
+
+/** A job checked and ready to run: what it makes, how many units, and the making. */
+type PlannedJob = {
+  title: string;
+  total: number;
+  run: (progress: (done: number) => Promise<void>) => Promise<BindingResult>;
+};
 
 type ScoreTables = { table(userId: number, homeworkId: number): Promise<ScoreTable> };
 
@@ -48,23 +64,37 @@ export function createBindingService({
   scores: ScoreTables;
   now?: () => number;
 }) {
-  const jobs = new Map<string, Job>();
+  const at = (ms: number) => new Date(ms);
 
-  function sweep() {
-    const t = now();
-    for (const [id, job] of jobs) if (job.finishedAt !== null && t - job.finishedAt > KEEP_MS) jobs.delete(id);
+  /** Finished jobs older than BINDING_KEEP_MS go, with their files. */
+  async function sweep() {
+    const old = await db
+      .delete(bindingJobs)
+      .where(lt(bindingJobs.finishedAt, at(now() - BINDING_KEEP_MS)))
+      .returning({ filePath: bindingJobs.filePath });
+    for (const row of old) if (row.filePath) await storage.remove(row.filePath).catch(() => undefined);
   }
 
-  function view(job: Job): BindingJob {
-    const { id, status, done, total, title, fileName, error, createdAt } = job;
-    return { id, status, done, total, title, fileName, error, createdAt };
+  function view(row: JobRow): BindingJob {
+    return {
+      id: row.id,
+      status: row.status as BindingJob['status'],
+      done: row.done,
+      total: row.total,
+      title: row.title,
+      fileName: row.fileName,
+      error: row.error,
+      createdAt: row.createdAt.toISOString(),
+    };
   }
 
-  function own(userId: number, orgId: number, id: string): Job {
-    sweep();
-    const job = jobs.get(id);
-    if (!job || job.userId !== userId || job.orgId !== orgId) throw ApiError.notFound();
-    return job;
+  async function own(userId: number, orgId: number, id: string): Promise<JobRow> {
+    const [row] = await db
+      .select()
+      .from(bindingJobs)
+      .where(and(eq(bindingJobs.id, id), eq(bindingJobs.userId, userId), eq(bindingJobs.orgId, orgId)));
+    if (!row || (row.finishedAt !== null && now() - row.finishedAt.getTime() > BINDING_KEEP_MS)) throw ApiError.notFound();
+    return row;
   }
 
   /** The class (of the actor's school) and its school year's scope; 404 for another school's class. */
@@ -150,46 +180,98 @@ export function createBindingService({
     }
   }
 
-  function start(
-    actor: Actor,
-    title: string,
-    total: number,
-    run: (job: Job) => Promise<{ file: Buffer; fileName: string; contentType: string }>,
-  ) {
-    sweep();
-    const running = [...jobs.values()].filter((j) => j.userId === actor.userId && j.status === 'running');
-    if (running.length >= MAX_JOBS_PER_USER) throw ApiError.badRequest('装订任务过多，请等待已有任务完成');
-    const job: Job = {
-      id: randomUUID(),
-      status: 'running',
-      done: 0,
-      total,
-      title,
-      fileName: null,
-      error: null,
-      createdAt: new Date(now()).toISOString(),
-      userId: actor.userId,
-      orgId: actor.orgId,
-      file: null,
-      contentType: 'application/pdf',
-      finishedAt: null,
+  /**
+   * Runs a planned job in the background on this instance: progress and the heartbeat go to its row, the
+   * file to the storage, and the row ends done or failed. The request that started it has its answer.
+   */
+  function launch(id: number | string, orgId: number, plan: PlannedJob) {
+    const jobId = String(id);
+    const running = and(eq(bindingJobs.id, jobId), eq(bindingJobs.status, 'running'));
+    const beat = setInterval(() => {
+      void db
+        .update(bindingJobs)
+        .set({ heartbeatAt: at(now()) })
+        .where(running)
+        .catch(() => undefined);
+    }, BINDING_HEARTBEAT_MS);
+    beat.unref();
+    const progress = async (done: number) => {
+      await db
+        .update(bindingJobs)
+        .set({ done, heartbeatAt: at(now()) })
+        .where(running);
     };
-    jobs.set(job.id, job);
-    // Runs after the answer: the page polls.
     setImmediate(() => {
-      run(job)
-        .then((result) => {
-          Object.assign(job, { ...result, status: 'done', done: job.total, finishedAt: now() });
-        })
-        .catch((error: unknown) => {
+      void (async () => {
+        try {
+          const result = await plan.run(progress);
+          const filePath = `binding/${orgId}/${jobId}.${result.contentType === 'application/zip' ? 'zip' : 'pdf'}`;
+          await storage.write(filePath, result.file);
+          await db
+            .update(bindingJobs)
+            .set({
+              status: 'done',
+              done: plan.total,
+              fileName: result.fileName,
+              contentType: result.contentType,
+              filePath,
+              finishedAt: at(now()),
+            })
+            .where(running);
+        } catch (error: unknown) {
           const message = error instanceof ApiError ? error.message : '生成装订文件时出错，请稍后重试';
-          Object.assign(job, { status: 'failed', error: `装订失败：${message}`, finishedAt: now() });
-        });
+          await db
+            .update(bindingJobs)
+            .set({ status: 'failed', error: `装订失败：${message}`, finishedAt: at(now()) })
+            .where(running)
+            .catch(() => undefined);
+        } finally {
+          clearInterval(beat);
+        }
+      })();
     });
-    return job;
   }
 
-  async function homeworkBooklet(actor: Actor, homeworkId: number, classId: number) {
+  async function plan(actor: Actor, input: BindingJobCreate): Promise<PlannedJob> {
+    return input.kind === 'homework'
+      ? homeworkBooklet(actor, input.homeworkId, input.classId)
+      : studentsBooklet(actor, input as Extract<BindingJobCreate, { kind: 'students' }>);
+  }
+
+  /**
+   * A running job whose instance stopped: this instance claims it (one claim wins, by the heartbeat) and
+   * makes it again from its input, as its user may now; what its user may no longer do fails the job.
+   */
+  async function takeOver(row: JobRow): Promise<JobRow> {
+    const [claimed] = await db
+      .update(bindingJobs)
+      .set({ heartbeatAt: at(now()), done: 0 })
+      .where(
+        and(
+          eq(bindingJobs.id, row.id),
+          eq(bindingJobs.status, 'running'),
+          lt(bindingJobs.heartbeatAt, at(now() - BINDING_STALE_MS)),
+        ),
+      )
+      .returning();
+    if (!claimed) return row;
+    try {
+      const planned = await plan(await loadActor(db, claimed.userId, claimed.orgId), claimed.input);
+      await db.update(bindingJobs).set({ total: planned.total }).where(eq(bindingJobs.id, claimed.id));
+      launch(claimed.id, claimed.orgId, planned);
+      return { ...claimed, total: planned.total };
+    } catch (error: unknown) {
+      const message = error instanceof ApiError ? error.message : '生成装订文件时出错，请稍后重试';
+      const [failed] = await db
+        .update(bindingJobs)
+        .set({ status: 'failed', error: `装订失败：${message}`, finishedAt: at(now()) })
+        .where(eq(bindingJobs.id, claimed.id))
+        .returning();
+      return failed ?? claimed;
+    }
+  }
+
+  async function homeworkBooklet(actor: Actor, homeworkId: number, classId: number): Promise<PlannedJob> {
     const [row] = await db
       .select({
         id: homework.id,
@@ -213,42 +295,47 @@ export function createBindingService({
     const table = await scores.table(actor.userId, homeworkId);
     const roster = table.students.filter((s) => s.className === klass.name);
     const fullScore = table.questions.reduce((sum, q) => sum + q.score, 0);
-    return start(actor, `${row.title} · ${klass.name}`, roster.length, async (job) => {
-      const { doc, font } = await createSheetDocument(`${row.title} ${klass.name} 装订`, '装订');
-      const absent = roster.filter((s) => s.status === 'absent').map((s) => s.name);
-      const unscanned = roster.filter((s) => s.status === 'unscanned').map((s) => s.name);
-      coverPage(doc, font, [
-        { text: `${row.title}`, size: 7 },
-        { text: `班级：${klass.name}${GAP}布置日期：${row.startDate}${GAP}满分：${fullScore}`, size: 4.2 },
-        { text: `学生 ${roster.length} 人${GAP}缺考 ${absent.length} 人${GAP}未扫描 ${unscanned.length} 人`, size: 4.2 },
-        { text: `缺考：${absent.length > 0 ? absent.join('、') : '无'}`, size: 4.2 },
-        { text: `未扫描：${unscanned.length > 0 ? unscanned.join('、') : '无'}`, size: 4.2 },
-        { text: ' ', size: 3 },
-        { text: '', size: 4, tone: 'faint', cols: ['学号', '姓名', '总分', '状态'] },
-        ...roster.map((s) => ({
-          text: '',
-          size: 4,
-          cols: [s.code, s.name, s.total === null ? '—' : String(s.total), STUDENT_STATUS_LABELS[s.status]],
-        })),
-      ]);
-      const pages = await pagesOf(
-        [homeworkId],
-        roster.map((s) => s.studentId),
-      );
-      for (const student of roster) {
-        const own = pages.get(`${homeworkId}:${student.studentId}`) ?? [];
-        const score = student.total === null ? STUDENT_STATUS_LABELS[student.status] : `${student.total}/${fullScore} 分`;
-        for (const page of own) {
-          await addScan(doc, font, page, `${row.title} · ${klass.name} · ${student.code} ${student.name} · 总分 ${score}`);
+    return {
+      title: `${row.title} · ${klass.name}`,
+      total: roster.length,
+      run: async (progress) => {
+        const { doc, font } = await createSheetDocument(`${row.title} ${klass.name} 装订`, '装订');
+        const absent = roster.filter((s) => s.status === 'absent').map((s) => s.name);
+        const unscanned = roster.filter((s) => s.status === 'unscanned').map((s) => s.name);
+        coverPage(doc, font, [
+          { text: `${row.title}`, size: 7 },
+          { text: `班级：${klass.name}${GAP}布置日期：${row.startDate}${GAP}满分：${fullScore}`, size: 4.2 },
+          { text: `学生 ${roster.length} 人${GAP}缺考 ${absent.length} 人${GAP}未扫描 ${unscanned.length} 人`, size: 4.2 },
+          { text: `缺考：${absent.length > 0 ? absent.join('、') : '无'}`, size: 4.2 },
+          { text: `未扫描：${unscanned.length > 0 ? unscanned.join('、') : '无'}`, size: 4.2 },
+          { text: ' ', size: 3 },
+          { text: '', size: 4, tone: 'faint', cols: ['学号', '姓名', '总分', '状态'] },
+          ...roster.map((s) => ({
+            text: '',
+            size: 4,
+            cols: [s.code, s.name, s.total === null ? '—' : String(s.total), STUDENT_STATUS_LABELS[s.status]],
+          })),
+        ]);
+        const pages = await pagesOf(
+          [homeworkId],
+          roster.map((s) => s.studentId),
+        );
+        let done = 0;
+        for (const student of roster) {
+          const own = pages.get(`${homeworkId}:${student.studentId}`) ?? [];
+          const score = student.total === null ? STUDENT_STATUS_LABELS[student.status] : `${student.total}/${fullScore} 分`;
+          for (const page of own) {
+            await addScan(doc, font, page, `${row.title} · ${klass.name} · ${student.code} ${student.name} · 总分 ${score}`);
+          }
+          await progress((done += 1));
         }
-        job.done += 1;
-      }
-      const file = Buffer.from(await doc.save());
-      return { file, fileName: `${row.title}-${klass.name}-装订.pdf`, contentType: 'application/pdf' };
-    });
+        const file = Buffer.from(await doc.save());
+        return { file, fileName: `${row.title}-${klass.name}-装订.pdf`, contentType: 'application/pdf' };
+      },
+    };
   }
 
-  async function studentsBooklet(actor: Actor, input: Extract<BindingJobCreate, { kind: 'students' }>) {
+  async function studentsBooklet(actor: Actor, input: Extract<BindingJobCreate, { kind: 'students' }>): Promise<PlannedJob> {
     const klass = await loadClass(actor, input.classId);
     if (!scopeAllows(klass.scope, klass.id)) throw ApiError.forbidden();
     const roster = await db
@@ -275,67 +362,99 @@ export function createBindingService({
         .orderBy(asc(homework.startDate), asc(homework.id))
     ).filter((w) => scopeAllows(klass.scope, klass.id, w.subjectId));
     const who = input.studentId === undefined ? klass.name : `${klass.name} ${chosen[0]!.name}`;
-    return start(actor, `${who} · ${input.from} 至 ${input.to}`, chosen.length, async (job) => {
-      const tables = await Promise.all(works.map((w) => scores.table(actor.userId, w.id)));
-      const pages = await pagesOf(
-        works.map((w) => w.id),
-        chosen.map((s) => s.id),
-      );
-      const files: Record<string, Uint8Array> = {};
-      const one = input.format === 'pdf' ? await createSheetDocument(`${who} 装订`, '装订') : null;
-      for (const student of chosen) {
-        const target = one ?? (await createSheetDocument(`${student.name} 装订`, '装订'));
-        const sheets: StampedHomework[] = works.map((w, i) => {
-          const table = tables[i]!;
-          const full = table.questions.reduce((sum, q) => sum + q.score, 0);
-          const row = table.students.find((s) => s.studentId === student.id);
-          const line = !row ? '—' : row.total === null ? STUDENT_STATUS_LABELS[row.status] : `${row.total}/${full} 分`;
-          return { title: w.title, date: w.startDate, line, pages: pages.get(`${w.id}:${student.id}`) ?? [] };
-        });
-        coverPage(target.doc, target.font, [
-          { text: `${student.name}${GAP}${student.code}`, size: 7 },
-          { text: `班级：${klass.name}${GAP}${input.from} 至 ${input.to}`, size: 4.2 },
-          { text: ' ', size: 3 },
-          ...(sheets.length === 0
-            ? [{ text: '该时段没有作业', size: 4 }]
-            : sheets.map((s) => ({
-                text: `${s.date}${GAP}${s.title}${GAP}${s.line}${s.pages.length === 0 ? '（无扫描）' : ''}`,
-                size: 4,
-              }))),
-        ]);
-        for (const sheet of sheets) {
-          for (const page of sheet.pages) {
-            await addScan(target.doc, target.font, page, `${sheet.title} · ${student.code} ${student.name} · 得分 ${sheet.line}`);
+    return {
+      title: `${who} · ${input.from} 至 ${input.to}`,
+      total: chosen.length,
+      run: async (progress) => {
+        const tables = await Promise.all(works.map((w) => scores.table(actor.userId, w.id)));
+        const pages = await pagesOf(
+          works.map((w) => w.id),
+          chosen.map((s) => s.id),
+        );
+        const files: Record<string, Uint8Array> = {};
+        const one = input.format === 'pdf' ? await createSheetDocument(`${who} 装订`, '装订') : null;
+        let done = 0;
+        for (const student of chosen) {
+          const target = one ?? (await createSheetDocument(`${student.name} 装订`, '装订'));
+          const sheets: StampedHomework[] = works.map((w, i) => {
+            const table = tables[i]!;
+            const full = table.questions.reduce((sum, q) => sum + q.score, 0);
+            const row = table.students.find((s) => s.studentId === student.id);
+            const line = !row ? '—' : row.total === null ? STUDENT_STATUS_LABELS[row.status] : `${row.total}/${full} 分`;
+            return { title: w.title, date: w.startDate, line, pages: pages.get(`${w.id}:${student.id}`) ?? [] };
+          });
+          coverPage(target.doc, target.font, [
+            { text: `${student.name}${GAP}${student.code}`, size: 7 },
+            { text: `班级：${klass.name}${GAP}${input.from} 至 ${input.to}`, size: 4.2 },
+            { text: ' ', size: 3 },
+            ...(sheets.length === 0
+              ? [{ text: '该时段没有作业', size: 4 }]
+              : sheets.map((s) => ({
+                  text: `${s.date}${GAP}${s.title}${GAP}${s.line}${s.pages.length === 0 ? '（无扫描）' : ''}`,
+                  size: 4,
+                }))),
+          ]);
+          for (const sheet of sheets) {
+            for (const page of sheet.pages) {
+              await addScan(
+                target.doc,
+                target.font,
+                page,
+                `${sheet.title} · ${student.code} ${student.name} · 得分 ${sheet.line}`,
+              );
+            }
           }
+          if (!one) files[`${student.code}-${student.name}.pdf`] = await target.doc.save();
+          await progress((done += 1));
         }
-        if (!one) files[`${student.code}-${student.name}.pdf`] = await target.doc.save();
-        job.done += 1;
-      }
-      if (one) {
-        return { file: Buffer.from(await one.doc.save()), fileName: `${who}-装订.pdf`, contentType: 'application/pdf' };
-      }
-      return { file: Buffer.from(zipSync(files, { level: 0 })), fileName: `${who}-装订.zip`, contentType: 'application/zip' };
-    });
+        if (one) {
+          return { file: Buffer.from(await one.doc.save()), fileName: `${who}-装订.pdf`, contentType: 'application/pdf' };
+        }
+        return { file: Buffer.from(zipSync(files, { level: 0 })), fileName: `${who}-装订.zip`, contentType: 'application/zip' };
+      },
+    };
   }
 
   return {
     async create(userId: number, input: BindingJobCreate): Promise<BindingJob> {
       const actor = await loadActor(db, userId);
-      const job =
-        input.kind === 'homework'
-          ? await homeworkBooklet(actor, input.homeworkId, input.classId)
-          : await studentsBooklet(actor, input);
-      return view(job);
+      await sweep();
+      const [running] = await db
+        .select({ value: count() })
+        .from(bindingJobs)
+        .where(and(eq(bindingJobs.userId, userId), eq(bindingJobs.status, 'running')));
+      if ((running?.value ?? 0) >= MAX_JOBS_PER_USER) throw ApiError.badRequest('装订任务过多，请等待已有任务完成');
+      const planned = await plan(actor, input);
+      const [row] = await db
+        .insert(bindingJobs)
+        .values({
+          id: randomUUID(),
+          orgId: actor.orgId,
+          userId,
+          input,
+          title: planned.title,
+          total: planned.total,
+          heartbeatAt: at(now()),
+          createdAt: at(now()),
+        })
+        .returning();
+      launch(row!.id, actor.orgId, planned);
+      return view(row!);
     },
     async get(userId: number, id: string): Promise<BindingJob> {
       const actor = await loadActor(db, userId);
-      return view(own(userId, actor.orgId, id));
+      const row = await own(userId, actor.orgId, id);
+      const stale = row.status === 'running' && now() - row.heartbeatAt.getTime() > BINDING_STALE_MS;
+      return view(stale ? await takeOver(row) : row);
     },
-    async file(userId: number, id: string): Promise<{ file: Buffer; fileName: string; contentType: string }> {
+    async file(userId: number, id: string): Promise<BindingResult> {
       const actor = await loadActor(db, userId);
-      const job = own(userId, actor.orgId, id);
-      if (job.status !== 'done' || !job.file || !job.fileName) throw ApiError.badRequest('装订文件尚未生成');
-      return { file: job.file, fileName: job.fileName, contentType: job.contentType };
+      const row = await own(userId, actor.orgId, id);
+      if (row.status !== 'done' || !row.filePath || !row.fileName) throw ApiError.badRequest('装订文件尚未生成');
+      const file = await storage.read(row.filePath).catch(() => {
+        throw ApiError.notFound();
+      });
+      return { file, fileName: row.fileName, contentType: row.contentType ?? 'application/pdf' };
     },
   };
 }

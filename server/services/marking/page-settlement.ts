@@ -20,7 +20,9 @@ import {
   type ScanPageStatus,
 } from '../../../src/shared/contract/recognition';
 import type { Db } from '../../db/client';
-import { answers, homework, pageRecognitions, reviewItems, scanPages, students } from '../../db/schema';
+import { answers, homework, pageRecognitions, reviewItems, scanBatches, scanPages, students } from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { assertWorksOn, loadActor } from '../org/permissions';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
 import { type HomeworkContext, pageQuestionNos, sheetOfStudent } from './marking-context';
 
@@ -32,6 +34,7 @@ export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
   'otherHomework',
   'duplicatePage',
   'unknownStudent',
+  'outOfScope',
 ]);
 /** Problems of one objective question; the rest of the page counts. */
 export const QUESTION_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['multipleMarks', 'lowConfidence']);
@@ -48,6 +51,24 @@ export async function qrHomeworkOfSchool(db: Db, orgId: number, qr: SheetQrPaylo
     .from(homework)
     .where(and(eq(homework.id, qr.homeworkId), eq(homework.orgId, orgId)));
   return row?.id ?? null;
+}
+
+/** May the teacher who made the scan batch work on the homework (the permission module's homework.work)? */
+async function scannerWorksOn(
+  tx: Db,
+  batchId: number,
+  orgId: number,
+  target: { id: number; createdBy: number | null; paperId: number },
+): Promise<boolean> {
+  const [batch] = await tx.select({ createdBy: scanBatches.createdBy }).from(scanBatches).where(eq(scanBatches.id, batchId));
+  if (!batch || batch.createdBy === null) return false;
+  try {
+    await assertWorksOn(tx, await loadActor(tx, batch.createdBy, orgId), target);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
 }
 
 /** The homework whose template a page is read with. */
@@ -178,6 +199,13 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
     }
   }
   await raise(pageProblems, page.homeworkId);
+  // A "by QR" batch: the QR's homework (of this school) counts only if the batch's scanning teacher may
+  // work on it; otherwise its teachers decide, in its review list.
+  if (rec.forcedHomeworkId === null && reading.qr && page.homeworkId === null && context !== null) {
+    if (!(await scannerWorksOn(tx, rec.batchId, rec.orgId, context.homework))) {
+      await raise([{ kind: 'outOfScope', detail: `QR names homework ${context.homework.id} outside the scanning teacher's scope` }]);
+    }
+  }
   if (openPageItems().length === 0) {
     if (homeworkId === null || template === null) {
       await raise([{ kind: 'qrUnreadable', detail: homeworkId === null ? 'homework unknown' : 'no answer-sheet template' }]);

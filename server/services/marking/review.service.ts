@@ -303,7 +303,9 @@ export function createReviewService(deps: {
         const context = listedUnder === null ? null : await contexts.forHomework(scope.orgId, listedUnder);
         const qrHomework = rec.reading?.qr?.homeworkId;
         const qrContext =
-          kind === 'otherHomework' && qrHomework !== undefined ? await contexts.forHomework(scope.orgId, qrHomework) : null;
+          (kind === 'otherHomework' || kind === 'outOfScope') && qrHomework !== undefined
+            ? await contexts.forHomework(scope.orgId, qrHomework)
+            : null;
         await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Db;
           await lockOpen(tx, item.id);
@@ -314,7 +316,8 @@ export function createReviewService(deps: {
           } else if (kind === 'blankPage') {
             await markResolved(tx, item.id, userId, '空白页，已忽略');
             await discardPage(tx, page, userId, '空白页，已忽略');
-          } else if (kind === 'otherHomework') {
+          } else if (kind === 'otherHomework' || kind === 'outOfScope') {
+            // outOfScope is listed under the QR's homework: its teachers (checked above) let it count there.
             if (!qrContext) throw ApiError.badRequest(REVIEW_MESSAGES.notOurHomework);
             const target = qrContext.homework;
             await tx.update(pageRecognitions).set({ forcedHomeworkId: target.id }).where(eq(pageRecognitions.id, rec.id));

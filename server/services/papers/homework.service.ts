@@ -22,6 +22,7 @@ import type {
   homeworkCreateSchema,
   homeworkListQuerySchema,
 } from '../../../src/shared/contract/papers';
+import { CLASS_TYPE, type ClassItem } from '../../../src/shared/contract/system';
 import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
 import type { Db } from '../../db/client';
 import {
@@ -39,7 +40,7 @@ import {
 import { ApiError } from '../../lib/api-error';
 import { syncHomeworkStatus } from '../marking/marking-progress';
 import { renderAnswerSheetPdf, type AnswerSheetCopy } from '../answer-sheet/answer-sheet-pdf';
-import { classRefs, requirePermission } from '../org/permissions';
+import { can, classRefs, loadActor, requirePermission } from '../org/permissions';
 import type { PaperService } from './paper.service';
 import { requireClasses, requireOwnerOrAdmin, requireSchool, type SchoolScope } from './school-scope';
 
@@ -234,6 +235,37 @@ export function createHomeworkService({
         return row!.id;
       });
       return describeOne(id);
+    },
+
+    /**
+     * The classes of the paper's school year the caller may assign it to: what create accepts, so the
+     * dialog offers nothing the server would refuse. Archived classes are left out.
+     */
+    async assignableClasses(userId: number, paperId: number): Promise<ClassItem[]> {
+      const scope = await requireSchool(db, userId);
+      const paper = await paperService.requirePaper(scope, paperId);
+      const actor = await loadActor(db, userId, scope.orgId);
+      const rows = await db
+        .select({ id: classes.id, name: classes.name, pid: classes.pid })
+        .from(classes)
+        .where(
+          and(
+            eq(classes.orgId, scope.orgId),
+            eq(classes.type, CLASS_TYPE.klass),
+            eq(classes.pid, paper.schoolYearId),
+            isNull(classes.archivedAt),
+          ),
+        )
+        .orderBy(asc(classes.sort), asc(classes.id));
+      return rows
+        .filter((row) =>
+          can(actor, {
+            kind: 'homework.assign',
+            subjectId: paper.subjectId,
+            classes: [{ classId: row.id, schoolYearId: row.pid }],
+          }),
+        )
+        .map(({ id, name }) => ({ id, name }));
     },
 
     async list(userId: number, query: HomeworkListData): Promise<Paged<Homework>> {

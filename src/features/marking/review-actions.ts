@@ -38,6 +38,7 @@ const ACCEPT_HINTS: Partial<Record<RecognitionProblemKind, string>> = {
   otherHomework: '确认：移到二维码所属的作业',
   duplicatePage: '确认：用这张替换先前扫描的同一页',
   missingPage: '确认：按缺页处理，该页各题记 0 分',
+  outOfScope: '确认：计入二维码所属的作业',
 };
 
 export function acceptHint(kind: RecognitionProblemKind): string {

@@ -1,13 +1,17 @@
 /**
- * The homework half of 布置作业: classes of the paper's school year and the start and due dates, with
- * the checks made before asking the server. Used after saving a paper and from 我的试卷.
+ * The homework half of 布置作业: the classes of the paper's school year the teacher may assign it to
+ * (asked of the server, which applies the same permission rule when the homework is made) and the start
+ * and due dates, with the checks made before asking the server. Used after saving a paper and from 我的试卷.
  */
 import { LazyDatePicker as DatePicker } from '../../shared/ui/lazy-date-picker';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { HomeworkCreate } from '../../shared/contract/papers';
 import { formatDate } from '../../shared/lib/format-date';
-import { ClassSelect } from './class-select';
+import { LabelledSelect } from '../../shared/ui/labelled-select';
+import { useRemote } from '../../shared/ui/use-remote';
+import { fetchAssignableClasses } from './papers-api';
+import { usePapersServices } from './papers-services';
 import styles from './compose.module.css';
 
 export const DEFAULT_HOMEWORK_DAYS = 7;
@@ -33,28 +37,39 @@ export function assignRequest(paperId: number, values: AssignValues): HomeworkCr
   return { paperId, classIds: values.classIds, startDate, dueDate };
 }
 
+/** Shown when the teacher has no class of the paper's school year to assign to. */
+export const NO_ASSIGNABLE_CLASS = '您在该学年没有可布置的班级（需任教该学科、担任班主任或年级主任）';
+
 export function AssignHomeworkFields({
-  schoolYearId,
+  paperId,
   values,
   onChange,
 }: {
-  schoolYearId: number | null;
+  paperId: number;
   values: AssignValues;
   onChange: (values: AssignValues) => void;
 }) {
+  const { http } = usePapersServices();
+  const remote = useRemote(`assignable:${paperId}`, () => fetchAssignableClasses(http, paperId));
+  const classes = remote.data ?? [];
   return (
     <>
       <label className={styles.field}>
         <span>班级</span>
-        <ClassSelect
-          multiple
+        <LabelledSelect
           label="布置班级"
-          schoolYearId={schoolYearId}
+          placeholder="请选择班级"
+          multiple
+          maxTagCount={3}
+          loading={remote.loading}
+          optionList={classes.map((c) => ({ value: c.id, label: c.name }))}
+          emptyContent={NO_ASSIGNABLE_CLASS}
           value={values.classIds}
-          onChange={(classIds) => onChange({ ...values, classIds })}
+          onChange={(value) => onChange({ ...values, classIds: (value as number[] | undefined) ?? [] })}
           style={{ width: '100%' }}
         />
       </label>
+      {remote.data && classes.length === 0 ? <span className={styles.fieldHint}>{NO_ASSIGNABLE_CLASS}</span> : null}
       <label className={styles.field}>
         <span>开始日期</span>
         <DatePicker

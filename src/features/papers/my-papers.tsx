@@ -295,7 +295,7 @@ function AssignPaperDialog({
       title="布置作业"
       visible={paper !== null}
       onCancel={close}
-      width={560}
+      width="min(560px, calc(100vw - 24px))"
       footer={
         <Space>
           <Button onClick={close}>取消</Button>
@@ -313,7 +313,7 @@ function AssignPaperDialog({
           <Typography.Paragraph>
             {`把「${paper.title}」（${paper.schoolYear.name}，共 ${paper.questionCount} 题，满分 ${formatScore(paper.totalScore)} 分）布置给：`}
           </Typography.Paragraph>
-          <AssignHomeworkFields schoolYearId={paper.schoolYear.id} values={values} onChange={setValues} />
+          <AssignHomeworkFields paperId={paper.id} values={values} onChange={setValues} />
         </div>
       ) : null}
     </Modal>

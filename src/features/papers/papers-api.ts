@@ -72,6 +72,10 @@ export const fetchStudents = (http: HttpClient, classId: number) =>
 export const fetchClasses = (http: HttpClient, orgId: number, schoolYearId: number) =>
   http.get('/api/system/class', { orgId, type: CLASS_TYPE.klass, pid: schoolYearId }, classListSchema);
 
+/** The classes of the paper's school year the user may assign it to (the server's permission rule). */
+export const fetchAssignableClasses = (http: HttpClient, paperId: number) =>
+  http.get('/api/homework/assignable-classes', { paperId }, classListSchema);
+
 /** The school years of a school. */
 export const fetchSchoolYears = (http: HttpClient, orgId: number) =>
   http.get('/api/system/class', { orgId, type: CLASS_TYPE.schoolYear, pid: null }, classListSchema);

@@ -81,7 +81,7 @@ export function SavePaperDialog({
       title={saved ? '布置作业' : '保存试卷'}
       visible={visible}
       onCancel={close}
-      width={560}
+      width="min(560px, calc(100vw - 24px))"
       footer={
         saved ? (
           <Space>
@@ -108,7 +108,7 @@ export function SavePaperDialog({
           <Typography.Paragraph>
             {`试卷「${saved.title}」已保存（共 ${saved.questionCount} 题，满分 ${saved.totalScore} 分）。选择班级和日期，把它布置为作业：`}
           </Typography.Paragraph>
-          <AssignHomeworkFields schoolYearId={schoolYearId} values={assignValues} onChange={setAssignValues} />
+          <AssignHomeworkFields paperId={saved.id} values={assignValues} onChange={setAssignValues} />
         </div>
       ) : (
         <div className={styles.dialogForm}>

@@ -12,6 +12,14 @@ export function SchoolYearSelect({ open = false }: { open?: boolean }) {
   const { schoolYearMachine } = usePortalServices();
   const { orgId, schoolYear } = useCurrentSchoolYear();
   const [snapshot, send] = useMachine(schoolYearMachine, { input: { orgId, current: schoolYear } });
+  // The machine reads its input once: a school year renamed by 升年级, or a school created or switched
+  // while the page is open, is handed to it (it ignores what it already shows).
+  const yearId = schoolYear?.id ?? null;
+  const yearName = schoolYear?.name ?? null;
+  useEffect(() => {
+    const current = yearId === null ? null : { id: yearId, name: yearName ?? String(yearId) };
+    send({ type: 'schoolYear.externallyChanged', orgId, current });
+  }, [send, orgId, yearId, yearName]);
   useEffect(() => {
     if (open) send({ type: 'dropdown.opened' });
   }, [open, send]);

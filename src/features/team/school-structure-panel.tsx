@@ -75,9 +75,22 @@ export function SchoolStructurePanel({
       await action();
       Toast.success(done);
       onChanged();
+      return true;
     } catch {
       // The HTTP client has shown the server's message.
+      return false;
     }
+  };
+
+  /**
+   * A change to a school year (升年级, rename, archive): when it is the user's default one, the session
+   * takes the user as the server now answers it, so the top bar shows the new name without a reload.
+   */
+  const runOnYear = async (yearId: number, action: () => Promise<unknown>, done: string) => {
+    if (!(await run(action, done))) return;
+    const info = user?.userGradeInfo;
+    if (!user || info?.orgDefaultId !== orgId || info.classDefaultId !== yearId) return;
+    onUserChanged(await fetchCurrentUser(http).catch(() => user));
   };
 
   const addYear = async (values: { name: string; classCount: number }) => {
@@ -154,7 +167,7 @@ export function SchoolStructurePanel({
                   size="small"
                   onClick={async () => {
                     const name = await askName('重命名学年', year.name);
-                    if (name) await run(() => renameClass(http, orgId, year.id, name), '已重命名');
+                    if (name) await runOnYear(year.id, () => renameClass(http, orgId, year.id, name), '已重命名');
                   }}
                 >
                   重命名
@@ -162,7 +175,7 @@ export function SchoolStructurePanel({
                 <Button
                   size="small"
                   onClick={() =>
-                    run(() => archiveClass(http, orgId, year.id, !year.archived), year.archived ? '已恢复' : '已归档')
+                    runOnYear(year.id, () => archiveClass(http, orgId, year.id, !year.archived), year.archived ? '已恢复' : '已归档')
                   }
                 >
                   {year.archived ? '恢复' : '归档'}
@@ -182,7 +195,7 @@ export function SchoolStructurePanel({
                         content: summary,
                         okText: '确认升级',
                         cancelText: '取消',
-                        onOk: () => run(() => promoteSchoolYear(http, orgId, year.id), '升级完成'),
+                        onOk: () => runOnYear(year.id, () => promoteSchoolYear(http, orgId, year.id), '升级完成'),
                       });
                     }}
                   >

@@ -220,6 +220,7 @@ export const REVIEW_ACTIONS_BY_KIND: Record<RecognitionProblemKind, readonly Rev
   otherHomework: ['accept', 'discard'],
   duplicatePage: ['accept', 'discard'],
   missingPage: ['accept'],
+  outOfScope: ['accept', 'discard'],
 };
 
 /** At most this many items per bulk request; the review page sends larger selections in parts. */

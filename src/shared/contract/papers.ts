@@ -424,6 +424,13 @@ export const homeworkCreateSchema = z
   .refine((h) => h.dueDate >= h.startDate, { message: '截止日期不能早于开始日期', path: ['dueDate'] });
 export type HomeworkCreate = z.input<typeof homeworkCreateSchema>;
 
+/**
+ * GET /api/homework/assignable-classes: the classes of the paper's school year the caller may assign the
+ * paper to (the permission module's homework.assign for the paper's subject), not archived, in class order.
+ */
+export const assignableClassesQuerySchema = z.object({ paperId: queryId });
+export type AssignableClassesQuery = z.input<typeof assignableClassesQuerySchema>;
+
 export const homeworkListQuerySchema = pageQuerySchema.extend({
   subjectId: queryId.optional(),
   /** Homework of papers for this school year (the one chosen in the top bar). */

@@ -32,6 +32,8 @@ export const RECOGNITION_PROBLEM_KINDS = [
   'duplicatePage',
   'missingPage',
   'unknownStudent',
+  /** "By QR": the QR names a homework of the school the batch's scanning teacher may not work on. */
+  'outOfScope',
 ] as const;
 export const recognitionProblemKindSchema = z.enum(RECOGNITION_PROBLEM_KINDS);
 export type RecognitionProblemKind = z.infer<typeof recognitionProblemKindSchema>;
@@ -47,6 +49,7 @@ export const RECOGNITION_PROBLEM_LABELS: Record<RecognitionProblemKind, string> 
   duplicatePage: '重复扫描的答题卡',
   missingPage: '缺少答题卡页',
   unknownStudent: '无法确定学生',
+  outOfScope: '二维码所属作业不在扫描老师的任教范围内',
 };
 
 export const recognitionProblemSchema = z.object({

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Modal } from '@douyinfe/semi-ui-19';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_ASSIGNABLE_CLASS } from '../../../src/features/papers/assign-homework-fields';
 import { EditPage } from '../../../src/features/papers/pages/edit-page';
 import { PaperListPage } from '../../../src/features/papers/pages/paperlist-page';
 import type { PaperSummary } from '../../../src/shared/contract/papers';
@@ -26,14 +27,14 @@ function summary(id: number, overrides: Partial<PaperSummary> = {}): PaperSummar
   };
 }
 
-function renderPapers(rows: PaperSummary[]) {
+function renderPapers(rows: PaperSummary[], assignable = [{ id: 4, name: '初一(1)班' }]) {
   const fake = fakeHttp((url, params) => {
     if (url === '/api/papers') {
       const keyword = typeof params?.keyword === 'string' ? params.keyword : '';
       const list = rows.filter((r) => r.title.includes(keyword));
       return { list, total: list.length, page: 1, pageSize: 10 };
     }
-    if (url === '/api/system/class') return [{ id: 4, name: '初一(1)班' }];
+    if (url === '/api/homework/assignable-classes') return assignable;
     throw new Error(`unexpected ${url}`);
   });
   renderWithPapers(<PaperListPage />, fake.http, '/paperlist?tab=papers');
@@ -83,8 +84,11 @@ describe('我的试卷 tab of /paperlist', () => {
     await waitFor(() => expect(fake.deleteQuery).toHaveBeenCalledWith('/api/papers/1'));
   });
 
-  it('assigns a paper to classes of its school year', async () => {
-    const fake = renderPapers([summary(1, { title: '周测' })]);
+  it('assigns a paper to the classes the server says the teacher may assign it to', async () => {
+    const fake = renderPapers([summary(1, { title: '周测' })], [
+      { id: 4, name: '初一(1)班' },
+      { id: 6, name: '初一(3)班' },
+    ]);
     const row = (await screen.findByText('周测')).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: '布置' }));
     const dialog = (await screen.findByText(/^把「周测」/)).closest<HTMLElement>('[role="dialog"]')!;
@@ -92,6 +96,10 @@ describe('我的试卷 tab of /paperlist', () => {
     expect(await within(dialog).findByText('请至少选择一个班级')).toBeInTheDocument();
     const picker = within(dialog).getByRole('combobox', { name: '布置班级' });
     await userEvent.click(picker);
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['初一(1)班', '初一(3)班']);
+    expect(fake.get).toHaveBeenCalledWith('/api/homework/assignable-classes', { paperId: 1 }, expect.anything());
+    expect(fake.get.mock.calls.some(([url]) => url === '/api/system/class')).toBe(false);
     await userEvent.click(await screen.findByRole('option', { name: /初一\(1\)班/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: '布置作业' }));
     await waitFor(() =>
@@ -101,6 +109,14 @@ describe('我的试卷 tab of /paperlist', () => {
         expect.anything(),
       ),
     );
+  });
+
+  it('says so when the teacher may assign the paper to no class', async () => {
+    renderPapers([summary(1, { title: '周测' })], []);
+    const row = (await screen.findByText('周测')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: '布置' }));
+    const dialog = (await screen.findByText(/^把「周测」/)).closest<HTMLElement>('[role="dialog"]')!;
+    expect(await within(dialog).findByText(NO_ASSIGNABLE_CLASS)).toBeInTheDocument();
   });
 });
 

@@ -23,7 +23,7 @@ async function choose(label: string, option: string) {
   await user.click(await screen.findByRole('option', { name: new RegExp(option) }));
 }
 
-function renderPage(finalJob: BindingJob) {
+function renderPage(finalJob: BindingJob, address = '/paperbinding') {
   const fake = fakeHttp((url) => {
     if (url === '/api/system/class') return [{ id: 4, name: '初一(1)班' }];
     if (url === '/api/homework') return { list: [homework(7, { title: '第一单元测验' })], total: 1, page: 1, pageSize: 100 };
@@ -34,7 +34,7 @@ function renderPage(finalJob: BindingJob) {
     if (url === '/api/binding/jobs') return JOB;
     throw new Error(`unexpected post to ${url}`);
   });
-  renderWithPapers(<PaperBindingPage />, fake.http, '/paperbinding');
+  renderWithPapers(<PaperBindingPage />, fake.http, address);
   return fake;
 }
 
@@ -71,5 +71,17 @@ describe('/paperbinding', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: '开始装订' }));
     expect(await screen.findByText('装订失败：生成装订文件时出错，请稍后重试', undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^下载/ })).toBeNull();
+  });
+
+  it('finds the job named in the address again after a reload, and offers its file', async () => {
+    const fake = renderPage(
+      { ...JOB, status: 'done', done: 4, fileName: '第一单元测验-初一(1)班-装订.pdf' },
+      `/paperbinding?jobId=${JOB.id}`,
+    );
+    expect(await screen.findByText('第一单元测验-初一(1)班-装订.pdf')).toBeInTheDocument();
+    expect(screen.getByText('已装订 4 / 4 名学生（100%）')).toBeInTheDocument();
+    expect(fake.get).toHaveBeenCalledWith(`/api/binding/jobs/${JOB.id}`, undefined, expect.anything());
+    expect(fake.postJson).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: '下载' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { TopBar } from '../../../src/features/portal/top-bar';
@@ -41,6 +41,27 @@ describe('the top bar', () => {
     expect(await screen.findByText('2025级 (初二)')).toBeInTheDocument();
     expect(screen.getAllByRole('option')).toHaveLength(2);
     expect(picker.querySelector('.semi-select')).not.toBeNull();
+  });
+
+  it('shows the new school-year name once 升年级 on this page hands the session the updated user', async () => {
+    const { session } = renderPortal(<TopBar />, {
+      schoolYears: [{ id: 1, name: '2026级 (初一)' }],
+      // Chosen earlier on this browser: the stored choice has the old name too.
+      gradeInfo: { id: 1, name: '2026级 (初一)' },
+    });
+    expect(await screen.findByText('2026级 (初一)')).toBeInTheDocument();
+    act(() => session.send({ type: 'user.updated', user: makeUser({ classDefaultName: '2026级 (初二)' }) }));
+    expect(await screen.findByText('2026级 (初二)')).toBeInTheDocument();
+    expect(screen.queryByText('2026级 (初一)')).not.toBeInTheDocument();
+  });
+
+  it('shows the school year of a school created on this page', async () => {
+    const { session } = renderPortal(<TopBar />, {
+      user: makeUser({ orgDefaultId: null, classDefaultId: null, classDefaultName: null }),
+    });
+    expect(await screen.findByText('暂无默认学年')).toBeInTheDocument();
+    act(() => session.send({ type: 'user.updated', user: makeUser({ classDefaultId: 7, classDefaultName: '2027级' }) }));
+    expect(await screen.findByText('2027级')).toBeInTheDocument();
   });
 
   it('opens scanning when a school year is chosen', async () => {

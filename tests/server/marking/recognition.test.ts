@@ -15,6 +15,8 @@ import {
   TWO_PAGE_PAPER,
   callerFor,
   type TestHomework,
+  addTeacher,
+  data,
 } from './marking-helper';
 
 describe('recognition queue', () => {
@@ -122,6 +124,51 @@ describe('recognition queue', () => {
       await app().marking.queue.idle();
       expect(await statusOf(imageId!)).toBe('recognised');
       expect((await scoresOf(hw.id, hw.students[1]!.id))[1]).toBe(3);
+    });
+
+    it("sends a sheet read by QR to review when its homework is outside the scanning teacher's scope", async () => {
+      const hw = await createHomework(app(), orgId);
+      const student = hw.students[4]!;
+      // A colleague with no duty in the homework's class or subject scans it in a "by QR" batch.
+      const colleague = await addTeacher(app(), 'qr-colleague', '赵老师', orgId);
+      const [imageId] = await scanSheets(app(), engine, colleague.token, null, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
+      await app().marking.queue.idle();
+      expect(await statusOf(imageId!)).toBe('review');
+      const items = await openItems(hw.id);
+      expect(items.map((item) => item.kind)).toEqual(['outOfScope']);
+      expect(items[0]!.detail).toContain(`homework ${hw.id}`);
+      expect(await scoresOf(hw.id, student.id)).toEqual({});
+
+      // The homework's teacher sees it in its review list and lets it count.
+      const listed = data<{ id: number; kind: string; actions: string[] }[]>(
+        await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/review` }),
+      );
+      const item = listed.find((row) => row.kind === 'outOfScope')!;
+      expect(item.actions).toEqual(['accept', 'discard']);
+      // Not the colleague who scanned it: deciding is for who works on the homework.
+      expect(
+        (await colleague({ method: 'POST', url: `/api/marking/review/${item.id}/resolve`, payload: { action: 'accept' } }))
+          .statusCode,
+      ).toBe(403);
+      const accepted = await teacher({
+        method: 'POST',
+        url: `/api/marking/review/${item.id}/resolve`,
+        payload: { action: 'accept' },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      await app().marking.queue.idle();
+      expect(await statusOf(imageId!)).toBe('recognised');
+      expect((await scoresOf(hw.id, student.id))[1]).toBe(3);
+    });
+
+    it('counts a sheet read by QR at once for a scanning teacher who may work on its homework', async () => {
+      const hw = await createHomework(app(), orgId);
+      const student = hw.students[5]!;
+      // The homework's owner scans: no exception (the check is not a blanket refusal of "by QR").
+      const [imageId] = await scanSheets(app(), engine, teacher.token, null, [sheetOf(hw.id, student.code, { 1: ['B'] })]);
+      await app().marking.queue.idle();
+      expect(await statusOf(imageId!)).toBe('recognised');
+      expect(await openItems(hw.id)).toEqual([]);
     });
 
     it('holds a second scan of the same sheet page as a duplicate', async () => {

@@ -8,6 +8,8 @@ import { MESSAGES } from '../../../src/shared/contract/envelope';
 import { homeworkSchema, paperDetailSchema, questionPageSchema, questionSchema } from '../../../src/shared/contract/papers';
 import { invitationSchema } from '../../../src/shared/contract/org';
 import { MARKING_MESSAGES } from '../../../src/shared/contract/marking';
+import { classListSchema } from '../../../src/shared/contract/system';
+import { failure } from '../accounts-helper';
 import { eq } from 'drizzle-orm';
 import { students } from '../../../server/db/schema';
 import { useTestApp } from '../helper';
@@ -241,6 +243,12 @@ const ROUTES: Row[] = [
       payload: { paperId: await ownedPaper(c), classIds: [c.school.classIds[1]], startDate: '2026-03-02', dueDate: '2026-03-09' },
     }),
   },
+  {
+    // Every member may ask; the list differs by caller (see the test below), another school finds no paper.
+    name: 'GET /api/homework/assignable-classes',
+    expected: READ,
+    request: async (c) => ({ method: 'GET', url: `/api/homework/assignable-classes?paperId=${await ownedPaper(c)}` }),
+  },
   // ---- scanning and marking ----
   {
     name: 'POST /api/scan/batches',
@@ -445,6 +453,51 @@ describe('the permission matrix', () => {
     expect((await callers.director({ method: 'PUT', url: `/api/papers/${paperId}`, payload: paperInput(ctx) })).statusCode).toBe(
       403,
     );
+  });
+
+  it('offers each caller exactly the classes the server lets them assign to', async () => {
+    const { classIds } = ctx.school;
+    const paperId = await ownedPaper(ctx);
+    const expected: Partial<Record<CallerKind, number[]>> = {
+      creator: classIds,
+      admin: classIds,
+      director: classIds,
+      classTeacher: [classIds[1]!],
+      subjectTeacher: [classIds[2]!],
+      otherTeacher: [],
+    };
+    for (const [kind, offered] of Object.entries(expected) as [CallerKind, number[]][]) {
+      const response = await callers[kind]({ method: 'GET', url: `/api/homework/assignable-classes?paperId=${paperId}` });
+      expect(response.statusCode).toBe(200);
+      const listed = classListSchema.parse(response.json().data);
+      expect(listed.map((c) => c.id), kind).toEqual(offered);
+      for (const classId of classIds) {
+        const assigned = await callers[kind]({
+          method: 'POST',
+          url: '/api/homework',
+          payload: { paperId, classIds: [classId], startDate: '2026-03-02', dueDate: '2026-03-09' },
+        });
+        if (offered.includes(classId)) expect(assigned.statusCode, `${kind} → ${classId}`).toBe(200);
+        else expect(failure(assigned), `${kind} → ${classId}`).toEqual({ status: 403, msg: '很抱歉，您暂无该操作权限' });
+      }
+    }
+    // One offered class and one not: refused as a whole, nothing made.
+    const before = (await callers.classTeacher({ method: 'GET', url: '/api/homework?pageSize=1' })).json().data.total;
+    const mixed = await callers.classTeacher({
+      method: 'POST',
+      url: '/api/homework',
+      payload: { paperId, classIds: [classIds[1], classIds[2]], startDate: '2026-03-02', dueDate: '2026-03-09' },
+    });
+    expect(failure(mixed)).toEqual({ status: 403, msg: '很抱歉，您暂无该操作权限' });
+    expect((await callers.classTeacher({ method: 'GET', url: '/api/homework?pageSize=1' })).json().data.total).toBe(before);
+  });
+
+  it('answers 400 for a bad paper id and 404 for a paper of another school', async () => {
+    const paperId = await ownedPaper(ctx);
+    const bad = await callers.creator({ method: 'GET', url: '/api/homework/assignable-classes?paperId=abc' });
+    expect(bad.statusCode).toBe(400);
+    const missing = await callers.otherSchool({ method: 'GET', url: `/api/homework/assignable-classes?paperId=${paperId}` });
+    expect(failure(missing).status).toBe(404);
   });
 
   describe.each(ROUTES)('$name', (row) => {

@@ -3,10 +3,12 @@
  * with a cover listing every student's total and the 缺考 and 未扫描 students. 按学生: a class's (or one
  * student's) sheets over a date range, each page stamped with that homework's score, as one PDF or a ZIP
  * of one PDF per student. The server binds in the background; this page polls the job's progress and
- * offers the file when it is done (or says in Chinese why it failed).
+ * offers the file when it is done (or says in Chinese why it failed). The job's id is kept in the address
+ * (`?jobId=`), so a reload, or a server restart meanwhile, finds the same job again (the server keeps jobs).
  */
 import { Button, Input, Radio, RadioGroup, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { BINDING_JOB_STATUS_LABELS, type BindingJob, type BindingJobCreate } from '../../../shared/contract/binding';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import { useRemote } from '../../../shared/ui/use-remote';
@@ -38,8 +40,14 @@ export function PaperBindingPage() {
   const [studentId, setStudentId] = useState<number | undefined>();
   const [term, setTerm] = useState(defaultTerm);
   const [format, setFormat] = useState<'pdf' | 'zip'>('zip');
-  const [job, setJob] = useState<BindingJob | null>(null);
+  const [ownJob, setJob] = useState<BindingJob | null>(null);
   const [starting, setStarting] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const jobId = params.get('jobId');
+
+  // The job named in the address (after a reload) until this page has its own answer about it.
+  const listed = useRemote(jobId && ownJob?.id !== jobId ? `binding-job:${jobId}` : null, () => fetchBindingJob(http, jobId!));
+  const job = !jobId || ownJob?.id === jobId ? ownJob : listed.data?.id === jobId ? listed.data : ownJob;
 
   const homework = useRemote(classId ? `binding-homework:${classId}` : null, () =>
     fetchHomeworkPage(http, { classId, page: 1, pageSize: 100 }),
@@ -74,7 +82,13 @@ export function PaperBindingPage() {
         : { kind, classId, from: term.from, to: term.to, format, ...(studentId ? { studentId } : {}) };
     setStarting(true);
     try {
-      setJob(await startBindingJob(http, input));
+      const started = await startBindingJob(http, input);
+      setJob(started);
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        next.set('jobId', started.id);
+        return next;
+      });
     } catch {
       // The HTTP client has shown the server's message.
     } finally {
