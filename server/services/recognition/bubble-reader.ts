@@ -503,7 +503,8 @@ type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean;
 
 /**
  * Streaks down the page: vertical crossings of two or more bubbles at the same image column. Returns
- * each streak's column and width in pixels.
+ * each streak's column and width in pixels (its narrowest crossing: a mark spilling over an outline where the
+ * streak crosses it widens that crossing; the dark columns measured around each crossed bubble give the rest).
  */
 export function findStreaks(crossings: readonly { x: number; width: number }[], pxPerMm: number): { x: number; width: number }[] {
   const streaks: { x: number; width: number; n: number }[] = [];
@@ -511,7 +512,7 @@ export function findStreaks(crossings: readonly { x: number; width: number }[], 
     const last = streaks.at(-1);
     if (last && Math.abs(c.x - last.x / last.n) <= STREAK_MATCH_MM * pxPerMm) {
       last.x += c.x;
-      last.width = Math.max(last.width, c.width);
+      last.width = Math.min(last.width, c.width);
       last.n += 1;
     } else streaks.push({ x: c.x, width: c.width, n: 1 });
   }

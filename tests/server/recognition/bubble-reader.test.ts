@@ -142,7 +142,7 @@ describe('findStreaks', () => {
     );
     expect(streaks).toHaveLength(1);
     expect(streaks[0]!.x).toBeCloseTo(501.5, 3);
-    expect(streaks[0]!.width).toBe(8);
+    expect(streaks[0]!.width).toBe(6);
   });
 });
 
