@@ -13,9 +13,9 @@
 // RECOGNITION_BENCH_SHEETS and RECOGNITION_BENCH_PAGES shrink the runs for a quick look;
 // RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part, RECOGNITION_BENCH_THROUGHPUT_ONLY=1 the
 // accuracy part; RECOGNITION_BENCH_CASES sets the sheets per case kind (ticks, crosses, 1-bit faint,
-// column streaks, stray lines, half-erased, all-faint, all-tick, phone photos), RECOGNITION_BENCH_KINDS
+// column streaks, stray lines, stray lines over ticks, light marks and fills, half-erased, all-faint, all-tick, phone photos), RECOGNITION_BENCH_KINDS
 // picks kinds (comma-separated), RECOGNITION_BENCH_WHY=1 prints why each non-clean page goes to review, RECOGNITION_BENCH_DUMP_DIR keeps the JPEG
-// of every sheet with a wrong answer scored unseen.
+// of every sheet with a wrong answer scored unseen (and, with RECOGNITION_BENCH_WHY=1, of every page the WHY lines name).
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
@@ -76,6 +76,7 @@ const CASE_KINDS = [
   'allFaint',
   'allTick',
   'photo',
+  'strayOverMark',
 ] as const;
 type CaseKind = (typeof CASE_KINDS)[number];
 type Kind = 'clean' | 'degraded' | 'blank' | 'other' | CaseKind;
@@ -173,6 +174,7 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     faint1bit: { faint: 0.4 },
     columnStreak: {},
     strayLine: { stray: 0.6 },
+    strayOverMark: { tick: 0.35, faint: 0.15, stray: 0.6, strayOnMark: 0.3 },
     halfErased: { halfErased: 0.2 },
     allFaint: { faint: 1 },
     allTick: { tick: 1 },
@@ -368,6 +370,7 @@ async function accuracy() {
       if (!toReview) stats.wrongUnreviewedPageLevel += 1;
     }
     if (toReview && !doubleMarked && p.kind !== 'clean' && process.env.RECOGNITION_BENCH_WHY === '1') {
+      if (DUMP_DIR) writeFileSync(`${DUMP_DIR}/review-seed-${p.options.seed}.jpg`, sheet.jpeg);
       console.log(
         `    ${p.kind} page to review (seed ${p.options.seed}): ` +
           reading.problems.map((x) => `${x.kind}${x.questionNo ?? ''} ${x.detail ?? ''}`).join('; '),

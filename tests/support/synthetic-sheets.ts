@@ -72,6 +72,8 @@ export type Degradation = {
    * option letter of the page's objective questions), full page length.
    */
   columnStreaks?: number;
+  /** The bubble the column streaks run through (a random one of the page's without). */
+  columnStreakOn?: { questionNo: number; label: string };
   /**
    * A 1-bit scanner: every pixel black below this grey level, white above (before the JPEG the
    * station makes of it). Faint pencil leaves only speckle.
@@ -516,7 +518,11 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     // Through the centre of one bubble, straight down the image (the scanner's sensor does not turn
     // with the page): the bubbles of that option's column, give or take the page's skew.
     const q = layout.objective[Math.floor(noise() * layout.objective.length)];
-    const bubble = q?.options[Math.floor(noise() * (q?.options.length ?? 0))];
+    const picked = q?.options[Math.floor(noise() * (q?.options.length ?? 0))];
+    const on = d.columnStreakOn;
+    const bubble = on
+      ? layout.objective.find((o) => o.questionNo === on.questionNo)?.options.find((o) => o.label === on.label)
+      : picked;
     if (!bubble) break;
     const xMm = bubble.xMm + bubble.wMm / 2 + (noise() - 0.5) * 0.8;
     const yMm = bubble.yMm + bubble.hMm / 2;
@@ -578,12 +584,14 @@ export type MarkMix = {
   halfErased: number;
   /** Chance per multiple-choice question of a stray pencil line across an unmarked option. */
   stray: number;
+  /** Chance per question of a stray pencil line across one of its marks (the mark still counts). */
+  strayOnMark: number;
 };
 
 /** Marks for every objective question of a page, chosen at random: one for single/judge, one to three for multiple. */
 export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Partial<MarkMix> = {}): SheetMark[] {
   const { faint = 0, partial = 0, erased = 0, blankQuestion = 0.05, extraOnSingle = 0, tick = 0, cross = 0 } = mix;
-  const { halfErased = 0, stray = 0 } = mix;
+  const { halfErased = 0, stray = 0, strayOnMark = 0 } = mix;
   const marks: SheetMark[] = [];
   const style = (): MarkStyle => {
     const r = random();
@@ -599,6 +607,7 @@ export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Pa
     const count = q.type === 'multiple' ? 1 + Math.floor(random() * 3) : random() < extraOnSingle ? 2 : 1;
     const chosen = shuffled.slice(0, count);
     for (const label of chosen) marks.push({ questionNo: q.questionNo, label, style: style() });
+    if (strayOnMark > 0 && random() < strayOnMark) marks.push({ questionNo: q.questionNo, label: chosen[0]!, style: 'stray' });
     const left = shuffled.slice(count);
     if (left.length > 0 && random() < erased) marks.push({ questionNo: q.questionNo, label: left[0]!, style: 'erased' });
     if (left.length > 0 && halfErased > 0 && random() < halfErased) {

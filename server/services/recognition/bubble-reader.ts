@@ -5,7 +5,9 @@
  * what a pencil leaves, whatever its shape: a fill, a tick, a cross, the speckle a 1-bit scanner keeps
  * of faint pencil; a half-erased mark or a grey smudge darkens the fill but leaves little ink. The
  * paper ring just outside the bubble's outline is looked at too: ink on two opposite sides of it is a
- * line crossing the bubble (a scanner streak, a stray pencil stroke), not a mark.
+ * line crossing the bubble (a scanner streak, a stray pencil stroke), not a mark. A thin straight line
+ * across it one way is left out and the bubble read on the rest: a stray stroke over an empty bubble
+ * reads empty (never fully certain), one over a mark still leaves the mark.
  *
  * Marks are decided per page, against the page's own population of empty bubbles (most of a page's
  * bubbles are empty): a bubble is marked when its ink stands clearly above the page's empty level,
@@ -91,6 +93,31 @@ const STREAK_SPAN_MM = 40;
 const STREAK_SHARE = 0.85;
 /** Vertical crossings of different bubbles this close (mm) in image x are one streak down the page. */
 const STREAK_MATCH_MM = 1;
+/** A crossing wider than this share of the bubble is a mark spilling over the outline, not a streak. */
+const STREAK_MAX_WIDTH_SHARE = 0.4;
+/** A bubble read beside a line or streak needs this share of its inside left to read. */
+const MIN_SEEN_SHARE = 0.4;
+/** A line across a bubble is left out of it up to this half-width (mm): a pencil stroke, not a fill. */
+const LINE_MAX_HALF_MM = 0.6;
+/** A line's half-width is where this share of its ink on the paper ring lies (dust beside it left out). */
+const LINE_WIDTH_QUANTILE = 0.9;
+/** Pixels either side of a line's measured width that are left out with it (blur, JPEG). */
+const LINE_MARGIN_PX = 1.5;
+/**
+ * A bubble read beside a pencil line that runs across it and beyond on both sides is never more
+ * certain than this: the line is not an answer, the rest of the bubble says whether there is one.
+ */
+const CROSSED_CONFIDENCE = 0.8;
+/** How far (mm) past its bubble a stray line is followed into a neighbour. */
+const LINE_REACH_MM = 5;
+
+/** A straight band of the image (a line or a streak): the pixels within `half` of the line through (x, y) with unit normal (nx, ny). */
+export type Band = { x: number; y: number; nx: number; ny: number; half: number };
+
+/** The band of image columns x0 to x1. */
+export function columnBand(x0: number, x1: number): Band {
+  return { x: (x0 + x1) / 2, y: 0, nx: 1, ny: 0, half: (x1 - x0) / 2 };
+}
 
 export type BubbleMeasure = {
   /** Mean darkness, 0 (paper) to 1 (as dark as the printed fiducials). */
@@ -107,16 +134,24 @@ export type BubbleMeasure = {
   lineWidthPx: number;
   /** Ink on the paper left and right of the bubble: a line runs across it. */
   horizontal: boolean;
+  /**
+   * A line that runs through the bubble one way only (across or down), thin as a pencil stroke: the
+   * band from the ink on one side of the paper ring to the ink on the other, with its measured width.
+   */
+  across: Band | null;
+  /** Share of the inside left out (a band given to measure beside). */
+  hidden: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
 let ringValues = new Uint8Array(4096);
 let ringX = new Int32Array(4096);
 let ringSide = new Uint8Array(4096);
+let ringY = new Int32Array(4096);
 
 /**
- * Measures one bubble under a transform (template mm to image pixels) and its inverse; pixels whose
- * image x lies in `skip` (a streak) are left out of the inside.
+ * Measures one bubble under a transform (template mm to image pixels) and its inverse; pixels in
+ * `skip` (a streak, a line) are left out of the inside.
  */
 export function measureBubble(
   img: GreyImage,
@@ -124,8 +159,10 @@ export function measureBubble(
   inverse: AffineTransform,
   bubble: Bubble,
   black: number,
-  skip: readonly [number, number] | null = null,
+  skip: Band | null = null,
 ): BubbleMeasure {
+  const skipped = (x: number, y: number) =>
+    skip !== null && Math.abs((x - skip.x) * skip.nx + (y - skip.y) * skip.ny) <= skip.half;
   const cx = bubble.xMm + bubble.wMm / 2;
   const cy = bubble.yMm + bubble.hMm / 2;
   const rx = bubble.wMm / 2;
@@ -162,6 +199,7 @@ export function measureBubble(
     ringValues = new Uint8Array(area);
     ringX = new Int32Array(area);
     ringSide = new Uint8Array(area);
+    ringY = new Int32Array(area);
   }
 
   const paper = new Uint32Array(256);
@@ -169,6 +207,7 @@ export function measureBubble(
   let paperCount = 0;
   let inkSum = 0;
   let inkCount = 0;
+  let innerCount = 0;
   let ringCount = 0;
   for (let y = top; y <= bottom; y += 1) {
     const row = y * img.width;
@@ -179,7 +218,8 @@ export function measureBubble(
       const value = img.data[row + x] as number;
       const inner = (u / irx) ** 2 + (v / iry) ** 2;
       if (inner <= 1) {
-        if (skip && x >= skip[0] && x <= skip[1]) continue;
+        innerCount += 1;
+        if (skip && skipped(x, y)) continue;
         inkSum += value;
         inkCount += 1;
         inside[value]! += 1;
@@ -191,6 +231,7 @@ export function measureBubble(
         const nv = v / my;
         ringValues[ringCount] = value;
         ringX[ringCount] = x;
+        ringY[ringCount] = y;
         ringSide[ringCount] = Math.abs(nv) >= Math.abs(nu) ? (nv < 0 ? 0 : 1) : nu < 0 ? 2 : 3;
         ringCount += 1;
       }
@@ -205,6 +246,8 @@ export function measureBubble(
     lineX: 0,
     lineWidthPx: 0,
     horizontal: false,
+    across: null,
+    hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -231,11 +274,13 @@ export function measureBubble(
       if (x < left || x > right || y < top) return false;
       const u = inverse.a * x + inverse.c * y + inverse.e - cx;
       const v = inverse.b * x + inverse.d * y + inverse.f - cy;
-      return (u / irx) ** 2 + (v / iry) ** 2 <= 1 && (img.data[y * img.width + x] as number) < inkBelow;
+      return (
+        (u / irx) ** 2 + (v / iry) ** 2 <= 1 && (img.data[y * img.width + x] as number) < inkBelow && !skipped(x, y)
+      );
     };
     for (let y = top; y <= bottom; y += 1) {
       for (let x = left; x <= right; x += 1) {
-        if (!isDark(x, y) || (skip && x >= skip[0] && x <= skip[1])) continue;
+        if (!isDark(x, y)) continue;
         if (!isDark(x - 1, y) && !isDark(x - 1, y - 1) && !isDark(x, y - 1) && !isDark(x + 1, y - 1)) specks += 1;
       }
     }
@@ -258,6 +303,34 @@ export function measureBubble(
     }
   }
   const vertical = sides[0]! >= sideMin && sides[1]! >= sideMin;
+  const horizontal = sides[2]! >= sideMin && sides[3]! >= sideMin;
+  let across: Band | null = null;
+  if (vertical !== horizontal) {
+    // The line from the ink on one side of the ring to the ink on the other (the median point of
+    // each: a speck of dust beside the line does not move it); its half-width is how far nearly all
+    // of that ink lies from it.
+    const [p, q] = vertical ? [0, 1] : [2, 3];
+    const xs: [number[], number[]] = [[], []];
+    const ys: [number[], number[]] = [[], []];
+    for (let i = 0; i < ringCount; i += 1) {
+      if (ringValues[i]! >= lineBelow || (ringSide[i] !== p && ringSide[i] !== q)) continue;
+      const k = ringSide[i] === p ? 0 : 1;
+      xs[k].push(ringX[i]!);
+      ys[k].push(ringY[i]!);
+    }
+    const px = quantile(xs[0], 0.5);
+    const py = quantile(ys[0], 0.5);
+    const dx = quantile(xs[1], 0.5) - px;
+    const dy = quantile(ys[1], 0.5) - py;
+    const length = Math.hypot(dx, dy);
+    if (length > 0) {
+      const nx = -dy / length;
+      const ny = dx / length;
+      const distances = [0, 1].flatMap((k) => xs[k]!.map((x, i) => Math.abs((x - px) * nx + (ys[k]![i]! - py) * ny)));
+      const half = quantile(distances, LINE_WIDTH_QUANTILE);
+      if (half <= LINE_MAX_HALF_MM * Math.sqrt(pxPerMm2)) across = { x: px, y: py, nx, ny, half: half + LINE_MARGIN_PX };
+    }
+  }
   return {
     fill: Math.min(1, Math.max(0, (white - inkSum / inkCount) / range)),
     white,
@@ -266,7 +339,9 @@ export function measureBubble(
     vertical,
     lineX: vertical ? lineSum / (sides[0]! + sides[1]!) : 0,
     lineWidthPx: vertical ? lineMax - lineMin + 1 : 0,
-    horizontal: sides[2]! >= sideMin && sides[3]! >= sideMin,
+    horizontal,
+    across,
+    hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
   };
 }
 
@@ -417,14 +492,19 @@ export type ObjectiveResult = {
   /** Image columns of streaks found running down the page. */
   streaks: number[];
   /** Every bubble's measures, per question in layout order (for tests and tuning). */
-  measures: { questionNo: number; bubbles: (BubbleMeasure & { label: string; line: boolean; streak: boolean })[] }[];
+  measures: { questionNo: number; bubbles: Measured[] }[];
 };
 
-type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean };
+/**
+ * A bubble as read: `line` a line runs through it that could not be read around (its confidence is
+ * capped), `streak` it was read beside a streak down the page, `crossed` beside a pencil line across it.
+ */
+type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean; crossed: boolean };
 
 /**
  * Streaks down the page: vertical crossings of two or more bubbles at the same image column. Returns
- * each streak's column and width in pixels.
+ * each streak's column and width in pixels (its narrowest crossing: a mark spilling over an outline where the
+ * streak crosses it widens that crossing; the dark columns measured around each crossed bubble give the rest).
  */
 export function findStreaks(crossings: readonly { x: number; width: number }[], pxPerMm: number): { x: number; width: number }[] {
   const streaks: { x: number; width: number; n: number }[] = [];
@@ -432,7 +512,7 @@ export function findStreaks(crossings: readonly { x: number; width: number }[], 
     const last = streaks.at(-1);
     if (last && Math.abs(c.x - last.x / last.n) <= STREAK_MATCH_MM * pxPerMm) {
       last.x += c.x;
-      last.width = Math.max(last.width, c.width);
+      last.width = Math.min(last.width, c.width);
       last.n += 1;
     } else streaks.push({ x: c.x, width: c.width, n: 1 });
   }
@@ -483,22 +563,23 @@ function mergeBands(bands: readonly [number, number][]): [number, number][] {
 
 /**
  * The bubbles of one question that are what a rubber left of a mark while the question has a firm
- * mark elsewhere (the student changed the answer): grey without ink or speckle, no line through it,
+ * mark elsewhere (the student changed the answer): grey without ink or speckle, no line through it
+ * (nor one left out),
  * under `ERASURE_RISE` above the page's empty level, beside a bubble marked with ink and full
  * confidence. They read empty. A grey bubble alone on its question stays doubtful: nothing says
  * whether it was rubbed out or marked lightly.
  */
 export function erasuresBesideMarks(
-  bubbles: readonly (Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean })[],
+  bubbles: readonly (Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean; crossed?: boolean })[],
   model: PageModel,
 ): Set<(typeof bubbles)[number]> {
   const erased = new Set<(typeof bubbles)[number]>();
-  const firm = bubbles.some((b) => !b.line && b.ink >= model.ink.threshold && bubbleConfidence(b, model) >= 1);
+  const firm = bubbles.some((b) => !b.line && !b.crossed && b.ink >= model.ink.threshold && bubbleConfidence(b, model) >= 1);
   if (!firm) return erased;
   const noInk = model.emptyInk.level + Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread);
   const specksAbove = (b: Pick<BubbleMeasure, 'specks'>) => b.specks - model.emptySpecks.level - 3 * model.emptySpecks.spread;
   for (const b of bubbles) {
-    if (b.line || b.ink > noInk || specksAbove(b) >= SPECKLE_DOUBT) continue;
+    if (b.line || b.crossed || b.ink > noInk || specksAbove(b) >= SPECKLE_DOUBT) continue;
     const rise = b.fill - model.emptyFill.level;
     if (rise > Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) && rise < ERASURE_RISE) erased.add(b);
   }
@@ -528,7 +609,7 @@ export function readObjective(
     q,
     bubbles: q.options.map((o): Measured => {
       const p = at(o);
-      return { label: o.label, ...measureBubble(img, p.t, p.inverse, o, black), line: false, streak: false };
+      return { label: o.label, ...measureBubble(img, p.t, p.inverse, o, black), line: false, streak: false, crossed: false };
     }),
   }));
   const all = measured.flatMap((m) => m.bubbles.map((b, i) => ({ b, option: m.q.options[i]! })));
@@ -539,8 +620,11 @@ export function readObjective(
   const whites = all.map(({ b }) => b.white).sort((p, q) => p - q);
   const paperWhite = whites[Math.floor(whites.length / 2)] ?? 255;
   const lineBelow = paperWhite - LINE_LEVEL * Math.max(40, paperWhite - black);
+  // A crossing as wide as much of the bubble is a mark spilling over its outline above and below.
   const bands: [number, number][] = findStreaks(
-    all.filter(({ b }) => b.vertical).map(({ b }) => ({ x: b.lineX, width: b.lineWidthPx })),
+    all
+      .filter(({ b, option }) => b.vertical && b.lineWidthPx <= STREAK_MAX_WIDTH_SHARE * option.wMm * pxPerMm)
+      .map(({ b }) => ({ x: b.lineX, width: b.lineWidthPx })),
     pxPerMm,
   ).map((st) => [st.x - st.width / 2, st.x + st.width / 2]);
   for (const { b, option } of all) {
@@ -558,13 +642,42 @@ export function readObjective(
     const band = merged.find(([x0, x1]) => x1 >= centre.x - half && x0 <= centre.x + half);
     if (band) {
       // Read beside the streak: its columns and a pixel and a half either side are left out.
-      const beside = measureBubble(img, p.t, p.inverse, option, black, [band[0] - 1.5, band[1] + 1.5]);
-      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line: beside.horizontal });
+      const beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
+      // Too little left beside the streak to read: never certain.
+      const line = beside.horizontal || beside.hidden > 1 - MIN_SEEN_SHARE;
+      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line });
     } else {
       b.line = b.vertical || b.horizontal;
+      if (b.line && b.across && b.ink < SOLID_INK) {
+        // A pencil line across the bubble and beyond it: the bubble is read on the pixels beside the
+        // line. What is left says whether there is a mark under it (a fill, a tick's other arm, grey, speckle).
+        const beside = measureBubble(img, p.t, p.inverse, option, black, b.across);
+        if (beside.hidden <= 1 - MIN_SEEN_SHARE) {
+          Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, line: false, crossed: true });
+        }
+      }
     }
   }
-  const model = pageModel(all.filter(({ b }) => !b.line).map(({ b }) => b));
+  // A stray line runs on past its bubble, into a neighbour: a neighbour with some ink that such a
+  // line runs into is read beside it too.
+  const crossing = all.filter(({ b }) => b.crossed);
+  for (const { b, option } of crossing.length > 0 ? all : []) {
+    if (b.line || b.crossed || b.streak || b.ink < STREAK_CHECK_INK || b.ink >= SOLID_INK) continue;
+    const p = at(option);
+    for (const source of crossing) {
+      const near =
+        Math.hypot(source.option.xMm - option.xMm, source.option.yMm - option.yMm) <= LINE_REACH_MM + option.wMm &&
+        source.option !== option;
+      if (!near) continue;
+      const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
+      if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
+        Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, crossed: true });
+        break;
+      }
+    }
+  }
+  // The page's populations come from bubbles read whole.
+  const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
   for (const { q, bubbles } of measured) {
@@ -573,6 +686,7 @@ export function readObjective(
     const confidences = bubbles.map((b) => {
       if (erased.has(b)) return ERASURE_CONFIDENCE;
       const c = bubbleConfidence(b, model);
+      if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
     const confidence = round3(Math.min(...confidences));

@@ -200,7 +200,11 @@ export function PhotoUpload({ homeworkId, ensureBatch, nextSequence }: PhotoUplo
               <span className={styles.photoName}>{photo.name}</span>
               <Tag color={PHOTO_STATE_COLORS[photo.state]}>{PHOTO_STATE_LABELS[photo.state]}</Tag>
               {photo.message ? (
-                <Typography.Text type={photo.state === 'review' ? 'secondary' : 'danger'} size="small">
+                <Typography.Text
+                  type={photo.state === 'review' ? 'secondary' : 'danger'}
+                  size="small"
+                  className={styles.photoMessage}
+                >
                   {photo.message}
                 </Typography.Text>
               ) : null}

@@ -218,7 +218,7 @@ export function ScanWorkspace({
             aria-labelledby={homeworkLabelId}
             value={choice}
             onChange={(value) => setChoice(String(value))}
-            style={{ width: 280 }}
+            className={styles.homeworkSelect}
             filter
             loading={homework.status === 'loading'}
             optionList={[
@@ -241,7 +241,7 @@ export function ScanWorkspace({
         >
           {scanner.status === 'scanning' ? '正在扫描…' : '开始扫描'}
         </Button>
-        <Typography.Text type="tertiary">
+        <Typography.Text type="tertiary" className={styles.shortcuts}>
           快捷键：<kbd>空格</kbd> 或 <kbd>F8</kbd>
         </Typography.Text>
       </div>

@@ -3,14 +3,17 @@ import {
   FALLBACK_INK,
   MIN_MARK_RISE,
   bubbleConfidence,
+  columnBand,
   emptyPopulation,
   erasuresBesideMarks,
   findStreaks,
   isMarked,
+  measureBubble,
   pageModel,
   pageThreshold,
   readObjective,
 } from '../../../server/services/recognition/bubble-reader';
+import { applyAffine, invertAffine } from '../../../server/services/recognition/affine-fit';
 import { decodeGrey, type GreyImage } from '../../../server/services/recognition/grey-image';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
 import { seededRandom } from '../../../src/shared/lib/simulated-scan';
@@ -139,7 +142,7 @@ describe('findStreaks', () => {
     );
     expect(streaks).toHaveLength(1);
     expect(streaks[0]!.x).toBeCloseTo(501.5, 3);
-    expect(streaks[0]!.width).toBe(8);
+    expect(streaks[0]!.width).toBe(6);
   });
 });
 
@@ -201,6 +204,19 @@ describe('readObjective on a generated page', () => {
     expect(problems.filter((p) => p.questionNo === 13)).toEqual([]);
   });
 
+  it('says how much of a bubble a band left out hid: all of it when the band covers the bubble', () => {
+    const bubble = page.objective.find((q) => q.questionNo === 1)!.options[0]!;
+    const inverse = invertAffine(sheet.transform);
+    expect(measureBubble(img, sheet.transform, inverse, bubble, 22).hidden).toBe(0);
+    const centre = applyAffine(sheet.transform, bubble.xMm + bubble.wMm / 2, bubble.yMm + bubble.hMm / 2);
+    const narrow = measureBubble(img, sheet.transform, inverse, bubble, 22, columnBand(centre.x - 3, centre.x + 3));
+    expect(narrow.hidden).toBeGreaterThan(0.05);
+    expect(narrow.hidden).toBeLessThan(0.3);
+    expect(narrow.fill).toBeGreaterThan(0.6);
+    const wide = measureBubble(img, sheet.transform, inverse, bubble, 22, columnBand(centre.x - 80, centre.x + 80));
+    expect(wide.hidden).toBe(1);
+  });
+
   it('is confident about clean solid and empty questions', () => {
     for (const no of [1, 7, 13, 17]) expect(byNo(no).confidence, `question ${no}`).toBeGreaterThanOrEqual(0.9);
   });
@@ -218,6 +234,13 @@ describe('readObjective on generated pages of each hard kind', () => {
     { name: 'faint pencil on a 1-bit scan', mix: { faint: 0.4 }, degrade: { bilevel: 140, blur: 0.6 }, allRight: false },
     { name: 'a streak down a bubble column', mix: {}, degrade: { columnStreaks: 2 }, allRight: false },
     { name: 'stray lines on multiple choice', mix: { stray: 0.8 }, degrade: {}, allRight: false },
+    {
+      name: 'stray lines over ticks, light marks and fills',
+      mix: { tick: 0.35, faint: 0.15, stray: 0.6, strayOnMark: 0.5 },
+      degrade: { blur: 0.6, noise: 4 },
+      allRight: false,
+    },
+    { name: 'a streak down a column of fills', mix: {}, degrade: { columnStreaks: 1, columnStreakOn: { questionNo: 9, label: 'A' } }, allRight: false },
     { name: 'half-erased marks', mix: { halfErased: 0.3 }, degrade: {}, allRight: false },
   ];
   for (const kind of kinds) {
@@ -242,16 +265,30 @@ describe('readObjective on generated pages of each hard kind', () => {
     });
   }
 
-  it('flags the bubbles a stray line crosses and reads beside a column streak', async () => {
+  it('reads beside a stray line: an empty bubble under it reads empty, never fully certain; a mark under it stays', async () => {
     const strays: SheetMark[] = [
       { questionNo: 13, label: 'A', style: 'solid' },
       { questionNo: 13, label: 'C', style: 'stray' },
+      { questionNo: 14, label: 'B', style: 'tick' },
+      { questionNo: 14, label: 'B', style: 'stray' },
+      { questionNo: 15, label: 'D', style: 'solid' },
+      { questionNo: 15, label: 'D', style: 'stray' },
     ];
     const sheet = await renderSyntheticSheet(fixture, { marks: strays, seed: 41 });
     const read = readObjective(await decodeGrey(sheet.jpeg), sheet.transform, page.objective, 22);
-    const q13 = read.problems.find((p) => p.questionNo === 13);
-    expect(q13?.kind).toBe('lowConfidence');
-    expect(q13?.detail).toMatch(/line runs through/);
+    const q = (no: number) => read.readings.find((r) => r.questionNo === no)!;
+    const crossed = (no: number, label: string) =>
+      read.measures.find((m) => m.questionNo === no)!.bubbles.find((b) => b.label === label)!.crossed;
+    expect(crossed(13, 'C')).toBe(true);
+    expect(q(13).marked).toEqual(['A']);
+    expect(q(13).confidence).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(q(13).confidence).toBeLessThan(1);
+    expect(read.problems.filter((p) => p.questionNo === 13)).toEqual([]);
+    // The tick and the fill a line runs through are still read (or held back), never read empty unseen.
+    for (const no of [14, 15]) {
+      if (q(no).confidence >= LOW_CONFIDENCE) expect(q(no).marked, `question ${no}`).toEqual(sheet.expected.get(no));
+    }
+    expect(q(15).marked).toEqual(['D']);
 
     const streaked = await renderSyntheticSheet(fixture, {
       marks: randomMarks(page, seededRandom(42)),
