@@ -17,9 +17,9 @@
 -- The triggers are ENABLE ALWAYS: they fire even under session_replication_role = replica, which the
 -- bulk seed uses to skip foreign-key checks. Totals are numeric so adding and subtracting never drifts.
 CREATE TABLE IF NOT EXISTS "homework_student_totals" (
-	"homework_id" integer NOT NULL REFERENCES "homework"("id") ON DELETE cascade,
-	"student_id" integer NOT NULL REFERENCES "students"("id") ON DELETE cascade,
-	"org_id" integer NOT NULL REFERENCES "orgs"("id") ON DELETE cascade,
+	"homework_id" integer NOT NULL CONSTRAINT "homework_student_totals_homework_id_homework_id_fk" REFERENCES "homework"("id") ON DELETE cascade,
+	"student_id" integer NOT NULL CONSTRAINT "homework_student_totals_student_id_students_id_fk" REFERENCES "students"("id") ON DELETE cascade,
+	"org_id" integer NOT NULL CONSTRAINT "homework_student_totals_org_id_orgs_id_fk" REFERENCES "orgs"("id") ON DELETE cascade,
 	"answer_count" integer DEFAULT 0 NOT NULL,
 	"score_count" integer DEFAULT 0 NOT NULL,
 	"total" numeric DEFAULT 0 NOT NULL,
@@ -27,10 +27,10 @@ CREATE TABLE IF NOT EXISTS "homework_student_totals" (
 );--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "homework_student_totals_org_homework_idx" ON "homework_student_totals" USING btree ("org_id","homework_id");--> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "homework_class_question_totals" (
-	"homework_id" integer NOT NULL REFERENCES "homework"("id") ON DELETE cascade,
-	"class_id" integer NOT NULL REFERENCES "classes"("id") ON DELETE cascade,
+	"homework_id" integer NOT NULL CONSTRAINT "homework_class_question_totals_homework_id_homework_id_fk" REFERENCES "homework"("id") ON DELETE cascade,
+	"class_id" integer NOT NULL CONSTRAINT "homework_class_question_totals_class_id_classes_id_fk" REFERENCES "classes"("id") ON DELETE cascade,
 	"question_no" integer NOT NULL,
-	"org_id" integer NOT NULL REFERENCES "orgs"("id") ON DELETE cascade,
+	"org_id" integer NOT NULL CONSTRAINT "homework_class_question_totals_org_id_orgs_id_fk" REFERENCES "orgs"("id") ON DELETE cascade,
 	"score_count" integer DEFAULT 0 NOT NULL,
 	"total" numeric DEFAULT 0 NOT NULL,
 	"total_squares" numeric DEFAULT 0 NOT NULL,
