@@ -3,8 +3,8 @@
  * 掌握情况) live in the URL. 班级错题 lists the class's most-missed questions with their 得分率 and error
  * causes, and its students; 学生错题本 opens a student's book on what is still to redo, each question with
  * the student's answer (options, or the answer image cut from the scan) beside the key and the analysis.
- * The class list exports to Excel; a student's book prints (打印 / 另存为 PDF). 生成错题重练 opens the set
- * maker.
+ * The class list exports to Excel; a student's book prints (打印) and downloads as the server's PDF
+ * (下载 PDF). 生成错题重练 opens the set maker.
  */
 import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
 import { Button, Empty, Input, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
@@ -20,7 +20,7 @@ import {
   type RehearseOptions,
 } from '../../../shared/contract/rehearse';
 import { PrintSheet } from '../../../shared/ui/print-sheet';
-import { type BookParams, useClassBook, useDownloadClassXlsx, useRehearseOptions, useStudentBook } from '../rehearse-api';
+import { type BookParams, useClassBook, useDownloadClassXlsx, useDownloadStudentPdf, useRehearseOptions, useStudentBook } from '../rehearse-api';
 import { useRehearseServices } from '../rehearse-services';
 import { BookEntryCard } from '../book-entry-card';
 import { CauseSettings } from '../cause-settings';
@@ -68,6 +68,7 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
   const { get, num, set } = useFilters();
   const [makerOpen, setMakerOpen] = useState(false);
   const download = useDownloadClassXlsx();
+  const downloadPdf = useDownloadStudentPdf();
 
   const yearId =
     num('schoolYearId') ?? (options.schoolYears.some((y) => y.id === currentYear) ? currentYear : options.schoolYears[0]?.id);
@@ -117,6 +118,17 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
           {view === 'student' && studentId ? (
             <Button icon={<IconPrint />} onClick={() => set({ print: 1 })}>
               打印错题本
+            </Button>
+          ) : null}
+          {view === 'student' && studentBook.data ? (
+            <Button
+              icon={<IconDownload />}
+              onClick={() => {
+                const { student } = studentBook.data!;
+                void downloadPdf({ studentId, ...bookFilter }, `${student.className}-${student.code}-${student.name}-错题本.pdf`);
+              }}
+            >
+              下载 PDF
             </Button>
           ) : null}
           <Button theme="solid" disabled={!classBook.data} onClick={() => setMakerOpen(true)}>
