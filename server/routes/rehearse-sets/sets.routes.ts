@@ -1,5 +1,5 @@
 /**
- * Re-practice set endpoints (错题重练 · 举一反三): preview, make, print; and each student's own answer
+ * Re-practice set endpoints (错题重练 · 举一反三): preview, make, print (with its progress); and each student's own answer
  * sheet of a homework for the simulated scanner. Thin: validate, call the set service with the
  * session's user, answer.
  */
@@ -11,6 +11,8 @@ import {
   setCreatedSchema,
   setCreateSchema,
   setOptionsSchema,
+  pdfProgressParamsSchema,
+  pdfProgressSchema,
   setPdfQuerySchema,
   setPreviewSchema,
   studentSheetSpecsSchema,
@@ -25,6 +27,7 @@ const schemas = {
   create: { body: setCreateSchema, response: { 200: envelopeSchema(setCreatedSchema) } },
   /** Answers a PDF file (no response schema), or the envelope on failure. */
   pdf: { params: idParamsSchema, querystring: setPdfQuerySchema, produces: ['application/pdf'] },
+  progress: { params: pdfProgressParamsSchema, response: { 200: envelopeSchema(pdfProgressSchema) } },
   studentSpecs: { params: idParamsSchema, response: { 200: envelopeSchema(studentSheetSpecsSchema) } },
 };
 
@@ -46,6 +49,10 @@ export default async function rehearseSetRoutes(fastify: FastifyInstance) {
     const { pdf, fileName } = await sets.pdf(user(request), request.params.id, request.query);
     return reply.type('application/pdf').header('content-disposition', attachment(fileName)).send(Buffer.from(pdf));
   });
+
+  app.get('/rehearse/sets/pdf-progress/:key', { ...authenticated, schema: schemas.progress }, async (request) =>
+    ok(sets.progress(user(request), request.params.key)),
+  );
 
   app.get('/homework/:id/answer-sheet/student-specs', { ...authenticated, schema: schemas.studentSpecs }, async (request) =>
     ok({ sheets: await sets.studentSheetSpecs(user(request), request.params.id) }),

@@ -185,13 +185,25 @@ async function appendStudent(doc: PDFDocument, font: PDFFont, print: SetPrint, s
   await appendAnswerSheets(doc, font, student.spec, student.template, [{ student: { name: student.name, code: student.code } }]);
 }
 
-export async function renderSetPdf(print: SetPrint, onStudent?: (done: number) => void): Promise<Uint8Array> {
+/**
+ * The set's PDF. With `onStudent`, told after each student (and the event loop gets a turn, so a
+ * progress request is answered while a long print runs), then `onSaving` before the file is written.
+ */
+export async function renderSetPdf(
+  print: SetPrint,
+  onStudent?: (done: number) => void,
+  onSaving?: () => void,
+): Promise<Uint8Array> {
   const { doc, font } = await createSheetDocument(print.title, print.subjectName);
   if (print.cover) drawCover(doc, font, print);
   for (const [i, student] of print.students.entries()) {
     await appendStudent(doc, font, print, student);
-    onStudent?.(i + 1);
+    if (onStudent) {
+      onStudent(i + 1);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
+  onSaving?.();
   // Object streams would pack the thousands of small objects once more: bigger file, much faster save.
   return doc.save({ useObjectStreams: false });
 }

@@ -11,8 +11,12 @@ export const REHEARSE_SET_KINDS = ['personal', 'class'] as const;
 export const rehearseSetKindSchema = z.enum(REHEARSE_SET_KINDS);
 export type RehearseSetKindName = z.infer<typeof rehearseSetKindSchema>;
 
-/** The full score of every question of a re-practice set: all questions weigh the same in a redo. */
-export const REHEARSE_QUESTION_SCORE = 5;
+/**
+ * A question of a re-practice set keeps its own points: a wrong question its full score in the homework
+ * it went wrong in, another its latest score in one of the school's papers, else the points of the
+ * question it practises; a question never scored anywhere takes the bank's usual points for its type.
+ */
+export const REHEARSE_DEFAULT_SCORES: Record<string, number> = { single: 3, multiple: 4, judge: 3, blank: 3, subjective: 8 };
 
 export const setSwapSchema = z.object({
   studentId: idSchema,
@@ -119,11 +123,25 @@ export const setCreatedSchema = z.object({
 export type SetCreated = z.infer<typeof setCreatedSchema>;
 
 export const setPdfParamsSchema = z.object({ id: formIdSchema });
+/** A key the client picks to follow the making of one PDF (GET /rehearse/sets/pdf-progress/:key). */
+export const pdfProgressKeySchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '进度标识格式不正确');
+
 export const setPdfQuerySchema = z.object({
   classId: formIdSchema.optional(),
   studentId: formIdSchema.optional(),
+  progress: pdfProgressKeySchema.optional(),
 });
 export type SetPdfQuery = z.infer<typeof setPdfQuerySchema>;
+
+export const pdfProgressParamsSchema = z.object({ key: pdfProgressKeySchema });
+
+/** How far the making of a set's PDF is: students laid out of all, then saving the file, then done. */
+export const pdfProgressSchema = z.object({
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  stage: z.enum(['students', 'saving', 'done']),
+});
+export type PdfProgress = z.infer<typeof pdfProgressSchema>;
 
 /** The per-student answer sheets of a homework (personalised sets), for the simulated scanner. */
 export const studentSheetSpecsSchema = z.object({

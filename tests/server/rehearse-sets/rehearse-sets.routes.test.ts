@@ -11,6 +11,7 @@ import { seedSemesterForSchool } from '../../../server/db/seed-semester';
 import {
   classes,
   homeworkStudentPapers,
+  paperQuestions,
   questionScores,
   rehearseSetItems,
   students,
@@ -221,6 +222,19 @@ describe('re-practice sets', () => {
       const spec = specs.sheets.find((s) => s.studentCode === codes.get(student.studentId))!.spec;
       const items = await itemsOf(student.studentId);
       expect(spec.questions.length).toBe(items.length);
+      // Each question keeps its own points: a wrong question its full score when it went wrong, on the
+      // student's paper, sheet and set item alike.
+      const bookBefore = await db().select().from(wrongQuestions).where(eq(wrongQuestions.studentId, student.studentId));
+      const paperId = own.find((o) => o.studentId === student.studentId)!.paperId;
+      const paperScores = new Map(
+        (await db().select().from(paperQuestions).where(eq(paperQuestions.paperId, paperId))).map((q) => [q.no, q.score]),
+      );
+      for (const item of items) {
+        expect(item.score).toBeGreaterThan(0);
+        expect(paperScores.get(item.position)).toBe(item.score);
+        if (item.originQuestionId === item.questionId)
+          expect(item.score).toBe(bookBefore.find((b) => b.questionId === item.questionId)!.fullScore);
+      }
       const marks: Record<number, string[]> = {};
       for (const item of items) {
         const key = keys.get(item.questionId)!;
@@ -245,7 +259,7 @@ describe('re-practice sets', () => {
         .where(and(eq(questionScores.homeworkId, created.homeworkId), eq(questionScores.studentId, student.studentId)));
       // Full marks on each objective question: the student's own key was used, not another student's.
       for (const item of objective) {
-        expect(scored.find((s) => s.questionNo === item.position)?.score).toBe(5);
+        expect(scored.find((s) => s.questionNo === item.position)?.score).toBe(item.score);
       }
       // Their origin questions answered right move from 待重练 to 重练对 1.
       const origins = [...new Set(objective.map((i) => i.originQuestionId!))];
