@@ -15,6 +15,7 @@ import {
   pdfProgressSchema,
   setPdfQuerySchema,
   setPreviewSchema,
+  studentSheetSpecsQuerySchema,
   studentSheetSpecsSchema,
 } from '../../../src/shared/contract/rehearse-sets';
 import { attachment } from '../../lib/content-disposition';
@@ -28,7 +29,11 @@ const schemas = {
   /** Answers a PDF file (no response schema), or the envelope on failure. */
   pdf: { params: idParamsSchema, querystring: setPdfQuerySchema, produces: ['application/pdf'] },
   progress: { params: pdfProgressParamsSchema, response: { 200: envelopeSchema(pdfProgressSchema) } },
-  studentSpecs: { params: idParamsSchema, response: { 200: envelopeSchema(studentSheetSpecsSchema) } },
+  studentSpecs: {
+    params: idParamsSchema,
+    querystring: studentSheetSpecsQuerySchema,
+    response: { 200: envelopeSchema(studentSheetSpecsSchema) },
+  },
 };
 
 export default async function rehearseSetRoutes(fastify: FastifyInstance) {
@@ -55,6 +60,6 @@ export default async function rehearseSetRoutes(fastify: FastifyInstance) {
   );
 
   app.get('/homework/:id/answer-sheet/student-specs', { ...authenticated, schema: schemas.studentSpecs }, async (request) =>
-    ok({ sheets: await sets.studentSheetSpecs(user(request), request.params.id) }),
+    ok({ sheets: await sets.studentSheetSpecs(user(request), request.params.id, request.query.keys === '1') }),
   );
 }

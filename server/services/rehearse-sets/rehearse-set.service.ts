@@ -60,6 +60,7 @@ import {
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { loadActor, scopeAllows, visibleScope } from '../org/permissions';
+import { answerKeyLabels } from '../marking/objective-scoring';
 import { answerSheetSpecOf } from '../papers/homework.service';
 import { loadQuestions, visibleQuestionsOf } from '../papers/question-bank.service';
 import { plainFormulaText } from './plain-formula';
@@ -153,8 +154,15 @@ function describeReason(item: PickedItem, kind: SetItem['kind'], pointNames: Map
   };
 }
 
-function toSetItem(item: PickedItem, kind: SetItem['kind'], pointNames: Map<number, string>, line?: number): SetItem {
+function toSetItem(
+  item: PickedItem,
+  kind: SetItem['kind'],
+  pointNames: Map<number, string>,
+  score: number,
+  line?: number,
+): SetItem {
   return {
+    score,
     position: item.position,
     questionId: item.questionId,
     originQuestionId: item.originQuestionId,
@@ -494,6 +502,10 @@ export function createRehearseSetService({ db }: { db: Db }) {
     const g = await gather(userId, options);
     const computed = compute(g, options);
     const line = options.linePercent;
+    const scoreOf = await scoresOf(g, [
+      ...computed.students.map((s) => ({ studentId: s.id, items: s.items })),
+      { studentId: null, items: computed.classItems },
+    ]);
     const studentsOut: SetStudent[] = computed.students.map((s) => ({
       studentId: s.id,
       name: s.name,
@@ -501,9 +513,9 @@ export function createRehearseSetService({ db }: { db: Db }) {
       classId: s.classId,
       className: s.className,
       wrongCount: s.wrongCount,
-      items: s.items.map((item) => toSetItem(item, item.kind, g.pointNames)),
+      items: s.items.map((item) => toSetItem(item, item.kind, g.pointNames, scoreOf(item, s.id))),
     }));
-    const classItems = computed.classItems.map((item) => toSetItem(item, 'class', g.pointNames, line));
+    const classItems = computed.classItems.map((item) => toSetItem(item, 'class', g.pointNames, scoreOf(item, null), line));
     const ids = [
       ...new Set(
         [...studentsOut, { items: classItems }].flatMap((s) => s.items.flatMap((i) => [i.questionId, ...i.alternatives])),
@@ -839,7 +851,8 @@ export function createRehearseSetService({ db }: { db: Db }) {
   async function studentSheetSpecs(
     userId: number,
     homeworkId: number,
-  ): Promise<{ studentCode: string; spec: AnswerSheetSpec }[]> {
+    withKeys = false,
+  ): Promise<{ studentCode: string; spec: AnswerSheetSpec; keys?: Record<string, string[]> }[]> {
     const actor = await loadActor(db, userId);
     const [hw] = await db
       .select()
@@ -887,7 +900,15 @@ export function createRehearseSetService({ db }: { db: Db }) {
         .filter((q) => q.paperId === r.paperId)
         .map((q) => ({ questionId: q.questionId, score: Number(q.score) }));
       const paper = paperOf(hw.title, subjectRow?.name ?? '', subjectRow?.schoolYearId ?? 0, full, own);
-      return { studentCode: r.code, spec: answerSheetSpecOf(hw, paper, classRows.find((c) => c.id === r.classId)?.name) };
+      const spec = answerSheetSpecOf(hw, paper, classRows.find((c) => c.id === r.classId)?.name);
+      if (!withKeys) return { studentCode: r.code, spec };
+      const keys: Record<string, string[]> = {};
+      own.forEach((item, i) => {
+        const q = full.get(item.questionId)!;
+        if (q.type === 'single' || q.type === 'multiple' || q.type === 'judge')
+          keys[String(i + 1)] = answerKeyLabels(q.type, q.answer);
+      });
+      return { studentCode: r.code, spec, keys };
     });
   }
 

@@ -69,6 +69,8 @@ export const setItemSchema = z.object({
   kind: z.enum(['own', 'similar', 'class']),
   reason: setReasonSchema,
   alternatives: z.array(z.number().int()),
+  /** The question's own points on this student's paper (see REHEARSE_DEFAULT_SCORES). */
+  score: z.number(),
 });
 export type SetItem = z.infer<typeof setItemSchema>;
 
@@ -145,8 +147,16 @@ export type PdfProgress = z.infer<typeof pdfProgressSchema>;
 
 /** The per-student answer sheets of a homework (personalised sets), for the simulated scanner. */
 export const studentSheetSpecsSchema = z.object({
-  sheets: z.array(z.object({ studentCode: z.string(), spec: answerSheetSpecSchema })),
+  sheets: z.array(
+    z.object({
+      studentCode: z.string(),
+      spec: answerSheetSpecSchema,
+      /** With ?keys=1: the key's sheet labels per objective question number (the simulated scanner's 按答案作答). */
+      keys: z.record(z.string(), z.array(z.string())).optional(),
+    }),
+  ),
 });
+export const studentSheetSpecsQuerySchema = z.object({ keys: z.literal('1').optional() }).strict();
 export type StudentSheetSpecs = z.infer<typeof studentSheetSpecsSchema>;
 
 export const SET_MESSAGES = {
