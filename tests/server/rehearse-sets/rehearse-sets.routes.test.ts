@@ -199,6 +199,31 @@ describe('re-practice sets', () => {
     expect(classPdf.statusCode).toBe(200);
     expect(classPdf.rawPayload.length).toBeGreaterThan(pdf.rawPayload.length);
     expect((await other.call({ method: 'GET', url: `/api/rehearse/sets/${created.setId}/pdf` })).statusCode).toBe(404);
+    // The progress of a PDF made with a key: every student, done; only for the user who asked.
+    const tracked = await teacher({
+      method: 'GET',
+      url: `/api/rehearse/sets/${created.setId}/pdf?classId=${ids.class1}&progress=test-progress-1`,
+    });
+    expect(tracked.statusCode).toBe(200);
+    const perClass = created.classes.find((c) => c.id === ids.class1)!.students;
+    expect(data(await teacher({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/test-progress-1' }))).toEqual({
+      done: perClass,
+      total: perClass,
+      stage: 'done',
+    });
+    expect((await other.call({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/test-progress-1' })).statusCode).toBe(404);
+    expect((await teacher({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/never-asked-1' })).statusCode).toBe(404);
+    expect((await teacher({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/x' })).statusCode).toBe(400);
+    // The keys of each student's own sheet, for the simulated scanner, only when asked.
+    const keyed = studentSheetSpecsSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/homework/${created.homeworkId}/answer-sheet/student-specs?keys=1` })),
+    );
+    expect(specs.sheets.every((sheet) => sheet.keys === undefined)).toBe(true);
+    expect(keyed.sheets.some((sheet) => Object.keys(sheet.keys ?? {}).length > 0)).toBe(true);
+    expect(
+      (await teacher({ method: 'GET', url: `/api/homework/${created.homeworkId}/answer-sheet/student-specs?keys=yes` }))
+        .statusCode,
+    ).toBe(400);
 
     // Each sheet is answered right on every objective question of that student's own paper.
     const codes = new Map(
@@ -216,6 +241,16 @@ describe('re-practice sets', () => {
       rows: { id: number; type: string; answer: string[] }[];
     };
     const keys = new Map(keyRows.rows.map((r) => [Number(r.id), answerKeyLabels(r.type as never, r.answer)]));
+    for (const sheet of keyed.sheets) {
+      const studentId = [...codes].find(([, code]) => code === sheet.studentCode)?.[0];
+      if (studentId === undefined) continue;
+      for (const item of await itemsOf(studentId)) {
+        const key = keys.get(item.questionId)!;
+        expect(sheet.keys?.[String(item.position)], `${sheet.studentCode} ${item.position}`).toEqual(
+          key.length > 0 ? key : undefined,
+        );
+      }
+    }
     const sheets = [];
     let moved = 0;
     for (const student of [first!, second!]) {
