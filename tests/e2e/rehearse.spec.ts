@@ -99,7 +99,8 @@ test('a personalised re-practice set: previewed, made, printed, scanned for two 
   const maker = page.locator('.semi-sidesheet');
   await expect(maker.getByText('生成错题重练')).toBeVisible();
   await maker.getByText('全班', { exact: true }).click();
-  for (const student of chosen) await page.getByRole('option', { name: new RegExp(`^${student.name}（`) }).click();
+  // An option's name is "tick <name>（<open>）" (Semi's check icon first).
+  for (const student of chosen) await page.getByRole('option', { name: new RegExp(`(^|\\s)${student.name}（`) }).click();
   await maker.getByText('每人错题数').click();
   const previewed = page.waitForResponse((r) => r.url().endsWith('/api/rehearse/sets/preview') && r.status() === 200);
   await maker.getByRole('button', { name: '预览' }).click();
