@@ -71,14 +71,35 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
     }
   };
   let feeds = 0;
-  // Students' own sheets (a personalised re-practice set): none for an ordinary homework.
-  const ownSpecs = new Map<number, Promise<Map<string, AnswerSheetSpec>>>();
+  // Students' own sheets (a personalised re-practice set): none for an ordinary homework. With
+  // ?simulatedAnswers=key in the page's address when the station starts (an end-to-end test closing the
+  // re-practice loop), those sheets are answered with their key instead of at random.
+  let keyAsked = false;
+  const answerWithKey = () => (keyAsked ||= new URLSearchParams(window.location.search).get('simulatedAnswers') === 'key');
+  answerWithKey();
+  type OwnSheets = { specs: Map<string, AnswerSheetSpec>; keys?: Map<string, Map<number, string[]>> };
+  const ownSpecs = new Map<number, Promise<OwnSheets>>();
   const ownSpecsOf = (homeworkId: number) => {
     let entry = ownSpecs.get(homeworkId);
     if (!entry) {
+      const withKeys = answerWithKey();
       entry = http
-        .get(`/api/homework/${homeworkId}/answer-sheet/student-specs`, undefined, studentSheetSpecsSchema)
-        .then(({ sheets }) => new Map(sheets.map((s) => [s.studentCode, s.spec])));
+        .get(
+          `/api/homework/${homeworkId}/answer-sheet/student-specs`,
+          withKeys ? { keys: '1' } : undefined,
+          studentSheetSpecsSchema,
+        )
+        .then(({ sheets }) => ({
+          specs: new Map(sheets.map((s) => [s.studentCode, s.spec])),
+          keys: withKeys
+            ? new Map(
+                sheets.map((s) => [
+                  s.studentCode,
+                  new Map(Object.entries(s.keys ?? {}).map(([no, labels]) => [Number(no), labels])),
+                ]),
+              )
+            : undefined,
+        }));
       entry.catch(() => ownSpecs.delete(homeworkId));
       ownSpecs.set(homeworkId, entry);
     }
@@ -107,7 +128,7 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
   };
   return async (): Promise<SimulatedDriverOptions> => {
     const homeworkId = getHomeworkId() ?? (await newestScannable());
-    const [spec, left, studentSpecs] = await Promise.all([specOf(homeworkId), leftOf(homeworkId), ownSpecsOf(homeworkId)]);
+    const [spec, left, own] = await Promise.all([specOf(homeworkId), leftOf(homeworkId), ownSpecsOf(homeworkId)]);
     const mine = fed.get(homeworkId) ?? new Set<string>();
     fed.set(homeworkId, mine);
     // Fed by this station but not counted yet (being recognised, or sent to 异常处理): not again, unless
@@ -120,7 +141,8 @@ function createSimulatedMaterial(http: HttpClient, getHomeworkId: () => number |
     return {
       homeworkId,
       spec,
-      studentSpecs,
+      studentSpecs: own.specs,
+      ...(own.keys ? { answerKeys: own.keys } : {}),
       students,
       wrap: false,
       duplicates: left.scanned,

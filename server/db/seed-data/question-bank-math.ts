@@ -2,6 +2,7 @@
  * Demo 题库 for 数学 (初中, 人教版-style chapters). Questions are written for this product; answers and
  * analyses are checked by tests/server/seed-data/question-bank.test.ts.
  */
+import { mathPracticeQuestions } from './question-bank-math-practice';
 import { chapterLookup, defineQuestions, type SeedSubjectBank, treeFrom } from './question-bank.types';
 
 const chapters = treeFrom({
@@ -1942,4 +1943,11 @@ const questions = defineQuestions('数学', [
   },
 ]);
 
-export const mathBank: SeedSubjectBank = { subject: '数学', chapters, knowledgePoints, questions };
+// Practice questions from templates after the hand-written ones: the semester seed takes the bank in
+// order, so they stay unseen for the re-practice sets' similar questions.
+export const mathBank: SeedSubjectBank = {
+  subject: '数学',
+  chapters,
+  knowledgePoints,
+  questions: [...questions, ...defineQuestions('数学', mathPracticeQuestions(ch))],
+};

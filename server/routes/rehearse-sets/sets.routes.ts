@@ -1,5 +1,5 @@
 /**
- * Re-practice set endpoints (错题重练 · 举一反三): preview, make, print; and each student's own answer
+ * Re-practice set endpoints (错题重练 · 举一反三): preview, make, print (with its progress); and each student's own answer
  * sheet of a homework for the simulated scanner. Thin: validate, call the set service with the
  * session's user, answer.
  */
@@ -11,8 +11,11 @@ import {
   setCreatedSchema,
   setCreateSchema,
   setOptionsSchema,
+  pdfProgressParamsSchema,
+  pdfProgressSchema,
   setPdfQuerySchema,
   setPreviewSchema,
+  studentSheetSpecsQuerySchema,
   studentSheetSpecsSchema,
 } from '../../../src/shared/contract/rehearse-sets';
 import { attachment } from '../../lib/content-disposition';
@@ -25,7 +28,12 @@ const schemas = {
   create: { body: setCreateSchema, response: { 200: envelopeSchema(setCreatedSchema) } },
   /** Answers a PDF file (no response schema), or the envelope on failure. */
   pdf: { params: idParamsSchema, querystring: setPdfQuerySchema, produces: ['application/pdf'] },
-  studentSpecs: { params: idParamsSchema, response: { 200: envelopeSchema(studentSheetSpecsSchema) } },
+  progress: { params: pdfProgressParamsSchema, response: { 200: envelopeSchema(pdfProgressSchema) } },
+  studentSpecs: {
+    params: idParamsSchema,
+    querystring: studentSheetSpecsQuerySchema,
+    response: { 200: envelopeSchema(studentSheetSpecsSchema) },
+  },
 };
 
 export default async function rehearseSetRoutes(fastify: FastifyInstance) {
@@ -47,7 +55,11 @@ export default async function rehearseSetRoutes(fastify: FastifyInstance) {
     return reply.type('application/pdf').header('content-disposition', attachment(fileName)).send(Buffer.from(pdf));
   });
 
+  app.get('/rehearse/sets/pdf-progress/:key', { ...authenticated, schema: schemas.progress }, async (request) =>
+    ok(sets.progress(user(request), request.params.key)),
+  );
+
   app.get('/homework/:id/answer-sheet/student-specs', { ...authenticated, schema: schemas.studentSpecs }, async (request) =>
-    ok({ sheets: await sets.studentSheetSpecs(user(request), request.params.id) }),
+    ok({ sheets: await sets.studentSheetSpecs(user(request), request.params.id, request.query.keys === '1') }),
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Wrong-question re-practice endpoints (错题重练): the book by class and by student, the class's
- * most-missed list as Excel, the school's error causes, a book entry's error cause and 加入错题重练.
+ * most-missed list as Excel, a student's book as a PDF, the school's error causes, a book entry's error cause and 加入错题重练.
  * Thin: validate, call the rehearse service with the session's user, answer.
  */
 import type { FastifyInstance } from 'fastify';
@@ -30,12 +30,14 @@ import { ok } from '../../plugins/envelope';
 import { createRehearseService } from '../../services/rehearse/rehearse.service';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const PDF_TYPE = 'application/pdf';
 
 const schemas = {
   options: { response: { 200: envelopeSchema(rehearseOptionsSchema) } },
   klass: { querystring: classBookQuerySchema, response: { 200: envelopeSchema(classBookSchema) } },
   xlsx: { querystring: classBookQuerySchema, produces: [XLSX_TYPE] },
   student: { querystring: studentBookQuerySchema, response: { 200: envelopeSchema(studentBookSchema) } },
+  studentPdf: { querystring: studentBookQuerySchema, produces: [PDF_TYPE] },
   settings: { response: { 200: envelopeSchema(rehearseSettingsSchema) } },
   saveSettings: { body: rehearseSettingsBodySchema, response: { 200: envelopeSchema(rehearseSettingsSchema) } },
   cause: {
@@ -55,7 +57,7 @@ const schemas = {
 export default async function rehearseRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
-  const rehearse = createRehearseService({ db: app.database.db });
+  const rehearse = createRehearseService({ db: app.database.db, storage: app.storage });
   const user = (request: Parameters<typeof requireAuth>[0]) => requireAuth(request).userId;
 
   app.get('/rehearse/options', { ...authenticated, schema: schemas.options }, async (request) =>
@@ -72,6 +74,10 @@ export default async function rehearseRoutes(fastify: FastifyInstance) {
   app.get('/rehearse/student', { ...authenticated, schema: schemas.student }, async (request) =>
     ok(await rehearse.studentBook(user(request), request.query)),
   );
+  app.get('/rehearse/student.pdf', { ...authenticated, schema: schemas.studentPdf }, async (request, reply) => {
+    const { file, fileName } = await rehearse.studentPdf(user(request), request.query);
+    return reply.type(PDF_TYPE).header('content-disposition', attachment(fileName)).send(file);
+  });
   app.get('/rehearse/settings', { ...authenticated, schema: schemas.settings }, async (request) =>
     ok(await rehearse.settings(user(request))),
   );

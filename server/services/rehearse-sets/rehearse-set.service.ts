@@ -21,7 +21,7 @@ import type { PaperDetail, Question } from '../../../src/shared/contract/papers'
 import {
   DIFFICULTY_NAMES,
   QUESTION_TYPE_NAMES,
-  REHEARSE_QUESTION_SCORE,
+  REHEARSE_DEFAULT_SCORES,
   SET_MESSAGES,
   type SetCreated,
   type SetItem,
@@ -30,6 +30,7 @@ import {
   type SetStudent,
   setCreateSchema,
   setOptionsSchema,
+  type PdfProgress,
   type SetPdfQuery,
 } from '../../../src/shared/contract/rehearse-sets';
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
@@ -59,6 +60,7 @@ import {
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { loadActor, scopeAllows, visibleScope } from '../org/permissions';
+import { answerKeyLabels } from '../marking/objective-scoring';
 import { answerSheetSpecOf } from '../papers/homework.service';
 import { loadQuestions, visibleQuestionsOf } from '../papers/question-bank.service';
 import { plainFormulaText } from './plain-formula';
@@ -88,6 +90,8 @@ type Gathered = {
   bank: Map<number, PickerQuestion>;
   pointNames: Map<number, string>;
   wrong: Map<number, WrongQuestion[]>;
+  /** The full score of each wrong question when it went wrong, per student. */
+  fullScores: Map<number, Map<number, number>>;
   seen: Map<number, Set<number>>;
   /** 得分率 per question, per class. */
   rates: Map<number, Map<number, number>>;
@@ -150,8 +154,15 @@ function describeReason(item: PickedItem, kind: SetItem['kind'], pointNames: Map
   };
 }
 
-function toSetItem(item: PickedItem, kind: SetItem['kind'], pointNames: Map<number, string>, line?: number): SetItem {
+function toSetItem(
+  item: PickedItem,
+  kind: SetItem['kind'],
+  pointNames: Map<number, string>,
+  score: number,
+  line?: number,
+): SetItem {
   return {
+    score,
     position: item.position,
     questionId: item.questionId,
     originQuestionId: item.originQuestionId,
@@ -179,7 +190,7 @@ function paperOf(
   subjectName: string,
   schoolYearId: number,
   full: Map<number, Question>,
-  ids: number[],
+  items: { questionId: number; score: number }[],
 ): PaperDetail {
   return {
     id: 0,
@@ -191,17 +202,27 @@ function paperOf(
     sections: [
       {
         title: '错题重练',
-        questions: ids.map((id, i) => ({ questionId: id, score: REHEARSE_QUESTION_SCORE, no: i + 1, question: full.get(id)! })),
+        questions: items.map((item, i) => ({
+          questionId: item.questionId,
+          score: item.score,
+          no: i + 1,
+          question: full.get(item.questionId)!,
+        })),
       },
     ],
-    totalScore: ids.length * REHEARSE_QUESTION_SCORE,
-    questionCount: ids.length,
+    totalScore: items.reduce((sum, item) => sum + item.score, 0),
+    questionCount: items.length,
   };
 }
 
 export type RehearseSetService = ReturnType<typeof createRehearseSetService>;
 
+/** How long a finished PDF's progress stays readable. */
+const PROGRESS_KEPT_MS = 60_000;
+
 export function createRehearseSetService({ db }: { db: Db }) {
+  /** The PDFs being made, by the key the client chose: who asked, and how far it is. */
+  const pdfProgress = new Map<string, PdfProgress & { userId: number }>();
   /** Everything the choice needs, for the classes and subject asked, within the caller's scope. */
   async function gather(userId: number, options: Options): Promise<Gathered> {
     const actor = await loadActor(db, userId);
@@ -280,6 +301,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
         questionId: wrongQuestions.questionId,
         lastWrongOn: wrongQuestions.lastWrongOn,
         timesWrong: wrongQuestions.timesWrong,
+        fullScore: wrongQuestions.fullScore,
         labels: answers.labels,
       })
       .from(wrongQuestions)
@@ -299,8 +321,12 @@ export function createRehearseSetService({ db }: { db: Db }) {
         ),
       );
     const wrong = new Map<number, WrongQuestion[]>();
+    const fullScores = new Map<number, Map<number, number>>();
     for (const row of wrongRows) {
       if (!bank.has(row.questionId)) continue;
+      const mine = fullScores.get(row.studentId) ?? new Map<number, number>();
+      mine.set(row.questionId, Number(row.fullScore));
+      fullScores.set(row.studentId, mine);
       const list = wrong.get(row.studentId) ?? [];
       list.push({
         questionId: row.questionId,
@@ -378,9 +404,50 @@ export function createRehearseSetService({ db }: { db: Db }) {
       bank,
       pointNames,
       wrong,
+      fullScores,
       seen,
       rates,
       classStats,
+    };
+  }
+
+  /**
+   * The points of each question of the sets (see REHEARSE_DEFAULT_SCORES): a student's wrong question its
+   * full score when it went wrong, another question its latest score in a paper of the school, else the
+   * points of the question it practises, else the usual points of its type.
+   */
+  async function scoresOf(
+    g: Gathered,
+    sets: { studentId: number | null; items: PickedItem[] }[],
+  ): Promise<(item: PickedItem, studentId: number | null) => number> {
+    const ids = [...new Set(sets.flatMap((s) => s.items.flatMap((i) => [i.questionId, i.originQuestionId])))];
+    const latest = new Map<number, number>();
+    if (ids.length > 0) {
+      const rows = rowsOf<{ qid: number; score: number }>(
+        await db.execute(sql`
+        select distinct on (pq.question_id) pq.question_id as qid, pq.score as score
+        from ${paperQuestions} pq
+        join ${papers} p on p.id = pq.paper_id
+        where p.org_id = ${g.orgId} and pq.question_id in (${sql.join(
+          ids.map((id) => sql`${id}::int`),
+          sql`, `,
+        )})
+        order by pq.question_id, p.id desc`),
+      );
+      for (const row of rows) latest.set(Number(row.qid), Number(row.score));
+    }
+    return (item, studentId) => {
+      const own = studentId === null ? undefined : g.fullScores.get(studentId);
+      if (item.questionId === item.originQuestionId) {
+        const score = own?.get(item.questionId) ?? latest.get(item.questionId);
+        if (score !== undefined && score > 0) return score;
+      } else {
+        const score = latest.get(item.questionId);
+        if (score !== undefined && score > 0) return score;
+        const origin = own?.get(item.originQuestionId) ?? latest.get(item.originQuestionId);
+        if (origin !== undefined && origin > 0 && g.bank.get(item.originQuestionId)?.type === item.reason.type) return origin;
+      }
+      return REHEARSE_DEFAULT_SCORES[item.reason.type] ?? 3;
     };
   }
 
@@ -435,6 +502,10 @@ export function createRehearseSetService({ db }: { db: Db }) {
     const g = await gather(userId, options);
     const computed = compute(g, options);
     const line = options.linePercent;
+    const scoreOf = await scoresOf(g, [
+      ...computed.students.map((s) => ({ studentId: s.id, items: s.items })),
+      { studentId: null, items: computed.classItems },
+    ]);
     const studentsOut: SetStudent[] = computed.students.map((s) => ({
       studentId: s.id,
       name: s.name,
@@ -442,9 +513,9 @@ export function createRehearseSetService({ db }: { db: Db }) {
       classId: s.classId,
       className: s.className,
       wrongCount: s.wrongCount,
-      items: s.items.map((item) => toSetItem(item, item.kind, g.pointNames)),
+      items: s.items.map((item) => toSetItem(item, item.kind, g.pointNames, scoreOf(item, s.id))),
     }));
-    const classItems = computed.classItems.map((item) => toSetItem(item, 'class', g.pointNames, line));
+    const classItems = computed.classItems.map((item) => toSetItem(item, 'class', g.pointNames, scoreOf(item, null), line));
     const ids = [
       ...new Set(
         [...studentsOut, { items: classItems }].flatMap((s) => s.items.flatMap((i) => [i.questionId, ...i.alternatives])),
@@ -470,6 +541,14 @@ export function createRehearseSetService({ db }: { db: Db }) {
       (await loadQuestions(db, [...new Set(sets.flatMap((s) => s.items.map((i) => i.questionId)))])).map((q) => [q.id, q]),
     );
     const classNames = new Map(g.classes.map((c) => [c.id, c.name]));
+    const setOwners = perStudent ? computed.students.filter((s) => s.items.length > 0).map((s) => s.id) : [null];
+    const scoreOf = await scoresOf(
+      g,
+      sets.map((set, i) => ({ studentId: setOwners[i] ?? null, items: set.items })),
+    );
+    const scored = sets.map((set, i) =>
+      set.items.map((item) => ({ questionId: item.questionId, score: scoreOf(item, setOwners[i] ?? null) })),
+    );
 
     const made = await db.transaction(async (transaction) => {
       const tx = transaction as unknown as Db;
@@ -491,12 +570,12 @@ export function createRehearseSetService({ db }: { db: Db }) {
         .values(paperRows.map((p) => ({ paperId: p.id, sort: 0, title: '一、错题重练' })))
         .returning({ id: paperSections.id, paperId: paperSections.paperId });
       const questionValues = sets.flatMap((set, i) =>
-        set.items.map((item) => ({
+        set.items.map((item, k) => ({
           paperId: paperRows[i]!.id,
           sectionId: sectionRows[i]!.id,
           questionId: item.questionId,
           no: item.position,
-          score: REHEARSE_QUESTION_SCORE,
+          score: scored[i]![k]!.score,
         })),
       );
       for (let offset = 0; offset < questionValues.length; offset += 1000) {
@@ -542,13 +621,13 @@ export function createRehearseSetService({ db }: { db: Db }) {
         })
         .returning({ id: rehearseSets.id });
       const itemValues = (perStudent ? computed.students.filter((s) => s.items.length > 0) : [null]).flatMap((s, i) =>
-        sets[i]!.items.map((item) => ({
+        sets[i]!.items.map((item, k) => ({
           setId: set!.id,
           homeworkId: hw!.id,
           studentId: s ? s.id : null,
           position: item.position,
           questionId: item.questionId,
-          score: REHEARSE_QUESTION_SCORE,
+          score: scored[i]![k]!.score,
           originQuestionId: item.originQuestionId,
           reason: describeReason(item, perStudent ? item.kind : 'class', g.pointNames, input.linePercent) as unknown as Record<
             string,
@@ -561,26 +640,14 @@ export function createRehearseSetService({ db }: { db: Db }) {
       }
       if (!perStudent) {
         // Laid out and stored now, as the homework service would on the first print.
-        const paper = paperOf(
-          input.title,
-          g.subject.name,
-          g.schoolYearId,
-          full,
-          sets[0]!.items.map((item) => item.questionId),
-        );
+        const paper = paperOf(input.title, g.subject.name, g.schoolYearId, full, scored[0]!);
         const template = layoutAnswerSheet(answerSheetSpecOf(hw!, paper));
         await tx.insert(answerSheetTemplates).values({ homeworkId: hw!.id, version: template.version, template });
       }
       if (perStudent) {
         const withSets = computed.students.filter((s) => s.items.length > 0);
         const sheetValues = withSets.map((s, i) => {
-          const paper = paperOf(
-            input.title,
-            g.subject.name,
-            g.schoolYearId,
-            full,
-            s.items.map((item) => item.questionId),
-          );
+          const paper = paperOf(input.title, g.subject.name, g.schoolYearId, full, scored[i]!);
           const template = layoutAnswerSheet(answerSheetSpecOf(hw!, paper, classNames.get(s.classId)));
           return { homeworkId: hw!.id, studentId: s.id, orgId: g.orgId, paperId: paperRows[i]!.id, template };
         });
@@ -706,7 +773,10 @@ export function createRehearseSetService({ db }: { db: Db }) {
         subjectName,
         set.schoolYearId,
         full,
-        mine.map((i) => i.questionId),
+        mine.map((i) => ({
+          questionId: i.questionId,
+          score: i.score ?? REHEARSE_DEFAULT_SCORES[full.get(i.questionId)!.type] ?? 3,
+        })),
       );
       const spec: AnswerSheetSpec = answerSheetSpecOf(hw, paper, classNames.get(student.classId));
       let template = templates.get(student.id);
@@ -731,7 +801,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
           const q = full.get(i.questionId)!;
           return {
             no: i.position,
-            score: i.score ?? REHEARSE_QUESTION_SCORE,
+            score: i.score ?? REHEARSE_DEFAULT_SCORES[q.type] ?? 3,
             type: q.type,
             stem: plainFormulaText(q.stem),
             options: q.options.map(plainFormulaText),
@@ -752,7 +822,22 @@ export function createRehearseSetService({ db }: { db: Db }) {
         .limit(1);
       if (stored) for (const p of printed) p.template = answerSheetTemplateSchema.parse(stored.template);
     }
-    const bytes = await renderSetPdf({ title: hw.title, subjectName, cover: query.studentId === undefined, students: printed });
+    const key = query.progress;
+    const track = (progress: PdfProgress) => {
+      if (key !== undefined) pdfProgress.set(key, { ...progress, userId });
+    };
+    track({ done: 0, total: printed.length, stage: 'students' });
+    let bytes: Uint8Array;
+    try {
+      bytes = await renderSetPdf(
+        { title: hw.title, subjectName, cover: query.studentId === undefined, students: printed },
+        key === undefined ? undefined : (done) => track({ done, total: printed.length, stage: 'students' }),
+        () => track({ done: printed.length, total: printed.length, stage: 'saving' }),
+      );
+      track({ done: printed.length, total: printed.length, stage: 'done' });
+    } finally {
+      if (key !== undefined) setTimeout(() => pdfProgress.delete(key), PROGRESS_KEPT_MS).unref();
+    }
     const who =
       query.studentId !== undefined
         ? `-${printed[0]!.className}-${printed[0]!.code}${printed[0]!.name}`
@@ -766,7 +851,8 @@ export function createRehearseSetService({ db }: { db: Db }) {
   async function studentSheetSpecs(
     userId: number,
     homeworkId: number,
-  ): Promise<{ studentCode: string; spec: AnswerSheetSpec }[]> {
+    withKeys = false,
+  ): Promise<{ studentCode: string; spec: AnswerSheetSpec; keys?: Record<string, string[]> }[]> {
     const actor = await loadActor(db, userId);
     const [hw] = await db
       .select()
@@ -785,7 +871,12 @@ export function createRehearseSetService({ db }: { db: Db }) {
       .innerJoin(subjects, eq(subjects.id, papers.subjectId))
       .where(eq(papers.id, hw.paperId));
     const questionRows = await db
-      .select({ paperId: paperQuestions.paperId, questionId: paperQuestions.questionId, no: paperQuestions.no })
+      .select({
+        paperId: paperQuestions.paperId,
+        questionId: paperQuestions.questionId,
+        no: paperQuestions.no,
+        score: paperQuestions.score,
+      })
       .from(paperQuestions)
       .where(
         inArray(
@@ -805,11 +896,28 @@ export function createRehearseSetService({ db }: { db: Db }) {
         ),
       );
     return rows.map((r) => {
-      const ids = questionRows.filter((q) => q.paperId === r.paperId).map((q) => q.questionId);
-      const paper = paperOf(hw.title, subjectRow?.name ?? '', subjectRow?.schoolYearId ?? 0, full, ids);
-      return { studentCode: r.code, spec: answerSheetSpecOf(hw, paper, classRows.find((c) => c.id === r.classId)?.name) };
+      const own = questionRows
+        .filter((q) => q.paperId === r.paperId)
+        .map((q) => ({ questionId: q.questionId, score: Number(q.score) }));
+      const paper = paperOf(hw.title, subjectRow?.name ?? '', subjectRow?.schoolYearId ?? 0, full, own);
+      const spec = answerSheetSpecOf(hw, paper, classRows.find((c) => c.id === r.classId)?.name);
+      if (!withKeys) return { studentCode: r.code, spec };
+      const keys: Record<string, string[]> = {};
+      own.forEach((item, i) => {
+        const q = full.get(item.questionId)!;
+        if (q.type === 'single' || q.type === 'multiple' || q.type === 'judge')
+          keys[String(i + 1)] = answerKeyLabels(q.type, q.answer);
+      });
+      return { studentCode: r.code, spec, keys };
     });
   }
 
-  return { preview, create, pdf, studentSheetSpecs };
+  /** How far the caller's PDF with this key is; 404 when unknown (not started yet, long done, or another user's). */
+  function progress(userId: number, key: string): PdfProgress {
+    const entry = pdfProgress.get(key);
+    if (!entry || entry.userId !== userId) throw ApiError.notFound();
+    return { done: entry.done, total: entry.total, stage: entry.stage };
+  }
+
+  return { preview, create, pdf, progress, studentSheetSpecs };
 }

@@ -5,7 +5,7 @@
  * printer (appendAnswerSheets), so recognition reads exactly what it lays out; this file only adds the
  * text pages with the same canvas and font.
  */
-import type { PDFDocument, PDFFont } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../../src/shared/contract/answer-sheet';
 import { QUESTION_TYPE_NAMES } from '../../../src/shared/contract/rehearse-sets';
 import { appendAnswerSheets, createSheetDocument, FAINT, INK, MmCanvas, PT_PER_MM } from '../answer-sheet/answer-sheet-pdf';
@@ -31,9 +31,10 @@ const BODY_MM = 3.7;
 const LINE_MM = BODY_MM * 1.6;
 const OPTION_LETTERS = 'ABCDEFGH';
 
-/** Lays text out in lines and pages from the top of a fresh page. */
-class TextFlow {
+/** Lays text out in lines and pages from the top of a fresh page (also the wrong-question book's printer). */
+export class TextFlow {
   private canvas!: MmCanvas;
+  private page!: PDFPage;
   private y = 0;
   private readonly widths = new Map<string, number>();
 
@@ -46,7 +47,8 @@ class TextFlow {
   }
 
   newPage() {
-    this.canvas = new MmCanvas(this.doc.addPage([PAGE.w * PT_PER_MM, PAGE.h * PT_PER_MM]), PAGE.h, this.font);
+    this.page = this.doc.addPage([PAGE.w * PT_PER_MM, PAGE.h * PT_PER_MM]);
+    this.canvas = new MmCanvas(this.page, PAGE.h, this.font);
     this.canvas.text(this.footer, PAGE.w / 2, PAGE.h - 8, 2.8, 'middle', FAINT);
     this.y = MARGIN;
   }
@@ -113,6 +115,23 @@ class TextFlow {
     this.y += mm;
   }
 
+  /** Draws an embedded image at most `maxWidthMm` wide and `maxHeightMm` tall, from the left margin plus `indentMm`. */
+  image(image: PDFImage, { indentMm = 0, maxWidthMm = PAGE.w - 2 * MARGIN, maxHeightMm = 60 } = {}) {
+    const widthMm = Math.min(maxWidthMm, PAGE.w - 2 * MARGIN - indentMm);
+    // Scans are 300 dpi: never larger than the paper they were cut from.
+    const scale = Math.min(25.4 / 300, widthMm / image.width, maxHeightMm / image.height);
+    const w = image.width * scale;
+    const h = image.height * scale;
+    this.need(h + 1);
+    this.page.drawImage(image, {
+      x: (MARGIN + indentMm) * PT_PER_MM,
+      y: (PAGE.h - this.y - h) * PT_PER_MM,
+      width: w * PT_PER_MM,
+      height: h * PT_PER_MM,
+    });
+    this.y += h + 1;
+  }
+
   rule() {
     this.need(2);
     this.canvas.line(MARGIN, this.y, PAGE.w - MARGIN, this.y, 0.2, FAINT);
@@ -166,13 +185,25 @@ async function appendStudent(doc: PDFDocument, font: PDFFont, print: SetPrint, s
   await appendAnswerSheets(doc, font, student.spec, student.template, [{ student: { name: student.name, code: student.code } }]);
 }
 
-export async function renderSetPdf(print: SetPrint, onStudent?: (done: number) => void): Promise<Uint8Array> {
+/**
+ * The set's PDF. With `onStudent`, told after each student (and the event loop gets a turn, so a
+ * progress request is answered while a long print runs), then `onSaving` before the file is written.
+ */
+export async function renderSetPdf(
+  print: SetPrint,
+  onStudent?: (done: number) => void,
+  onSaving?: () => void,
+): Promise<Uint8Array> {
   const { doc, font } = await createSheetDocument(print.title, print.subjectName);
   if (print.cover) drawCover(doc, font, print);
   for (const [i, student] of print.students.entries()) {
     await appendStudent(doc, font, print, student);
-    onStudent?.(i + 1);
+    if (onStudent) {
+      onStudent(i + 1);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
+  onSaving?.();
   // Object streams would pack the thousands of small objects once more: bigger file, much faster save.
   return doc.save({ useObjectStreams: false });
 }

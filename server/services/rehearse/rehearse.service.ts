@@ -13,6 +13,7 @@ import { QUESTION_TYPE_LABELS, type QuestionType } from '../../../src/shared/con
 import {
   type BookEntry,
   type ClassBook,
+  MASTERY_FILTER_LABELS,
   type ClassBookQuery,
   NO_CAUSE_LABEL,
   type RehearseOptions,
@@ -45,6 +46,8 @@ import {
 import { ApiError } from '../../lib/api-error';
 import { type Actor, isManager, loadActor, visibleScope } from '../org/permissions';
 import { plainText } from '../papers/paper-docx';
+import type { FileStorage } from '../storage/file-storage';
+import { renderWrongBookPdf } from './wrong-book-pdf';
 import { loadRehearseSettings, recomputeWrongBook } from './wrong-book.service';
 
 type BookFilter = Omit<ClassBookQuery, 'classId'>;
@@ -54,7 +57,7 @@ const MASTERY_ORDER = { pending: 0, redo1: 1, redo2: 2, mastered: 3 } as const;
 
 export type RehearseService = ReturnType<typeof createRehearseService>;
 
-export function createRehearseService({ db }: { db: Db }) {
+export function createRehearseService({ db, storage }: { db: Db; storage?: FileStorage }) {
   /** A class of the caller's school they may see (404 elsewhere, 403 when not theirs). */
   async function classAccess(userId: number, classId: number, subjectId?: number): Promise<ClassAccess> {
     const actor = await loadActor(db, userId);
@@ -384,6 +387,34 @@ export function createRehearseService({ db }: { db: Db }) {
       sheet.getRow(1).font = { bold: true };
       const file = Buffer.from(await workbook.xlsx.writeBuffer());
       return { file, fileName: `${book.klass.name}-高频错题.xlsx` };
+    },
+
+    /** A student's book as a PDF for them to keep (answers, analysis, answer images); same scope as the book. */
+    async studentPdf(userId: number, query: StudentBookQuery): Promise<{ file: Buffer; fileName: string }> {
+      const book = await studentBook(userId, query);
+      let subjectName = '全部学科';
+      if (query.subjectId !== undefined) {
+        const [subject] = await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, query.subjectId));
+        subjectName = subject?.name ?? subjectName;
+      }
+      const images = new Map<number, Uint8Array>();
+      const withImage = book.entries.filter((e) => e.hasImage && e.answerId !== null && !(e.labels && e.labels.length > 0));
+      if (storage && withImage.length > 0) {
+        const rows = await db
+          .select({ id: answers.id, regionPath: answers.regionPath })
+          .from(answers)
+          .where(inArray(answers.id, withImage.map((e) => e.answerId!)));
+        for (const row of rows) {
+          if (!row.regionPath) continue;
+          try {
+            images.set(row.id, await storage.read(row.regionPath));
+          } catch {
+            // An unreadable image prints as 无答题图片, like the page's 答题图片无法读取.
+          }
+        }
+      }
+      const file = await renderWrongBookPdf({ book, subjectName, scope: MASTERY_FILTER_LABELS[query.mastery], images });
+      return { file: Buffer.from(file), fileName: `${book.student.className}-${book.student.code}-${book.student.name}-错题本.pdf` };
     },
 
     async settings(userId: number) {

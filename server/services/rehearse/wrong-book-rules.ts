@@ -62,8 +62,10 @@ const byTime = (a: Attempt, b: Attempt) =>
 /**
  * One student's book from all their attempts. A question enters the book when a first attempt is wrong.
  * A redo (an answer to a set item whose origin is that question) moves its mastery: right → 重练对 1;
- * right again in a LATER set (another homework) on a question not yet answered right in a redo →
- * 已掌握, on the same question → 重练对 2 (still needs a different one); a wrong redo → 待重练 again.
+ * right again in a LATER set (another homework) on a question not answered right in an earlier set →
+ * 已掌握 (whatever order that set has its questions in: the original repeated first does not hide a
+ * similar question right after it), on the same question only → 重练对 2 (still needs a different
+ * one); a wrong redo → 待重练 again.
  * A first attempt wrong again also sends it back to 待重练. Redos of a question never wrong for this
  * student (a whole-class item) leave the book alone.
  */
@@ -119,18 +121,25 @@ export function buildBook(attempts: readonly Attempt[], settings: BookSettings):
     }
     if (!redo || !entry) continue;
     const done = rights.get(target) ?? [];
-    const last = done[done.length - 1];
-    if (!last) {
-      entry.mastery = 'redo1';
-    } else if (last.homeworkId === attempt.homeworkId || entry.mastery === 'mastered') {
-      // Same set: not spaced, no step. Already mastered: stays.
-      continue;
-    } else {
-      entry.mastery = done.some((d) => d.questionId === attempt.answeredQuestionId) ? 'redo2' : 'mastered';
-    }
+    // Right redos in earlier sets than this one: a step needs spacing.
+    const earlier = done.filter((d) => d.homeworkId !== attempt.homeworkId);
+    if (entry.mastery === 'mastered') continue;
+    // Every right redo is remembered, so a later set must bring a question none of them was.
     done.push({ homeworkId: attempt.homeworkId, questionId: attempt.answeredQuestionId });
     rights.set(target, done);
-    entry.lastRedoHomeworkId = attempt.homeworkId;
+    if (done.length === 1) {
+      entry.mastery = 'redo1';
+      entry.lastRedoHomeworkId = attempt.homeworkId;
+    } else if (earlier.length > 0) {
+      // A different question right in a later set masters it, whatever else this set repeats; the
+      // same question again is 重练对 2. Only this set's rights so far: not spaced, no step.
+      entry.mastery = earlier.some((d) => d.questionId === attempt.answeredQuestionId)
+        ? entry.mastery === 'redo1'
+          ? 'redo2'
+          : entry.mastery
+        : 'mastered';
+      entry.lastRedoHomeworkId = attempt.homeworkId;
+    }
   }
   return [...entries.values()];
 }

@@ -44,6 +44,12 @@ export function useDownloadClassXlsx() {
     http.downloadGet('/api/rehearse/class.xlsx', clean(params), `${className}-高频错题.xlsx`);
 }
 
+/** A student's book as the server's PDF (answers and analysis, for the student to keep). */
+export function useDownloadStudentPdf() {
+  const { http } = useRehearseServices();
+  return (params: BookParams, fileName: string) => http.downloadGet('/api/rehearse/student.pdf', clean(params), fileName);
+}
+
 /** Sets the error cause of a book entry; refreshes the books. */
 export function useSetCause() {
   const { http } = useRehearseServices();

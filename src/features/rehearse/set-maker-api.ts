@@ -3,6 +3,8 @@
  * with the re-practice set contract; holds no state.
  */
 import {
+  type PdfProgress,
+  pdfProgressSchema,
   type SetCreate,
   type SetCreated,
   setCreatedSchema,
@@ -25,7 +27,21 @@ export function downloadSetPdf(
   http: HttpClient,
   setId: number,
   fileName: string,
-  target: { classId?: number; studentId?: number } = {},
+  target: { classId?: number; studentId?: number; progress?: string } = {},
 ): Promise<void> {
   return http.downloadGet(`/api/rehearse/sets/${setId}/pdf`, target, fileName);
+}
+
+/** A key for following one PDF's making (any 8-64 letters, digits, - or _; bound to the user on the server). */
+export function newProgressKey(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** How far the PDF with this key is; null while the server has not started it (or on a failed read). */
+export async function readPdfProgress(http: HttpClient, key: string): Promise<PdfProgress | null> {
+  try {
+    return await http.get(`/api/rehearse/sets/pdf-progress/${key}`, undefined, { schema: pdfProgressSchema, silent: true });
+  } catch {
+    return null;
+  }
 }

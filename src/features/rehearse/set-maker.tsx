@@ -4,7 +4,8 @@
  * the class's common wrong questions (得分率 below a line), the students, N, the order and the line;
  * previews any student's set with why each question was picked, swaps a similar question for another
  * candidate, then makes it: a re-practice homework, printed as one PDF per class (a cover listing who
- * gets what, then each student's paper and their own answer sheet) with a progress bar, or per student.
+ * gets what, then each student's paper and their own answer sheet) with a progress bar that follows the
+ * server student by student (GET /rehearse/sets/pdf-progress/:key), or per student.
  * Every rule is the server's; this component only asks and shows.
  */
 import { IconDownload } from '@douyinfe/semi-icons';
@@ -32,7 +33,7 @@ import {
   type SetPreview,
   type SetSwap,
 } from '../../shared/contract/rehearse-sets';
-import { createSet, downloadSetPdf, previewSet } from './set-maker-api';
+import { createSet, downloadSetPdf, newProgressKey, previewSet, readPdfProgress } from './set-maker-api';
 import { useRehearseServices } from './rehearse-services';
 import styles from './set-maker.module.css';
 import { ProgressBar } from '../../shared/ui/progress-bar';
@@ -132,18 +133,38 @@ export function SetMaker(props: SetMakerProps) {
     if (!body || !preview) return;
     setBusy(true);
     setError(null);
-    const total = 2;
-    setProgress({ done: 0, total, label: '正在生成重练作业…' });
+    // Steps: making the set, then each student's paper and sheet in the PDF, then writing the file.
+    const chosenCount = preview.students.filter((s) => preview.kind === 'class' || s.items.length > 0).length;
+    setProgress({ done: 0, total: chosenCount + 2, label: '正在生成重练作业…' });
+    let polling: ReturnType<typeof setInterval> | undefined;
     try {
       const made = await createSet(http, { ...body, title: title.trim(), startDate, dueDate });
       setCreated(made);
-      setProgress({ done: 1, total, label: `正在生成 PDF：${className}（${made.students} 名学生）…` });
-      await downloadSetPdf(http, made.setId, `${title.trim()}-${className}.pdf`, { classId });
+      const total = made.students + 2;
+      setProgress({ done: 1, total, label: `正在生成 PDF：${className} 0/${made.students} 名学生…` });
+      const key = newProgressKey();
+      let finished = false;
+      polling = setInterval(() => {
+        void readPdfProgress(http, key).then((p) => {
+          if (!p || finished) return;
+          setProgress({
+            done: 1 + p.done,
+            total: p.total + 2,
+            label:
+              p.stage === 'students'
+                ? `正在生成 PDF：${className} ${p.done}/${p.total} 名学生…`
+                : `正在保存 PDF：${className}（${p.total} 名学生）…`,
+          });
+        });
+      }, 400);
+      await downloadSetPdf(http, made.setId, `${title.trim()}-${className}.pdf`, { classId, progress: key });
+      finished = true;
       setProgress({ done: total, total, label: `已生成：${made.students} 名学生，共 ${made.questions} 道题` });
     } catch (e) {
       setError((e as Error).message);
       setProgress(null);
     } finally {
+      clearInterval(polling);
       setBusy(false);
     }
   }

@@ -11,8 +11,12 @@ export const REHEARSE_SET_KINDS = ['personal', 'class'] as const;
 export const rehearseSetKindSchema = z.enum(REHEARSE_SET_KINDS);
 export type RehearseSetKindName = z.infer<typeof rehearseSetKindSchema>;
 
-/** The full score of every question of a re-practice set: all questions weigh the same in a redo. */
-export const REHEARSE_QUESTION_SCORE = 5;
+/**
+ * A question of a re-practice set keeps its own points: a wrong question its full score in the homework
+ * it went wrong in, another its latest score in one of the school's papers, else the points of the
+ * question it practises; a question never scored anywhere takes the bank's usual points for its type.
+ */
+export const REHEARSE_DEFAULT_SCORES: Record<string, number> = { single: 3, multiple: 4, judge: 3, blank: 3, subjective: 8 };
 
 export const setSwapSchema = z.object({
   studentId: idSchema,
@@ -65,6 +69,8 @@ export const setItemSchema = z.object({
   kind: z.enum(['own', 'similar', 'class']),
   reason: setReasonSchema,
   alternatives: z.array(z.number().int()),
+  /** The question's own points on this student's paper (see REHEARSE_DEFAULT_SCORES). */
+  score: z.number(),
 });
 export type SetItem = z.infer<typeof setItemSchema>;
 
@@ -119,16 +125,38 @@ export const setCreatedSchema = z.object({
 export type SetCreated = z.infer<typeof setCreatedSchema>;
 
 export const setPdfParamsSchema = z.object({ id: formIdSchema });
+/** A key the client picks to follow the making of one PDF (GET /rehearse/sets/pdf-progress/:key). */
+export const pdfProgressKeySchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '进度标识格式不正确');
+
 export const setPdfQuerySchema = z.object({
   classId: formIdSchema.optional(),
   studentId: formIdSchema.optional(),
+  progress: pdfProgressKeySchema.optional(),
 });
 export type SetPdfQuery = z.infer<typeof setPdfQuerySchema>;
 
+export const pdfProgressParamsSchema = z.object({ key: pdfProgressKeySchema });
+
+/** How far the making of a set's PDF is: students laid out of all, then saving the file, then done. */
+export const pdfProgressSchema = z.object({
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  stage: z.enum(['students', 'saving', 'done']),
+});
+export type PdfProgress = z.infer<typeof pdfProgressSchema>;
+
 /** The per-student answer sheets of a homework (personalised sets), for the simulated scanner. */
 export const studentSheetSpecsSchema = z.object({
-  sheets: z.array(z.object({ studentCode: z.string(), spec: answerSheetSpecSchema })),
+  sheets: z.array(
+    z.object({
+      studentCode: z.string(),
+      spec: answerSheetSpecSchema,
+      /** With ?keys=1: the key's sheet labels per objective question number (the simulated scanner's 按答案作答). */
+      keys: z.record(z.string(), z.array(z.string())).optional(),
+    }),
+  ),
 });
+export const studentSheetSpecsQuerySchema = z.object({ keys: z.literal('1').optional() }).strict();
 export type StudentSheetSpecs = z.infer<typeof studentSheetSpecsSchema>;
 
 export const SET_MESSAGES = {

@@ -43,6 +43,12 @@ export type SimulatedBatchOptions = {
   duplicates?: readonly SimulatedStudent[];
   /** Students with a sheet of their own (a personalised set), by 学号: their pages are drawn from it. */
   studentSpecs?: ReadonlyMap<string, AnswerSheetSpec>;
+  /**
+   * Only when asked (a test closing the re-practice loop): the key of each student's own sheet, by 学号,
+   * then question number. Those students fill exactly the key on every objective question instead of
+   * random answers; everyone else is drawn as before, from the same random sequence.
+   */
+  answerKeys?: ReadonlyMap<string, ReadonlyMap<number, readonly string[]>>;
 };
 
 /** A small fast seeded PRNG (mulberry32): the same seed gives the same batch. */
@@ -84,16 +90,22 @@ function sheetPage(
   pageIndex: number,
   student: SimulatedStudent,
   random: () => number,
+  key?: ReadonlyMap<number, readonly string[]>,
 ): SimulatedSheetPage {
   const page = template.pages[pageIndex]!;
-  const filled = page.objective
-    .filter(() => random() < 0.92)
-    .map((q) => {
-      const labels = q.options.map((o) => o.label);
-      const first = labels[Math.floor(random() * labels.length)]!;
-      const second = labels[Math.floor(random() * labels.length)]!;
-      return { questionNo: q.questionNo, labels: q.type === 'multiple' && second !== first ? [first, second] : [first] };
-    });
+  const filled = key
+    ? page.objective.flatMap((q) => {
+        const labels = key.get(q.questionNo);
+        return labels && labels.length > 0 ? [{ questionNo: q.questionNo, labels: [...labels] }] : [];
+      })
+    : page.objective
+        .filter(() => random() < 0.92)
+        .map((q) => {
+          const labels = q.options.map((o) => o.label);
+          const first = labels[Math.floor(random() * labels.length)]!;
+          const second = labels[Math.floor(random() * labels.length)]!;
+          return { questionNo: q.questionNo, labels: q.type === 'multiple' && second !== first ? [first, second] : [first] };
+        });
   const strokes = page.regions.filter(() => random() < 0.85).flatMap((region) => handwriting(region, random));
   return {
     kind: 'sheet',
@@ -124,7 +136,8 @@ export function planSimulatedBatch(options: SimulatedBatchOptions): { template: 
   const templateOf = (student: SimulatedStudent) => own.get(student.code)?.template ?? template;
   const pageOf = (homework: number, pageIndex: number, student: SimulatedStudent): SimulatedSheetPage => {
     const sheet = own.get(student.code);
-    const page = sheetPage(sheet?.template ?? template, homework, pageIndex, student, random);
+    const key = sheet ? options.answerKeys?.get(student.code) : undefined;
+    const page = sheetPage(sheet?.template ?? template, homework, pageIndex, student, random, key);
     return sheet ? { ...page, sheet } : page;
   };
   const pages: SimulatedPage[] = [];

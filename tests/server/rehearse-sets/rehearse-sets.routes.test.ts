@@ -11,6 +11,7 @@ import { seedSemesterForSchool } from '../../../server/db/seed-semester';
 import {
   classes,
   homeworkStudentPapers,
+  paperQuestions,
   questionScores,
   rehearseSetItems,
   students,
@@ -198,6 +199,31 @@ describe('re-practice sets', () => {
     expect(classPdf.statusCode).toBe(200);
     expect(classPdf.rawPayload.length).toBeGreaterThan(pdf.rawPayload.length);
     expect((await other.call({ method: 'GET', url: `/api/rehearse/sets/${created.setId}/pdf` })).statusCode).toBe(404);
+    // The progress of a PDF made with a key: every student, done; only for the user who asked.
+    const tracked = await teacher({
+      method: 'GET',
+      url: `/api/rehearse/sets/${created.setId}/pdf?classId=${ids.class1}&progress=test-progress-1`,
+    });
+    expect(tracked.statusCode).toBe(200);
+    const perClass = created.classes.find((c) => c.id === ids.class1)!.students;
+    expect(data(await teacher({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/test-progress-1' }))).toEqual({
+      done: perClass,
+      total: perClass,
+      stage: 'done',
+    });
+    expect((await other.call({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/test-progress-1' })).statusCode).toBe(404);
+    expect((await teacher({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/never-asked-1' })).statusCode).toBe(404);
+    expect((await teacher({ method: 'GET', url: '/api/rehearse/sets/pdf-progress/x' })).statusCode).toBe(400);
+    // The keys of each student's own sheet, for the simulated scanner, only when asked.
+    const keyed = studentSheetSpecsSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/homework/${created.homeworkId}/answer-sheet/student-specs?keys=1` })),
+    );
+    expect(specs.sheets.every((sheet) => sheet.keys === undefined)).toBe(true);
+    expect(keyed.sheets.some((sheet) => Object.keys(sheet.keys ?? {}).length > 0)).toBe(true);
+    expect(
+      (await teacher({ method: 'GET', url: `/api/homework/${created.homeworkId}/answer-sheet/student-specs?keys=yes` }))
+        .statusCode,
+    ).toBe(400);
 
     // Each sheet is answered right on every objective question of that student's own paper.
     const codes = new Map(
@@ -215,12 +241,35 @@ describe('re-practice sets', () => {
       rows: { id: number; type: string; answer: string[] }[];
     };
     const keys = new Map(keyRows.rows.map((r) => [Number(r.id), answerKeyLabels(r.type as never, r.answer)]));
+    for (const sheet of keyed.sheets) {
+      const studentId = [...codes].find(([, code]) => code === sheet.studentCode)?.[0];
+      if (studentId === undefined) continue;
+      for (const item of await itemsOf(studentId)) {
+        const key = keys.get(item.questionId)!;
+        expect(sheet.keys?.[String(item.position)], `${sheet.studentCode} ${item.position}`).toEqual(
+          key.length > 0 ? key : undefined,
+        );
+      }
+    }
     const sheets = [];
     let moved = 0;
     for (const student of [first!, second!]) {
       const spec = specs.sheets.find((s) => s.studentCode === codes.get(student.studentId))!.spec;
       const items = await itemsOf(student.studentId);
       expect(spec.questions.length).toBe(items.length);
+      // Each question keeps its own points: a wrong question its full score when it went wrong, on the
+      // student's paper, sheet and set item alike.
+      const bookBefore = await db().select().from(wrongQuestions).where(eq(wrongQuestions.studentId, student.studentId));
+      const paperId = own.find((o) => o.studentId === student.studentId)!.paperId;
+      const paperScores = new Map(
+        (await db().select().from(paperQuestions).where(eq(paperQuestions.paperId, paperId))).map((q) => [q.no, q.score]),
+      );
+      for (const item of items) {
+        expect(item.score).toBeGreaterThan(0);
+        expect(paperScores.get(item.position)).toBe(item.score);
+        if (item.originQuestionId === item.questionId)
+          expect(item.score).toBe(bookBefore.find((b) => b.questionId === item.questionId)!.fullScore);
+      }
       const marks: Record<number, string[]> = {};
       for (const item of items) {
         const key = keys.get(item.questionId)!;
@@ -245,7 +294,7 @@ describe('re-practice sets', () => {
         .where(and(eq(questionScores.homeworkId, created.homeworkId), eq(questionScores.studentId, student.studentId)));
       // Full marks on each objective question: the student's own key was used, not another student's.
       for (const item of objective) {
-        expect(scored.find((s) => s.questionNo === item.position)?.score).toBe(5);
+        expect(scored.find((s) => s.questionNo === item.position)?.score).toBe(item.score);
       }
       // Their origin questions answered right move from 待重练 to 重练对 1.
       const origins = [...new Set(objective.map((i) => i.originQuestionId!))];

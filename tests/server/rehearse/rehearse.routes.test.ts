@@ -4,11 +4,20 @@
  * scope (a teacher's own classes, another school 404), bad input 400, the queue, settings and Excel.
  */
 import ExcelJS from 'exceljs';
+import * as mupdf from 'mupdf';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MarkingTask, markingTaskSchema } from '../../../src/shared/contract/marking';
 import { classBookSchema, studentBookSchema, type StudentBook } from '../../../src/shared/contract/rehearse';
-import { answers, homework, questionScores, rehearseSetItems, rehearseSets, wrongQuestions } from '../../../server/db/schema';
+import {
+  answers,
+  homework,
+  questions,
+  questionScores,
+  rehearseSetItems,
+  rehearseSets,
+  wrongQuestions,
+} from '../../../server/db/schema';
 import { recomputeWrongBook } from '../../../server/services/rehearse/wrong-book.service';
 import { failure } from '../accounts-helper';
 import {
@@ -217,6 +226,48 @@ describe('wrong-question book', () => {
     expect(b.entries).toEqual([]);
     expect((await book(teacher, hw.students[1]!.id, '&from=2026-03-03')).entries).toEqual([]);
     expect((await book(teacher, hw.students[1]!.id, '&mastery=mastered')).entries).toEqual([]);
+  });
+
+  it('prints a student’s book as a PDF with their questions, answers, keys and analyses, in the book’s scope', async () => {
+    const student = hw.students[1]!;
+    const before = await book(teacher, student.id, '&mastery=all');
+    expect(before.entries.length).toBeGreaterThan(1);
+    // Distinct rich text per question (markup and a formula), so the PDF is checked for this book's questions.
+    for (const [i, entry] of before.entries.entries())
+      await db()
+        .update(questions)
+        .set({ stem: `<p>错题本题干${i}号：求 $\\frac{1}{${i + 2}}$ 的值</p>`, analysis: `解析文字${i}号` })
+        .where(eq(questions.id, entry.questionId));
+    const b = await book(teacher, student.id, '&mastery=all');
+    const response = await teacher({ method: 'GET', url: `/api/rehearse/student.pdf?studentId=${student.id}&mastery=all` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('application/pdf');
+    expect(decodeURIComponent(String(response.headers['content-disposition']))).toContain(`${student.name}-错题本.pdf`);
+    const doc = mupdf.Document.openDocument(response.rawPayload, 'application/pdf');
+    let text = '';
+    for (let i = 0; i < doc.countPages(); i += 1) text += doc.loadPage(i).toStructuredText('preserve-whitespace').asText();
+    const flat = text.replace(/\s+/g, '');
+    expect(flat).toContain(`${student.name}的错题本`);
+    expect(flat).toContain(`共${b.entries.length}题（全部）`);
+    for (const [i, entry] of b.entries.entries()) {
+      expect(flat).toContain(`错题本题干${i}号：求1/${i + 2}的值`);
+      expect(flat).toContain(`解析文字${i}号`);
+      expect(flat).toContain(`${entry.homework.name}第${entry.questionNo}题`);
+    }
+    // Another student's questions are not in it; the answers given and the keys are.
+    expect(flat).not.toContain(hw.students[0]!.name);
+    expect(flat).toContain('学生作答：A');
+    expect(flat).toContain('正确答案：');
+    // Filters apply as on the page: nothing mastered yet gives an empty book, still a PDF.
+    const mastered = await teacher({ method: 'GET', url: `/api/rehearse/student.pdf?studentId=${student.id}&mastery=mastered` });
+    const empty = mupdf.Document.openDocument(mastered.rawPayload, 'application/pdf');
+    expect(empty.loadPage(0).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, '')).toContain('没有符合条件的错题');
+
+    const pdfUrl = `/api/rehearse/student.pdf?studentId=${student.id}`;
+    expect(failure(await other.call({ method: 'GET', url: pdfUrl })).status).toBe(404);
+    expect(failure(await newcomer({ method: 'GET', url: pdfUrl })).status).toBe(403);
+    expect(failure(await teacher({ method: 'GET', url: '/api/rehearse/student.pdf?studentId=abc' })).status).toBe(400);
+    expect(failure(await teacher({ method: 'GET', url: '/api/rehearse/student.pdf?studentId=99999999' })).status).toBe(404);
   });
 
   it('lets a teacher see only their own classes, another school nothing, and refuses bad filters', async () => {

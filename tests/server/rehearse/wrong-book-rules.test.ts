@@ -91,6 +91,20 @@ describe('buildBook', () => {
     expect(buildBook([...same, redo(12, '2026-10-24', 202, 100, 5)], settings)[0]?.mastery).toBe('mastered');
   });
 
+  it('masters on a different question in a later set even when that set repeats the original first', () => {
+    // Each set has the original (100) first, then a similar question: 200 in the first set, 201 in the second.
+    const firstSet = [at(1, '2026-10-01', 100, 0), redo(10, '2026-10-10', 100, 100, 5), redo(10, '2026-10-10', 200, 100, 5)];
+    expect(buildBook(firstSet, settings)[0]?.mastery).toBe('redo1');
+    const secondSet = [...firstSet, redo(11, '2026-10-17', 100, 100, 5), redo(11, '2026-10-17', 201, 100, 5)];
+    expect(buildBook(secondSet, settings)[0]).toMatchObject({ mastery: 'mastered', redoCount: 4 });
+    // The same later set with only the original right stays at 重练对 2; its similar question wrong sends it back.
+    const repeatOnly = [...firstSet, redo(11, '2026-10-17', 100, 100, 5)];
+    expect(buildBook(repeatOnly, settings)[0]?.mastery).toBe('redo2');
+    expect(buildBook([...repeatOnly, redo(11, '2026-10-17', 201, 100, 0)], settings)[0]?.mastery).toBe('pending');
+    // A similar question right in the first set again (200) is no different question.
+    expect(buildBook([...firstSet, redo(11, '2026-10-17', 200, 100, 5)], settings)[0]?.mastery).toBe('redo2');
+  });
+
   it('sends a wrong redo back to 待重练 and counts it as wrong', () => {
     const book = buildBook(
       [at(1, '2026-10-01', 100, 0), redo(10, '2026-10-10', 200, 100, 5), redo(11, '2026-10-17', 201, 100, 1)],

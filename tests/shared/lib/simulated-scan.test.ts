@@ -99,4 +99,44 @@ describe('simulated scan batch', () => {
     expect(mine.filled.every((f) => f.questionNo === 1 && f.labels.every((l) => l === 'T' || l === 'F'))).toBe(true);
     expect(sheets.filter((p) => p.sheet !== undefined)).toHaveLength(1);
   });
+
+  it('answers own sheets with their key only when asked, and leaves everyone else as without keys', () => {
+    const ownSpec = answerSheetSpecSchema.parse({
+      ...spec,
+      questions: [
+        { no: 1, type: 'single', score: 3 },
+        { no: 2, type: 'multiple', score: 4 },
+        { no: 3, type: 'judge', score: 3 },
+        { no: 4, type: 'subjective', score: 8 },
+      ],
+    });
+    const studentSpecs = new Map([
+      [students[0]!.code, ownSpec],
+      [students[1]!.code, ownSpec],
+    ]);
+    const base = { ...options, students: students.slice(0, 3), wrap: false, studentSpecs };
+    const key = new Map<number, string[]>([
+      [1, ['C']],
+      [2, ['A', 'D']],
+      [3, ['F']],
+    ]);
+    const withKeys = planSimulatedBatch({ ...base, answerKeys: new Map([[students[0]!.code, key]]) }).pages;
+    const without = planSimulatedBatch(base).pages;
+    const sheetOf = (pages: typeof withKeys, code: string) =>
+      pages.find((p) => p.kind === 'sheet' && p.homeworkId === 31 && p.student.code === code) as Extract<
+        (typeof withKeys)[number],
+        { kind: 'sheet' }
+      >;
+    // The student with a key fills exactly the key, every objective question, nothing else.
+    expect(sheetOf(withKeys, students[0]!.code).filled).toEqual([
+      { questionNo: 1, labels: ['C'] },
+      { questionNo: 2, labels: ['A', 'D'] },
+      { questionNo: 3, labels: ['F'] },
+    ]);
+    // An own sheet without a key and an ordinary sheet are drawn at random as before.
+    expect(sheetOf(withKeys, students[1]!.code).filled).not.toEqual(sheetOf(withKeys, students[0]!.code).filled);
+    expect(sheetOf(without, students[0]!.code).filled).not.toEqual(sheetOf(withKeys, students[0]!.code).filled);
+    // Without answerKeys the plan is unchanged by the option's existence (the same seed, the same pages).
+    expect(planSimulatedBatch(base)).toEqual(planSimulatedBatch({ ...base, answerKeys: undefined }));
+  });
 });

@@ -3,8 +3,8 @@
  * 掌握情况) live in the URL. 班级错题 lists the class's most-missed questions with their 得分率 and error
  * causes, and its students; 学生错题本 opens a student's book on what is still to redo, each question with
  * the student's answer (options, or the answer image cut from the scan) beside the key and the analysis.
- * The class list exports to Excel; a student's book prints (打印 / 另存为 PDF). 生成错题重练 opens the set
- * maker.
+ * The class list exports to Excel; a student's book prints (打印) and downloads as the server's PDF
+ * (下载 PDF). 生成错题重练 opens the set maker.
  */
 import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
 import { Button, Empty, Input, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
@@ -20,7 +20,15 @@ import {
   type RehearseOptions,
 } from '../../../shared/contract/rehearse';
 import { PrintSheet } from '../../../shared/ui/print-sheet';
-import { type BookParams, useClassBook, useDownloadClassXlsx, useRehearseOptions, useStudentBook } from '../rehearse-api';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
+import {
+  type BookParams,
+  useClassBook,
+  useDownloadClassXlsx,
+  useDownloadStudentPdf,
+  useRehearseOptions,
+  useStudentBook,
+} from '../rehearse-api';
 import { useRehearseServices } from '../rehearse-services';
 import { BookEntryCard } from '../book-entry-card';
 import { CauseSettings } from '../cause-settings';
@@ -68,6 +76,7 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
   const { get, num, set } = useFilters();
   const [makerOpen, setMakerOpen] = useState(false);
   const download = useDownloadClassXlsx();
+  const downloadPdf = useDownloadStudentPdf();
 
   const yearId =
     num('schoolYearId') ?? (options.schoolYears.some((y) => y.id === currentYear) ? currentYear : options.schoolYears[0]?.id);
@@ -117,6 +126,17 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
           {view === 'student' && studentId ? (
             <Button icon={<IconPrint />} onClick={() => set({ print: 1 })}>
               打印错题本
+            </Button>
+          ) : null}
+          {view === 'student' && studentBook.data ? (
+            <Button
+              icon={<IconDownload />}
+              onClick={() => {
+                const { student } = studentBook.data!;
+                void downloadPdf({ studentId, ...bookFilter }, `${student.className}-${student.code}-${student.name}-错题本.pdf`);
+              }}
+            >
+              下载 PDF
             </Button>
           ) : null}
           <Button theme="solid" disabled={!classBook.data} onClick={() => setMakerOpen(true)}>
@@ -256,8 +276,57 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
   );
 }
 
+/** The most-missed list on a phone: one card per question (the table's columns as lines), ten at a time. */
+function MissedCards({ questions }: { questions: ClassBook['questions'] }) {
+  const { RichText } = useRehearseServices();
+  const [shown, setShown] = useState(10);
+  if (questions.length === 0) return <Empty title="没有符合条件的错题" />;
+  return (
+    <>
+      <ol className={styles.missedCards}>
+        {questions.slice(0, shown).map((q, index) => (
+          <li key={q.questionId} className={styles.missedCard}>
+            <div className={styles.missedHead}>
+              <strong>{index + 1}.</strong>
+              <span>{TYPE_LABELS[q.type] ?? q.type}</span>
+              <span className={styles.muted}>{q.knowledgePoints.join('、') || '—'}</span>
+            </div>
+            <div className={styles.stemCell}>
+              <RichText text={q.stem} />
+            </div>
+            <div className={styles.missedFigures}>
+              <span>错题人数 {q.missedBy}</span>
+              <span>
+                未掌握 / 已掌握 {q.open} / {q.mastered}
+              </span>
+              <span>
+                得分率 {pct(q.scoreRate)}（{q.attempts} 名学生有成绩）
+              </span>
+            </div>
+            {q.causes.length > 0 ? (
+              <div>
+                {q.causes.map((c) => (
+                  <Tag key={c.cause} className={styles.causeTag}>
+                    {c.cause} {c.count}
+                  </Tag>
+                ))}
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {shown < questions.length ? (
+        <Button block onClick={() => setShown(shown + 10)}>
+          显示更多（还有 {questions.length - shown} 题）
+        </Button>
+      ) : null}
+    </>
+  );
+}
+
 function ClassView({ book, onStudent }: { book: ClassBook; onStudent: (id: number) => void }) {
   const { RichText } = useRehearseServices();
+  const small = useMediaQuery(SMALL_SCREEN_QUERY);
   const [cause, setCause] = useState<string | null>(null);
   const shown = useMemo(
     () => (cause === null ? book.questions : book.questions.filter((q) => q.causes.some((c) => c.cause === cause))),
@@ -280,56 +349,60 @@ function ClassView({ book, onStudent }: { book: ClassBook; onStudent: (id: numbe
       </section>
       <section aria-label="高频错题">
         <Typography.Title heading={6}>高频错题（{shown.length}）</Typography.Title>
-        <Table
-          size="small"
-          rowKey="questionId"
-          dataSource={shown}
-          pagination={{ pageSize: 10 }}
-          empty={<Empty title="没有符合条件的错题" />}
-          scroll={{ x: 900 }}
-          columns={[
-            { title: '序号', width: 60, render: (_: unknown, __: unknown, index: number) => index + 1 },
-            {
-              title: '题目',
-              dataIndex: 'stem',
-              width: 340,
-              render: (stem: string) => (
-                <div className={styles.stemCell}>
-                  <RichText text={stem} />
-                </div>
-              ),
-            },
-            { title: '题型', dataIndex: 'type', width: 80, render: (type: string) => TYPE_LABELS[type] ?? type },
-            { title: '知识点', dataIndex: 'knowledgePoints', width: 140, render: (kps: string[]) => kps.join('、') || '—' },
-            { title: '错题人数', dataIndex: 'missedBy', width: 90 },
-            {
-              title: '未掌握 / 已掌握',
-              width: 120,
-              render: (_: unknown, q: ClassBook['questions'][number]) => `${q.open} / ${q.mastered}`,
-            },
-            {
-              title: (
-                <Tooltip content={SCORE_RATE_HELP}>
-                  <span>得分率 ⓘ</span>
-                </Tooltip>
-              ),
-              width: 110,
-              render: (_: unknown, q: ClassBook['questions'][number]) => (
-                <Tooltip content={`${q.attempts} 名学生有成绩`}>{pct(q.scoreRate)}</Tooltip>
-              ),
-            },
-            {
-              title: '错因',
-              width: 180,
-              render: (_: unknown, q: ClassBook['questions'][number]) =>
-                q.causes.map((c) => (
-                  <Tag key={c.cause} className={styles.causeTag}>
-                    {c.cause} {c.count}
-                  </Tag>
-                )),
-            },
-          ]}
-        />
+        {small ? (
+          <MissedCards questions={shown} />
+        ) : (
+          <Table
+            size="small"
+            rowKey="questionId"
+            dataSource={shown}
+            pagination={{ pageSize: 10 }}
+            empty={<Empty title="没有符合条件的错题" />}
+            scroll={{ x: 900 }}
+            columns={[
+              { title: '序号', width: 60, render: (_: unknown, __: unknown, index: number) => index + 1 },
+              {
+                title: '题目',
+                dataIndex: 'stem',
+                width: 340,
+                render: (stem: string) => (
+                  <div className={styles.stemCell}>
+                    <RichText text={stem} />
+                  </div>
+                ),
+              },
+              { title: '题型', dataIndex: 'type', width: 80, render: (type: string) => TYPE_LABELS[type] ?? type },
+              { title: '知识点', dataIndex: 'knowledgePoints', width: 140, render: (kps: string[]) => kps.join('、') || '—' },
+              { title: '错题人数', dataIndex: 'missedBy', width: 90 },
+              {
+                title: '未掌握 / 已掌握',
+                width: 120,
+                render: (_: unknown, q: ClassBook['questions'][number]) => `${q.open} / ${q.mastered}`,
+              },
+              {
+                title: (
+                  <Tooltip content={SCORE_RATE_HELP}>
+                    <span>得分率 ⓘ</span>
+                  </Tooltip>
+                ),
+                width: 110,
+                render: (_: unknown, q: ClassBook['questions'][number]) => (
+                  <Tooltip content={`${q.attempts} 名学生有成绩`}>{pct(q.scoreRate)}</Tooltip>
+                ),
+              },
+              {
+                title: '错因',
+                width: 180,
+                render: (_: unknown, q: ClassBook['questions'][number]) =>
+                  q.causes.map((c) => (
+                    <Tag key={c.cause} className={styles.causeTag}>
+                      {c.cause} {c.count}
+                    </Tag>
+                  )),
+              },
+            ]}
+          />
+        )}
       </section>
       <section aria-label="学生">
         <Typography.Title heading={6}>学生（点击姓名查看错题本）</Typography.Title>

@@ -27,6 +27,8 @@ export type SimulatedDriverOptions = {
   duplicates?: readonly SimulatedStudent[];
   /** Students' own sheets (a personalised set), by 学号. */
   studentSpecs?: ReadonlyMap<string, AnswerSheetSpec>;
+  /** Only when a test asks: students' own sheets answered with the key (see SimulatedBatchOptions). */
+  answerKeys?: ReadonlyMap<string, ReadonlyMap<number, readonly string[]>>;
   /** Time between two pages, like a sheet-fed scanner (default 200 ms). */
   intervalMs?: number;
   /** Jam after this many pages (DWT code -1020), to try the failure path. */
