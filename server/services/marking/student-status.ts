@@ -1,14 +1,23 @@
 /**
  * Where each student of a homework stands (StudentStatus): the one place that decides 未扫描 / 缺考 /
  * 阅卷中 / 已阅完, read by the score table, the homework status rule, the /correct overview and the
- * simulated scanner's feed (and by analysis). The roster is the students of the homework's classes plus
- * any other student whose sheet was counted for it. A student is scanned once any answer of theirs is
+ * simulated scanner's feed (and by analysis). The roster is the students of the homework's classes (of a
+ * personalised set: those it made papers for) plus any other student whose sheet was counted for it. A student is scanned once any answer of theirs is
  * counted; complete once every question has its final score and no review item of theirs is open.
  */
-import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, notExists, or, sql } from 'drizzle-orm';
 import type { HomeworkStudentsSummary, StudentStatus } from '../../../src/shared/contract/marking';
 import type { Db } from '../../db/client';
-import { answers, classes, homeworkAbsences, homeworkClasses, questionScores, reviewItems, students } from '../../db/schema';
+import {
+  answers,
+  classes,
+  homeworkAbsences,
+  homeworkClasses,
+  homeworkStudentPapers,
+  questionScores,
+  reviewItems,
+  students,
+} from '../../db/schema';
 import { reviewItemsOf } from './review-scope';
 
 export type HomeworkStudentStatus = {
@@ -36,6 +45,11 @@ export async function homeworkStudentStatuses(
     .select({ id: homeworkClasses.classId })
     .from(homeworkClasses)
     .where(eq(homeworkClasses.homeworkId, homeworkId));
+  // A personalised set expects the students it made papers for, not the rest of their classes.
+  const ownPapers = db
+    .select({ id: homeworkStudentPapers.studentId })
+    .from(homeworkStudentPapers)
+    .where(eq(homeworkStudentPapers.homeworkId, homeworkId));
   const [roster, answerCounts, absences, openItems] = await Promise.all([
     db
       .select({ id: students.id, name: students.name, code: students.code, classId: classes.id, className: classes.name })
@@ -45,7 +59,14 @@ export async function homeworkStudentStatuses(
         and(
           eq(students.orgId, orgId),
           // Archived students who never handed in are not expected any more; what they handed in counts.
-          or(and(inArray(students.classId, assignedClasses), isNull(students.archivedAt)), inArray(students.id, counted)),
+          or(
+            and(
+              inArray(students.classId, assignedClasses),
+              isNull(students.archivedAt),
+              or(notExists(ownPapers), inArray(students.id, ownPapers)),
+            ),
+            inArray(students.id, counted),
+          ),
         ),
       )
       .orderBy(asc(classes.sort), asc(classes.id), asc(students.code)),

@@ -5,7 +5,7 @@
  * making a personalised set (a paper and sheet per student), its print, and scanning two students'
  * sheets back: each is read and scored against their own questions and their wrong questions move on.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSemesterForSchool } from '../../../server/db/seed-semester';
 import {
@@ -309,4 +309,27 @@ describe('re-practice sets', () => {
     }
     expect(moved).toBeGreaterThan(0);
   }, 120_000);
+
+  it('a set for chosen students expects their sheets only: the rest of the class is not 未扫描 in it', async () => {
+    const chosen = preview.students.slice(-2).map((s) => s.studentId);
+    const created = setCreatedSchema.parse(
+      data(
+        await teacher({
+          method: 'POST',
+          url: '/api/rehearse/sets',
+          payload: { ...base(), studentIds: chosen, title: '错题重练（两人）', startDate: '2026-11-20', dueDate: '2026-11-22' },
+        }),
+      ),
+    );
+    expect(created.students).toBe(2);
+    const left = data<{ unscanned: { code: string }[] }>(
+      await teacher({ method: 'GET', url: `/api/scan/homework/${created.homeworkId}/unscanned-students` }),
+    );
+    const codes = await db().select({ code: students.code }).from(students).where(inArray(students.id, chosen));
+    expect(left.unscanned.map((s) => s.code).sort()).toEqual(codes.map((s) => s.code).sort());
+    const table = data<{ students: { studentId: number }[] }>(
+      await teacher({ method: 'GET', url: `/api/marking/homework/${created.homeworkId}/scores` }),
+    );
+    expect(table.students.map((s) => s.studentId).sort()).toEqual([...chosen].sort());
+  });
 });
