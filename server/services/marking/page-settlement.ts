@@ -203,7 +203,9 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
   // work on it; otherwise its teachers decide, in its review list.
   if (rec.forcedHomeworkId === null && reading.qr && page.homeworkId === null && context !== null) {
     if (!(await scannerWorksOn(tx, rec.batchId, rec.orgId, context.homework))) {
-      await raise([{ kind: 'outOfScope', detail: `QR names homework ${context.homework.id} outside the scanning teacher's scope` }]);
+      await raise([
+        { kind: 'outOfScope', detail: `QR names homework ${context.homework.id} outside the scanning teacher's scope` },
+      ]);
     }
   }
   if (openPageItems().length === 0) {

@@ -274,9 +274,7 @@ export function measureBubble(
       if (x < left || x > right || y < top) return false;
       const u = inverse.a * x + inverse.c * y + inverse.e - cx;
       const v = inverse.b * x + inverse.d * y + inverse.f - cy;
-      return (
-        (u / irx) ** 2 + (v / iry) ** 2 <= 1 && (img.data[y * img.width + x] as number) < inkBelow && !skipped(x, y)
-      );
+      return (u / irx) ** 2 + (v / iry) ** 2 <= 1 && (img.data[y * img.width + x] as number) < inkBelow && !skipped(x, y);
     };
     for (let y = top; y <= bottom; y += 1) {
       for (let x = left; x <= right; x += 1) {

@@ -403,7 +403,12 @@ export function createRehearseService({ db, storage }: { db: Db; storage?: FileS
         const rows = await db
           .select({ id: answers.id, regionPath: answers.regionPath })
           .from(answers)
-          .where(inArray(answers.id, withImage.map((e) => e.answerId!)));
+          .where(
+            inArray(
+              answers.id,
+              withImage.map((e) => e.answerId!),
+            ),
+          );
         for (const row of rows) {
           if (!row.regionPath) continue;
           try {
@@ -414,7 +419,10 @@ export function createRehearseService({ db, storage }: { db: Db; storage?: FileS
         }
       }
       const file = await renderWrongBookPdf({ book, subjectName, scope: MASTERY_FILTER_LABELS[query.mastery], images });
-      return { file: Buffer.from(file), fileName: `${book.student.className}-${book.student.code}-${book.student.name}-错题本.pdf` };
+      return {
+        file: Buffer.from(file),
+        fileName: `${book.student.className}-${book.student.code}-${book.student.name}-错题本.pdf`,
+      };
     },
 
     async settings(userId: number) {

@@ -49,10 +49,10 @@ export async function renderWrongBookPdf({ book, subjectName, scope, images }: W
   const { doc, font } = await createSheetDocument(title, subjectName);
   const flow = new TextFlow(doc, font, `${title} · ${student.className} ${student.code}`);
   flow.paragraph(title, { sizeMm: 5.5, align: 'middle' });
-  flow.paragraph(
-    `${student.className} · 学号 ${student.code} · ${subjectName} · 共 ${entries.length} 题（${scope}）`,
-    { align: 'middle', tone: FAINT },
-  );
+  flow.paragraph(`${student.className} · 学号 ${student.code} · ${subjectName} · 共 ${entries.length} 题（${scope}）`, {
+    align: 'middle',
+    tone: FAINT,
+  });
   flow.paragraph(
     (Object.keys(MASTERY_LABELS) as (keyof typeof MASTERY_LABELS)[])
       .map((state) => `${MASTERY_LABELS[state]} ${counts[state]}`)

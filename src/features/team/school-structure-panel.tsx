@@ -175,7 +175,11 @@ export function SchoolStructurePanel({
                 <Button
                   size="small"
                   onClick={() =>
-                    runOnYear(year.id, () => archiveClass(http, orgId, year.id, !year.archived), year.archived ? '已恢复' : '已归档')
+                    runOnYear(
+                      year.id,
+                      () => archiveClass(http, orgId, year.id, !year.archived),
+                      year.archived ? '已恢复' : '已归档',
+                    )
                   }
                 >
                   {year.archived ? '恢复' : '归档'}

@@ -85,10 +85,13 @@ describe('我的试卷 tab of /paperlist', () => {
   });
 
   it('assigns a paper to the classes the server says the teacher may assign it to', async () => {
-    const fake = renderPapers([summary(1, { title: '周测' })], [
-      { id: 4, name: '初一(1)班' },
-      { id: 6, name: '初一(3)班' },
-    ]);
+    const fake = renderPapers(
+      [summary(1, { title: '周测' })],
+      [
+        { id: 4, name: '初一(1)班' },
+        { id: 6, name: '初一(3)班' },
+      ],
+    );
     const row = (await screen.findByText('周测')).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: '布置' }));
     const dialog = (await screen.findByText(/^把「周测」/)).closest<HTMLElement>('[role="dialog"]')!;

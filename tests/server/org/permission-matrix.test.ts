@@ -470,7 +470,10 @@ describe('the permission matrix', () => {
       const response = await callers[kind]({ method: 'GET', url: `/api/homework/assignable-classes?paperId=${paperId}` });
       expect(response.statusCode).toBe(200);
       const listed = classListSchema.parse(response.json().data);
-      expect(listed.map((c) => c.id), kind).toEqual(offered);
+      expect(
+        listed.map((c) => c.id),
+        kind,
+      ).toEqual(offered);
       for (const classId of classIds) {
         const assigned = await callers[kind]({
           method: 'POST',

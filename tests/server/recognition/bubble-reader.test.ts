@@ -240,7 +240,12 @@ describe('readObjective on generated pages of each hard kind', () => {
       degrade: { blur: 0.6, noise: 4 },
       allRight: false,
     },
-    { name: 'a streak down a column of fills', mix: {}, degrade: { columnStreaks: 1, columnStreakOn: { questionNo: 9, label: 'A' } }, allRight: false },
+    {
+      name: 'a streak down a column of fills',
+      mix: {},
+      degrade: { columnStreaks: 1, columnStreakOn: { questionNo: 9, label: 'A' } },
+      allRight: false,
+    },
     { name: 'half-erased marks', mix: { halfErased: 0.3 }, degrade: {}, allRight: false },
   ];
   for (const kind of kinds) {

@@ -261,7 +261,9 @@ describe('wrong-question book', () => {
     // Filters apply as on the page: nothing mastered yet gives an empty book, still a PDF.
     const mastered = await teacher({ method: 'GET', url: `/api/rehearse/student.pdf?studentId=${student.id}&mastery=mastered` });
     const empty = mupdf.Document.openDocument(mastered.rawPayload, 'application/pdf');
-    expect(empty.loadPage(0).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, '')).toContain('没有符合条件的错题');
+    expect(empty.loadPage(0).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, '')).toContain(
+      '没有符合条件的错题',
+    );
 
     const pdfUrl = `/api/rehearse/student.pdf?studentId=${student.id}`;
     expect(failure(await other.call({ method: 'GET', url: pdfUrl })).status).toBe(404);
