@@ -58,6 +58,8 @@ export function deferPortalServices(
       pending ??= load().then(
         (services) => {
           current = services;
+          // React's use() reads a settled promise's status and value, and then never suspends on it again.
+          Object.assign(pending!, { status: 'fulfilled', value: services });
           listeners.forEach((listener) => listener());
           return services;
         },
@@ -94,7 +96,9 @@ function useSource(): Source {
 export function usePortalServices(): PortalServices {
   const source = useSource();
   if (!isDeferred(source)) return source;
-  return source.current() ?? use(source.load());
+  // use() on every render, never only on some (React refuses a use() that suspended and then went away);
+  // once the services are there, the promise is settled and use() answers at once.
+  return use(source.load());
 }
 
 const noSubscription = () => () => undefined;
