@@ -111,7 +111,7 @@ test('pairs a wall screen, and its pipeline moves as sheets are printed and scan
   await expect(teacher).toHaveURL(/\/scan$/);
   // A homework of its own (the other suites scan and count theirs).
   await teacher.getByRole('combobox', { name: '选择作业' }).click();
-  const option = teacher.getByRole('option').filter({ hasText: 'Unit 2 单元检测（' });
+  const option = teacher.getByRole('option').filter({ hasText: '有理数的乘除法答题卡练习（' });
   const title = (await option.textContent())!.trim();
   await option.click();
   const token = await accessToken(teacher);
