@@ -78,7 +78,14 @@ export async function seedDemo(db: Db, options: { semester?: boolean; scanned?: 
 
     await tx.insert(memberships).values([
       { orgId: school.id, userId: teacher!.id, role: 'teacher', subjectId: subjectId('数学'), defaultClassId: firstYear.id },
-      { orgId: school.id, userId: director!.id, role: 'teacher', gradeDirector: true, subjectId: subjectId('语文') },
+      {
+        orgId: school.id,
+        userId: director!.id,
+        role: 'teacher',
+        gradeDirector: true,
+        subjectId: subjectId('语文'),
+        defaultClassId: firstYear.id,
+      },
       { orgId: school.id, userId: creator!.id, role: 'creator' },
     ]);
     // Duties: the teacher teaches maths to every 2026级 class and is class teacher of the first; the

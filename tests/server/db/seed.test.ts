@@ -26,7 +26,7 @@ describe('the demo seed', () => {
       gradeDirector: false,
       classDefaultName: '2026级 (初一)',
     });
-    expect(director.userGradeInfo).toMatchObject({ orgName: '示范中学', gradeDirector: true, classDefaultId: null });
+    expect(director.userGradeInfo).toMatchObject({ orgName: '示范中学', gradeDirector: true, classDefaultName: '2026级 (初一)' });
     expect(creator.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: true });
     expect(creator.orgs[0]!.role).toBe('creator');
     expect(newbie.orgs).toEqual([]);
