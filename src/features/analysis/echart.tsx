@@ -6,6 +6,15 @@
 import { useEffect, useRef } from 'react';
 import type { EChartsCoreOption } from 'echarts/core';
 
+/**
+ * ECharts 6 puts a legend at the bottom by default, where it covers the category labels; ours sit at the
+ * top, scrolling when a narrow screen cannot hold every series.
+ */
+export function withLegendOnTop(option: EChartsCoreOption): EChartsCoreOption {
+  if (!option.legend || Array.isArray(option.legend)) return option;
+  return { ...option, legend: { top: 0, type: 'scroll', ...(option.legend as object) } };
+}
+
 export function EChart({ option, height = 280, label }: { option: EChartsCoreOption; height?: number; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -15,7 +24,7 @@ export function EChart({ option, height = 280, label }: { option: EChartsCoreOpt
       if (disposed || !ref.current) return;
       try {
         const chart = echarts.init(ref.current);
-        chart.setOption(option);
+        chart.setOption(withLegendOnTop(option));
         const resize = () => chart.resize();
         window.addEventListener('resize', resize);
         dispose = () => {
