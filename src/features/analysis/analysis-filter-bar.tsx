@@ -1,4 +1,8 @@
-/** The filter row of the analysis pages: 学年, 学科, 班级 / 作业 (when the page has them), 时间范围. */
+/**
+ * The filter row of the analysis pages: 学年, 学科, 班级 / 作业 (when the page has them), 时间范围, and a
+ * page's own filters after them (学生学情's 学生).
+ */
+import type { ReactNode } from 'react';
 import { LazyDatePicker as DatePicker } from '../../shared/ui/lazy-date-picker';
 import type { AnalysisOptions } from '../../shared/contract/analysis';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
@@ -13,11 +17,13 @@ export function AnalysisFilterBar({
   filters,
   update,
   show,
+  extra,
 }: {
   options: AnalysisOptions;
   filters: AnalysisFilters;
   update: (changes: Partial<Record<keyof AnalysisFilters, number | string | null>>) => void;
   show: { classes?: boolean; homework?: boolean; range?: boolean; subject?: boolean };
+  extra?: ReactNode;
 }) {
   const classes = options.classes.filter((c) => c.schoolYearId === filters.schoolYearId);
   const homework = options.homework.filter((h) => h.schoolYearId === filters.schoolYearId && h.subjectId === filters.subjectId);
@@ -28,7 +34,7 @@ export function AnalysisFilterBar({
         prefix="学年"
         value={filters.schoolYearId ?? undefined}
         optionList={options.schoolYears.map((y) => ({ value: y.id, label: y.name }))}
-        onChange={(value) => update({ schoolYearId: value as number, classId: null, homeworkId: null })}
+        onChange={(value) => update({ schoolYearId: value as number, classId: null, homeworkId: null, studentId: null })}
       />
       {show.subject !== false ? (
         <LabelledSelect
@@ -45,7 +51,7 @@ export function AnalysisFilterBar({
           prefix="班级"
           value={filters.classId ?? undefined}
           optionList={classes.map((c) => ({ value: c.id, label: c.name }))}
-          onChange={(value) => update({ classId: value as number })}
+          onChange={(value) => update({ classId: value as number, studentId: null })}
         />
       ) : null}
       {show.homework ? (
@@ -72,6 +78,7 @@ export function AnalysisFilterBar({
           }}
         />
       ) : null}
+      {extra}
     </div>
   );
 }

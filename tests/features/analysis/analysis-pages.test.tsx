@@ -14,6 +14,7 @@ import { AnalysisServicesProvider } from '../../../src/features/analysis/analysi
 import { CommentaryPage } from '../../../src/features/analysis/pages/commentary-page';
 import { SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
 import { HomeworkAnalysisPage } from '../../../src/features/analysis/pages/homework-analysis-page';
+import { PersonPage } from '../../../src/features/analysis/pages/person-page';
 import type { AnalysisOptions, HomeworkAnalysis } from '../../../src/shared/contract/analysis';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
 import { analyseHomework, type AnalysisQuestion } from '../../../src/shared/lib/analysis-stats';
@@ -187,4 +188,28 @@ describe('数据中心', () => {
     expect(await screen.findByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
     expect(get).not.toHaveBeenCalledWith(expect.stringContaining('data-center'), expect.anything());
   });
+});
+
+describe('学生学情', () => {
+  it("offers the class's students to pick, searchable, and asks for the picked one", async () => {
+    const roster = {
+      students: [
+        { studentId: 41, name: '张三', code: '2026010141', classId: 4, className: '初一(1)班' },
+        { studentId: 42, name: '李四', code: '2026010142', classId: 4, className: '初一(1)班' },
+      ],
+    };
+    const { get } = renderPage(
+      <PersonPage />,
+      '/analysis/person',
+      serve({ '/api/analysis/class': roster, '/api/analysis/person': new Error('boom') }),
+    );
+    expect(await screen.findByText(/请选择一名学生/)).toBeInTheDocument();
+    expect(get).toHaveBeenCalledWith('/api/analysis/class', { classId: 4, subjectId: 2 }, expect.anything());
+    await userEvent.click(screen.getByText('请选择学生'));
+    await userEvent.click(await screen.findByText('李四（2026010142）'));
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith('/api/analysis/person', expect.objectContaining({ studentId: 42 }), expect.anything()),
+    );
+    expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  }, 20_000);
 });

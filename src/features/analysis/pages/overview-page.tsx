@@ -264,7 +264,7 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
               title: '姓名',
               dataIndex: 'name',
               render: (_: unknown, s: AnalysisOverview['students'][number]) => (
-                <Link to={`/analysis/person?studentId=${s.studentId}&subjectId=${subjectId}`}>{s.name}</Link>
+                <Link to={`/analysis/person?studentId=${s.studentId}&subjectId=${subjectId}&classId=${s.classId}`}>{s.name}</Link>
               ),
             },
             { title: '班级', dataIndex: 'className' },

@@ -2,7 +2,8 @@
  * /analysis/person (学生学情): one student's trend over the range (得分率 per homework beside the class,
  * the grade band of each), right / wrong / blank counts, strong and weak knowledge points (with the
  * number of questions behind them) and wrong questions. Prints as a one-page report for a parents'
- * meeting (打印报告). Without ?studentId= it asks to pick a student from the grade or class page.
+ * meeting (打印报告). The student is picked here (班级, then 学生, searchable by name or 学号) or from the
+ * grade or class page's student list.
  */
 import { IconPrint } from '@douyinfe/semi-icons';
 import { Button, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
@@ -10,13 +11,14 @@ import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { PersonAnalysis } from '../../../shared/contract/analysis';
 import { LazyFormulaLine, plain } from '../../../shared/ui/lazy-rich-text';
-import { useAnalysisOptions, usePerson } from '../analysis-api';
+import { useAnalysisOptions, useOverview, usePerson } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
+import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import styles from '../analysis.module.css';
 import { EChart } from '../echart';
-import { useAnalysisFilters } from '../use-analysis-filters';
+import { useAnalysisFilters, type AnalysisFilters } from '../use-analysis-filters';
 
 export function PersonPage() {
   const options = useAnalysisOptions();
@@ -39,11 +41,17 @@ export function PersonPage() {
       <QueryState loading={options.isLoading} error={options.error}>
         {() => (
           <>
-            <AnalysisFilterBar options={options.data!} filters={filters} update={update} show={{ range: true }} />
+            <AnalysisFilterBar
+              options={options.data!}
+              filters={filters}
+              update={update}
+              show={{ classes: true, range: true }}
+              extra={<StudentSelect filters={filters} update={update} current={person.data?.student} />}
+            />
             {!ready ? (
               <Typography.Paragraph>
-                请从 <Link to="/analysis/grade">年级学情</Link> 或 <Link to="/analysis/class">班级学情</Link>{' '}
-                的学生列表中选择一名学生。
+                请选择一名学生，或从 <Link to="/analysis/grade">年级学情</Link> 或 <Link to="/analysis/class">班级学情</Link>{' '}
+                的学生列表中打开。
               </Typography.Paragraph>
             ) : (
               <QueryState loading={person.isLoading} error={person.error}>
@@ -54,6 +62,46 @@ export function PersonPage() {
         )}
       </QueryState>
     </div>
+  );
+}
+
+/** 学生: the class's students (the class page's list, so the same request is cached for both pages). */
+function StudentSelect({
+  filters,
+  update,
+  current,
+}: {
+  filters: AnalysisFilters;
+  update: (changes: Partial<Record<keyof AnalysisFilters, number | null>>) => void;
+  current: { id: number; name: string; code: string } | undefined;
+}) {
+  const roster = useOverview(
+    'class',
+    {
+      classId: filters.classId ?? undefined,
+      subjectId: filters.subjectId ?? undefined,
+      from: filters.from ?? undefined,
+      to: filters.to ?? undefined,
+    },
+    filters.classId !== null && filters.subjectId !== null,
+  );
+  const students = roster.data?.students.map((s) => ({ value: s.studentId, label: `${s.name}（${s.code}）` })) ?? [];
+  if (current && !students.some((s) => s.value === current.id)) {
+    students.unshift({ value: current.id, label: `${current.name}（${current.code}）` });
+  }
+  return (
+    <LabelledSelect
+      label="学生"
+      prefix="学生"
+      placeholder="请选择学生"
+      style={{ minWidth: 200 }}
+      filter
+      loading={roster.isLoading}
+      emptyContent="该班暂无学生"
+      value={filters.studentId ?? undefined}
+      optionList={students}
+      onChange={(value) => update({ studentId: value as number })}
+    />
   );
 }
 
