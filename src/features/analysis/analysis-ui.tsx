@@ -12,17 +12,21 @@ export function QueryState({
   error,
   empty,
   emptyText = '暂无数据',
+  emptyHint,
   children,
 }: {
   loading: boolean;
   error: unknown;
   empty?: boolean;
   emptyText?: string;
+  /** What to do about it: where the missing classes or scores come from. */
+  emptyHint?: string;
   children: () => ReactNode;
 }) {
   if (loading) return <Spin size="large" tip="正在计算…" wrapperClassName={styles.state} spinning />;
   if (error) return <Empty className={styles.state} title="加载失败" description="数据暂时无法读取，请稍后重试" />;
-  if (empty) return <Empty className={styles.state} image={<Illustration name="NoContent" />} title={emptyText} />;
+  if (empty)
+    return <Empty className={styles.state} image={<Illustration name="NoContent" />} title={emptyText} description={emptyHint} />;
   return <>{children()}</>;
 }
 

@@ -42,6 +42,7 @@ export function HomeworkShell({ children, bare = false }: { children: (data: Hom
         error={options.error}
         empty={!options.data?.homework.length}
         emptyText="暂无可分析的作业"
+        emptyHint="您任教班级的作业扫描、批阅后，会在这里显示分析和讲评。"
       >
         {() => (
           <>

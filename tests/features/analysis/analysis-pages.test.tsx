@@ -139,6 +139,7 @@ describe('数据分析 (one homework)', () => {
   it('shows an empty state when there is no homework to analyse', async () => {
     renderPage(<HomeworkAnalysisPage />, '/assistant/analysis', serve({ '/api/analysis/options': { ...OPTIONS, homework: [] } }));
     expect(await screen.findByText('暂无可分析的作业')).toBeInTheDocument();
+    expect(screen.getByText('您任教班级的作业扫描、批阅后，会在这里显示分析和讲评。')).toBeInTheDocument();
   });
 
   it('shows the figures, absent students apart, and exports the same figures to Excel', async () => {

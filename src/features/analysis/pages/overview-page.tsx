@@ -37,6 +37,7 @@ export function OverviewPage({ kind }: { kind: 'grade' | 'class' }) {
         error={options.error}
         empty={!options.data?.schoolYears.length}
         emptyText="暂无可查看的班级"
+        emptyHint="学情分析显示您任教班级（或所任年级主任的学年）的作业成绩；学年、班级和任教由学校管理员在学校设置与团队管理中设置。"
       >
         {() => (
           <>
@@ -51,6 +52,7 @@ export function OverviewPage({ kind }: { kind: 'grade' | 'class' }) {
               error={overview.error}
               empty={!overview.data?.homework.length}
               emptyText="所选范围内暂无作业成绩"
+              emptyHint="作业扫描、批阅后即计入学情；可换一个学科或时间范围。"
             >
               {() => <OverviewBody data={overview.data!} kind={kind} subjectId={filters.subjectId!} />}
             </QueryState>
