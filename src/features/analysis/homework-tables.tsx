@@ -30,6 +30,7 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
         title={<Explained label="优秀 / 良好 / 及格" help={DENOMINATORS.levels} />}
         value={`${pct(s.levels?.excellentRate, 0)} / ${pct(s.levels?.goodRate, 0)} / ${pct(s.levels?.passRate, 0)}`}
         hint={`低分率 ${pct(s.levels?.lowRate)}`}
+        compact
       />
       <StatCard
         title={<Explained label="信度" help={DENOMINATORS.reliability} />}
