@@ -103,20 +103,22 @@ export function Commentary({ data }: { data: HomeworkAnalysis }) {
         <div style={{ marginTop: 24, maxWidth: 720 }} aria-label="选项分布">
           {q.options.options.map((o) => (
             <div key={o.label} style={{ display: 'flex', alignItems: 'center', gap: 12, margin: '6px 0' }}>
-              <strong style={{ width: 48 }}>
+              <strong style={{ width: 56, flexShrink: 0, whiteSpace: 'nowrap' }}>
                 {labelText(o.label)}
                 {o.isKey ? ' ✓' : ''}
               </strong>
-              <div
-                style={{
-                  height: 28,
-                  width: `${(o.count / maxCount) * 100}%`,
-                  minWidth: 2,
-                  background: o.isKey ? 'var(--semi-color-success)' : 'var(--semi-color-warning)',
-                  borderRadius: 4,
-                }}
-              />
-              <span>
+              <div style={{ flex: 1, minWidth: 0 }}>
+                <div
+                  style={{
+                    height: 28,
+                    width: `${(o.count / maxCount) * 100}%`,
+                    minWidth: 2,
+                    background: o.isKey ? 'var(--semi-color-success)' : 'var(--semi-color-warning)',
+                    borderRadius: 4,
+                  }}
+                />
+              </div>
+              <span style={{ flexShrink: 0, minWidth: 120, whiteSpace: 'nowrap' }}>
                 {o.count} 人（{pct(q.n ? o.count / q.n : null, 0)}）
               </span>
             </div>
