@@ -183,15 +183,17 @@ type DemoHomeworkPlan = {
   classes: number[];
   /** The paper's sections, when not the subject's PAPER_PLANS. */
   sections?: [QuestionType, number][];
+  /** Shared to 校本资料 by its author a day after it started, so the school's library is not empty. */
+  shared?: boolean;
 };
 
 /** The twelve demo homework: subject, title, status, how many days ago it started, which classes (0..3). */
 const DEMO_HOMEWORK: DemoHomeworkPlan[] = [
-  { subject: '数学', title: '有理数单元练习', status: 'finished', daysAgo: 35, classes: [0, 1, 2, 3] },
-  { subject: '语文', title: '第一单元基础练习', status: 'finished', daysAgo: 33, classes: [0, 1] },
-  { subject: '英语', title: 'Starter Units 词汇与语法', status: 'finished', daysAgo: 30, classes: [0, 1, 2, 3] },
+  { subject: '数学', title: '有理数单元练习', status: 'finished', daysAgo: 35, classes: [0, 1, 2, 3], shared: true },
+  { subject: '语文', title: '第一单元基础练习', status: 'finished', daysAgo: 33, classes: [0, 1], shared: true },
+  { subject: '英语', title: 'Starter Units 词汇与语法', status: 'finished', daysAgo: 30, classes: [0, 1, 2, 3], shared: true },
   { subject: '数学', title: '整式的加减课后作业', status: 'finished', daysAgo: 26, classes: [0, 1] },
-  { subject: '语文', title: '古诗文默写与理解', status: 'marking', daysAgo: 21, classes: [2, 3] },
+  { subject: '语文', title: '古诗文默写与理解', status: 'marking', daysAgo: 21, classes: [2, 3], shared: true },
   { subject: '数学', title: '一元一次方程周测', status: 'marking', daysAgo: 17, classes: [0, 1, 2, 3] },
   { subject: '英语', title: 'Unit 1 课时练习', status: 'scanning', daysAgo: 12, classes: [0, 1] },
   { subject: '数学', title: '几何图形初步练习', status: 'scanning', daysAgo: 9, classes: [2, 3] },
@@ -280,6 +282,7 @@ async function seedHomework(
         paperSize: 'A4',
         createdBy: author,
         createdAt: start,
+        sharedAt: plan.shared ? new Date(start.getTime() + 86_400_000) : null,
       })
       .returning({ id: papers.id });
     const sectionRows = await db
@@ -312,6 +315,7 @@ async function seedHomework(
         dueDate: isoDate(due),
         createdBy: author,
         createdAt: start,
+        sharedAt: plan.shared ? new Date(start.getTime() + 86_400_000) : null,
       })
       .returning({ id: homework.id });
     await db.insert(homeworkClasses).values(plan.classes.map((c) => ({ homeworkId: row!.id, classId: klasses[c]!.id })));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { seedDemo } from '../../../server/db/seed';
 import { loginAs } from '../accounts-helper';
 import { useTestApp } from '../helper';
+import { callerFor } from '../papers/papers-helper';
 
 describe('the demo seed', () => {
   const app = useTestApp();
@@ -38,6 +39,16 @@ describe('the demo seed', () => {
       classDefaultId: null,
       classDefaultName: null,
     });
+  });
+
+  it('fills 校本资料 with papers shared by the maths, Chinese and English teachers', async () => {
+    const teacher = await callerFor(app(), 'teacher');
+    const response = await teacher({ method: 'GET', url: '/api/school-materials?pageSize=50' });
+    expect(response.statusCode).toBe(200);
+    const titles = (response.json().data.list as { title: string }[]).map((paper) => paper.title);
+    expect(titles).toEqual(
+      expect.arrayContaining(['有理数单元练习', '第一单元基础练习', 'Starter Units 词汇与语法', '古诗文默写与理解']),
+    );
   });
 
   it('does nothing when a school exists already', async () => {
