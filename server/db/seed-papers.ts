@@ -315,7 +315,6 @@ async function seedHomework(
         dueDate: isoDate(due),
         createdBy: author,
         createdAt: start,
-        sharedAt: plan.shared ? new Date(start.getTime() + 86_400_000) : null,
       })
       .returning({ id: homework.id });
     await db.insert(homeworkClasses).values(plan.classes.map((c) => ({ homeworkId: row!.id, classId: klasses[c]!.id })));
