@@ -15,8 +15,26 @@ export function withLegendOnTop(option: EChartsCoreOption): EChartsCoreOption {
   return { ...option, legend: { top: 0, type: 'scroll', ...(option.legend as object) } };
 }
 
-export function EChart({ option, height = 280, label }: { option: EChartsCoreOption; height?: number; label: string }) {
+/** Where a click landed on a category chart: the x category's index, and [x, y] categories (a heatmap's cell). */
+export type ChartItem = { dataIndex: number; category: [number, number] };
+
+export function EChart({
+  option,
+  height = 280,
+  label,
+  onItemClick,
+}: {
+  option: EChartsCoreOption;
+  height?: number;
+  label: string;
+  /** Drill-down: called with the bar, point or cell clicked. */
+  onItemClick?: (item: ChartItem) => void;
+}) {
   const ref = useRef<HTMLDivElement>(null);
+  const clicked = useRef(onItemClick);
+  useEffect(() => {
+    clicked.current = onItemClick;
+  });
   useEffect(() => {
     let disposed = false;
     let dispose = () => undefined as void;
@@ -25,6 +43,13 @@ export function EChart({ option, height = 280, label }: { option: EChartsCoreOpt
       try {
         const chart = echarts.init(ref.current);
         chart.setOption(withLegendOnTop(option));
+        // Anywhere in a category's column counts, not only on a line's small point.
+        chart.getZr().on('click', ({ offsetX, offsetY }) => {
+          if (!clicked.current || !chart.containPixel({ gridIndex: 0 }, [offsetX, offsetY])) return;
+          const [x, y] = chart.convertFromPixel({ gridIndex: 0 }, [offsetX, offsetY]) as number[];
+          if (x === undefined || !Number.isFinite(x)) return;
+          clicked.current({ dataIndex: Math.round(x), category: [Math.round(x), Math.round(y ?? 0)] });
+        });
         const resize = () => chart.resize();
         window.addEventListener('resize', resize);
         dispose = () => {

@@ -5,14 +5,14 @@
  */
 import { Table, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import type { AnalysisOverview } from '../../../shared/contract/analysis';
 import { useAnalysisOptions, useOverview } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
 import styles from '../analysis.module.css';
-import { EChart } from '../echart';
+import { EChart, type ChartItem } from '../echart';
 import { useAnalysisFilters } from '../use-analysis-filters';
 
 export function OverviewPage({ kind }: { kind: 'grade' | 'class' }) {
@@ -54,7 +54,7 @@ export function OverviewPage({ kind }: { kind: 'grade' | 'class' }) {
               emptyText="所选范围内暂无作业成绩"
               emptyHint="作业扫描、批阅后即计入学情；可换一个学科或时间范围。"
             >
-              {() => <OverviewBody data={overview.data!} kind={kind} subjectId={filters.subjectId!} />}
+              {() => <OverviewBody data={overview.data!} kind={kind} subjectId={filters.subjectId!} classId={filters.classId} />}
             </QueryState>
           </>
         )}
@@ -63,8 +63,31 @@ export function OverviewPage({ kind }: { kind: 'grade' | 'class' }) {
   );
 }
 
-function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind: 'grade' | 'class'; subjectId: number }) {
+/** Where a homework of the view drills down to: its analysis, for the class when the view is one class. */
+function homeworkAnalysisLink(homeworkId: number, kind: 'grade' | 'class', classId: number | null) {
+  return `/assistant/analysis?homeworkId=${homeworkId}${kind === 'class' && classId !== null ? `&classId=${classId}` : ''}`;
+}
+
+function OverviewBody({
+  data,
+  kind,
+  subjectId,
+  classId,
+}: {
+  data: AnalysisOverview;
+  kind: 'grade' | 'class';
+  subjectId: number;
+  classId: number | null;
+}) {
   const { totals } = data;
+  const navigate = useNavigate();
+  const openHomework = ({ dataIndex }: ChartItem) => {
+    const homework = data.homework[dataIndex];
+    if (homework) void navigate(homeworkAnalysisLink(homework.id, kind, classId));
+  };
+  const openClass = (id: number | undefined) => {
+    if (id !== undefined) void navigate(`/analysis/class?classId=${id}&subjectId=${subjectId}`);
+  };
   const trend = useMemo(
     () => ({
       tooltip: { trigger: 'axis' },
@@ -184,12 +207,19 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
         ))}
       </div>
       <div className={styles.grid2}>
-        <Section title="得分率趋势">
-          <EChart option={trend} label="得分率趋势图" />
+        <Section title="得分率趋势" extra={<Hint>点击作业查看其分析</Hint>}>
+          <EChart option={trend} label="得分率趋势图" onItemClick={openHomework} />
         </Section>
-        <Section title={kind === 'grade' ? '班级对比' : '学生得分率分布'}>
+        <Section
+          title={kind === 'grade' ? '班级对比' : '学生得分率分布'}
+          extra={kind === 'grade' ? <Hint>点击班级查看班级学情</Hint> : undefined}
+        >
           {kind === 'grade' ? (
-            <EChart option={classes} label="班级得分率对比图" />
+            <EChart
+              option={classes}
+              label="班级得分率对比图"
+              onItemClick={({ dataIndex }) => openClass(data.classes[dataIndex]?.classId)}
+            />
           ) : (
             <EChart
               label="学生得分率分布图"
@@ -204,9 +234,17 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
           )}
         </Section>
       </div>
-      <Section title={<Explained label="知识点掌握度" help={DENOMINATORS.mastery} />}>
+      <Section
+        title={<Explained label="知识点掌握度" help={DENOMINATORS.mastery} />}
+        extra={kind === 'grade' ? <Hint>点击格子查看该班学情</Hint> : undefined}
+      >
         {data.heatmap.points.length ? (
-          <EChart option={heat} height={Math.max(240, 28 * data.heatmap.points.length + 80)} label="知识点掌握度热力图" />
+          <EChart
+            option={heat}
+            height={Math.max(240, 28 * data.heatmap.points.length + 80)}
+            label="知识点掌握度热力图"
+            onItemClick={kind === 'grade' ? ({ category: [x] }) => openClass(data.heatmap.classes[x]?.id) : undefined}
+          />
         ) : (
           <Typography.Text type="tertiary">暂无知识点数据</Typography.Text>
         )}
@@ -222,7 +260,7 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
               title: '作业',
               dataIndex: 'title',
               render: (_: unknown, h: AnalysisOverview['homework'][number]) => (
-                <Link to={`/assistant/analysis?homeworkId=${h.id}`}>{h.title}</Link>
+                <Link to={homeworkAnalysisLink(h.id, kind, classId)}>{h.title}</Link>
               ),
             },
             { title: '日期', dataIndex: 'startDate', width: 110 },
@@ -288,3 +326,11 @@ function OverviewBody({ data, kind, subjectId }: { data: AnalysisOverview; kind:
 }
 
 const round = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 10);
+
+function Hint({ children }: { children: string }) {
+  return (
+    <Typography.Text type="tertiary" size="small" className={styles.noPrint}>
+      {children}
+    </Typography.Text>
+  );
+}
