@@ -48,6 +48,7 @@ import {
   loadMarks,
   loadRoster,
   loadTotals,
+  ownPaperQuestionCounts,
   participantsOf,
   questionSumsOf,
   type HomeworkTotals,
@@ -326,8 +327,21 @@ export function createAnalysisService({ db }: { db: Db }) {
     if (visible.length === 0) throw ApiError.notFound();
     if (classId !== undefined && !visible.includes(classId)) throw ApiError.badRequest('班级不在此作业的范围内');
     const year = await requireSchoolYear(scope, hw.schoolYearId);
-    const roster = await loadRoster(db, scope.orgId, visible);
-    const marks = (await loadMarks(db, scope.orgId, [hw], { withAnswers: true })).get(hw.id);
+    // A personalised set expects the students it made papers for, each on their own questions: the same
+    // roster and the same 已阅完 as its score table (marking/student-status.ts).
+    const own = await ownPaperQuestionCounts(db, scope.orgId, hw.id);
+    const marks = (
+      await loadMarks(db, scope.orgId, [hw], {
+        withAnswers: true,
+        ...(own ? { ownQuestionCounts: new Map([[hw.id, own]]) } : {}),
+      })
+    ).get(hw.id);
+    const enrolled = await loadRoster(db, scope.orgId, visible);
+    const handedIn = (id: number) => {
+      const status = marks?.get(id)?.status;
+      return status === 'marking' || status === 'complete';
+    };
+    const roster = own ? enrolled.filter((s) => own.has(s.id) || handedIn(s.id)) : enrolled;
     const viewIds = classId === undefined ? visible : [classId];
     const gradeStudents = analysisStudents(hw, roster, marks, visible);
     const grade = analyse(scope, hw.questions, gradeStudents, { ranks: year.ranksAllowed });
@@ -339,7 +353,7 @@ export function createAnalysisService({ db }: { db: Db }) {
             hw.questions,
             gradeStudents.filter((s) => viewIds.includes(s.classId)),
           );
-    const classNames = new Map(roster.map((s) => [s.classId, s.className]));
+    const classNames = new Map(enrolled.map((s) => [s.classId, s.className]));
     const byStudent = new Map(grade.students.map((s) => [s.studentId, s]));
     const viewStats = new Map(view.students.map((s) => [s.studentId, s]));
     return {

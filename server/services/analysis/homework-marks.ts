@@ -17,6 +17,7 @@ import {
   homework,
   homeworkAbsences,
   homeworkClasses,
+  homeworkStudentPapers,
   knowledgePoints,
   paperQuestions,
   papers,
@@ -170,6 +171,21 @@ export async function loadRoster(db: Db, orgId: number, classIds: readonly numbe
 }
 
 /**
+ * The students a personalised re-practice set made papers for, each with the number of questions on
+ * their own paper; null for a homework with one paper for everyone. Such a set expects these students
+ * only, each complete once their own questions are marked (as the marking module's student status).
+ */
+export async function ownPaperQuestionCounts(db: Db, orgId: number, homeworkId: number): Promise<Map<number, number> | null> {
+  const rows = await db
+    .select({ studentId: homeworkStudentPapers.studentId, questions: sql<number>`count(${paperQuestions.id})`.mapWith(Number) })
+    .from(homeworkStudentPapers)
+    .leftJoin(paperQuestions, eq(paperQuestions.paperId, homeworkStudentPapers.paperId))
+    .where(and(eq(homeworkStudentPapers.homeworkId, homeworkId), eq(homeworkStudentPapers.orgId, orgId)))
+    .groupBy(homeworkStudentPapers.studentId);
+  return rows.length === 0 ? null : new Map(rows.map((r) => [r.studentId, r.questions]));
+}
+
+/**
  * Where each student stands in each homework and their final marks, aligned with the homework's
  * questions. The status is decided by the marking module's one rule (decideStudentStatus: 未扫描 / 缺考 /
  * 阅卷中 / 已阅完) from the same facts it reads; only 已阅完 students have marks in the statistics.
@@ -183,7 +199,13 @@ export async function loadMarks(
   db: Db,
   orgId: number,
   list: readonly LoadedHomework[],
-  options: { studentIds?: number[]; labels?: boolean; withAnswers?: boolean } = {},
+  options: {
+    studentIds?: number[];
+    labels?: boolean;
+    withAnswers?: boolean;
+    /** Per homework, the question count of each student with a paper of their own (ownPaperQuestionCounts). */
+    ownQuestionCounts?: Map<number, Map<number, number>>;
+  } = {},
 ): Promise<Map<number, Map<number, StudentMarks>>> {
   const result = new Map<number, Map<number, StudentMarks>>();
   if (list.length === 0) return result;
@@ -276,7 +298,8 @@ export async function loadMarks(
     if (!students) result.set(hw.id, (students = new Map()));
     for (const [studentId, marks] of students) {
       const key = pairKey(hw.id, studentId);
-      marks.status = decideStudentStatus(counts.get(key), absent.has(key), blocked.has(key), hw.questions.length);
+      const expected = options.ownQuestionCounts?.get(hw.id)?.get(studentId) ?? hw.questions.length;
+      marks.status = decideStudentStatus(counts.get(key), absent.has(key), blocked.has(key), expected);
       if (marks.status !== 'complete') {
         // Only final marks count: a student still being marked has none yet (shown as 阅卷中).
         marks.labels.fill(null);

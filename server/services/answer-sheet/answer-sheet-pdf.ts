@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { deflateSync } from 'node:zlib';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PDFRef, grayscale, type PDFEmbeddedPage, type PDFFont, type PDFPage } from 'pdf-lib';
 import type {
@@ -22,7 +23,7 @@ import {
   type SheetDecorations,
   type SheetText,
 } from '../../../src/shared/lib/answer-sheet-layout';
-import { encodeSheetQr, sheetQrPath } from '../../../src/shared/lib/answer-sheet-qr';
+import { encodeSheetQr, sheetQrRuns } from '../../../src/shared/lib/answer-sheet-qr';
 
 export interface AnswerSheetCopy {
   /** The student the sheet is printed for; absent for a generic sheet. */
@@ -46,16 +47,29 @@ let fontBytes: Promise<Uint8Array> | undefined;
 const longLocaFontkit: Parameters<PDFDocument['registerFontkit']>[0] = {
   create(buffer, postscriptName) {
     const font = fontkit.create(buffer, postscriptName);
-    // pdf-lib shapes every string it measures or draws (GSUB lookups, the slow part of CJK text); a
-    // document repeats the same strings (option letters, question numbers, a question printed for many
-    // students), so each distinct string is shaped once per document. pdf-lib only reads the result.
+    // pdf-lib shapes every string it measures or draws (GSUB lookups over the whole string, the slow
+    // part of CJK text) and reads only the glyphs. A document repeats the same characters in thousands
+    // of distinct lines, so each character is shaped once per document and a string's glyphs are its
+    // characters' glyphs (no ligature across characters: none in the Chinese text printed, and the text
+    // extracted from the PDF stays the text drawn).
     const layout = font.layout.bind(font);
+    type Glyphs = ReturnType<typeof layout>['glyphs'];
+    const perCharacter = new Map<string, Glyphs>();
     const shaped = new Map<string, ReturnType<typeof layout>>();
     font.layout = ((text: string, features?: unknown) => {
       if (typeof text !== 'string' || features !== undefined) return layout(text as never, features as never);
       let run = shaped.get(text);
       if (!run) {
-        run = layout(text);
+        const glyphs: Glyphs = [];
+        for (const character of text) {
+          let own = perCharacter.get(character);
+          if (!own) {
+            own = layout(character).glyphs;
+            perCharacter.set(character, own);
+          }
+          for (const glyph of own) glyphs.push(glyph);
+        }
+        run = { glyphs } as unknown as ReturnType<typeof layout>;
         if (shaped.size < 50_000) shaped.set(text, run);
       }
       return run;
@@ -76,6 +90,23 @@ const longLocaFontkit: Parameters<PDFDocument['registerFontkit']>[0] = {
     return font;
   },
 };
+
+/**
+ * pdf-lib compresses every content stream with pako, a JavaScript deflate: a third of the CPU time of a
+ * class's print. The same zlib format from Node's native zlib is several times faster; pdf-lib calls
+ * `deflate(bytes)` without options, so only that call is answered natively (any other goes to pako).
+ */
+function deflateNatively(): void {
+  const pako = createRequire(createRequire(import.meta.url).resolve('pdf-lib'))('pako') as {
+    deflate: (input: Uint8Array, options?: unknown) => Uint8Array;
+    __native?: true;
+  };
+  if (pako.__native) return;
+  const original = pako.deflate;
+  pako.deflate = (input, options) => (options === undefined ? new Uint8Array(deflateSync(input)) : original(input, options));
+  pako.__native = true;
+}
+deflateNatively();
 
 function loadFont(): Promise<Uint8Array> {
   fontBytes ??= readFile(createRequire(import.meta.url).resolve(FONT_MODULE)).catch((error: unknown) => {
@@ -107,6 +138,13 @@ export async function createSheetDocument(title: string, subject: string): Promi
   return { doc, font };
 }
 
+/**
+ * The template pages of a document by what is drawn on them (`null`: drawn once, straight on its page),
+ * so students whose sheets lay out alike (a class set; personal sets with the same question types and
+ * points) share one stamped form per page, and a page drawn only once costs no form.
+ */
+export type SheetFormCache = Map<string, PDFEmbeddedPage | null>;
+
 /** Adds the sheets' pages at the end of `doc` (another document's pages may come before and after). */
 export async function appendAnswerSheets(
   doc: PDFDocument,
@@ -114,34 +152,51 @@ export async function appendAnswerSheets(
   spec: AnswerSheetSpec,
   template: AnswerSheetTemplate,
   sheets: AnswerSheetCopy[],
+  cache: SheetFormCache = new Map(),
 ): Promise<void> {
   const size: [number, number] = [template.pageWidthMm * PT_PER_MM, template.pageHeightMm * PT_PER_MM];
 
   // Everything but the QR and the student's name and code is the same on every sheet: draw each
   // template page once, on a scratch page, and stamp it as a form XObject. Laying out CJK text is the
-  // slow part of pdf-lib, and a class of sheets then shares one copy of it.
-  const forms: PDFEmbeddedPage[] = [];
-  for (const [i, layout] of template.pages.entries()) {
-    const scratch = doc.addPage(size);
-    drawSharedContent(new MmCanvas(scratch, template.pageHeightMm, font), layout, sheetPageDecorations(spec, template, i));
-    const form = await doc.embedPage(scratch);
-    await form.embed();
-    doc.removePage(doc.getPageCount() - 1);
-    dropObjects(doc, scratch);
+  // slow part of pdf-lib, and a class of sheets then shares one copy of it. A page seen for the first
+  // time in a document, for one sheet, is drawn straight on that sheet instead.
+  const shared = template.pages.map((layout, i) => {
+    const decorations = sheetPageDecorations(spec, template, i);
+    return { layout, decorations, key: JSON.stringify([size, layout, decorations]) };
+  });
+  const forms: (PDFEmbeddedPage | null)[] = [];
+  for (const { layout, decorations, key } of shared) {
+    let form = cache.get(key);
+    if (form === undefined && sheets.length === 1) {
+      cache.set(key, null);
+      forms.push(null);
+      continue;
+    }
+    if (!form) {
+      const scratch = doc.addPage(size);
+      drawSharedContent(new MmCanvas(scratch, template.pageHeightMm, font), layout, decorations);
+      form = await doc.embedPage(scratch);
+      await form.embed();
+      doc.removePage(doc.getPageCount() - 1);
+      dropObjects(doc, scratch);
+      cache.set(key, form);
+    }
     forms.push(form);
   }
 
   for (const sheet of sheets) {
-    for (const [i, layout] of template.pages.entries()) {
+    for (const [i, { layout, decorations }] of shared.entries()) {
       const page = doc.addPage(size);
-      page.drawPage(forms[i] as PDFEmbeddedPage, { x: 0, y: 0 });
       const canvas = new MmCanvas(page, template.pageHeightMm, font);
+      const form = forms[i];
+      if (form) page.drawPage(form, { x: 0, y: 0 });
+      else drawSharedContent(canvas, layout, decorations);
       const { student } = sheet;
+      if (student) drawTexts(canvas, sheetStudentTexts(layout, student));
       canvas.qr(
         encodeSheetQr({ homeworkId: template.homeworkId, page: layout.page, ...(student ? { studentCode: student.code } : {}) }),
         layout.qr,
       );
-      if (student) drawTexts(canvas, sheetStudentTexts(layout, student));
     }
   }
 }
@@ -257,9 +312,23 @@ export class MmCanvas {
     this.page.drawText(text, { x: this.x(xMm) - shift, y: this.y(baselineMm), size, font: this.font, color });
   }
 
-  /** The QR symbol as one filled vector path: crisp at any dpi. */
+  /**
+   * The QR symbol as filled vector rectangles (one per run of dark modules): crisp at any dpi. Written
+   * as its own content stream of plain operators, after what is already drawn: parsing the same path as
+   * SVG in pdf-lib cost more than encoding the symbol.
+   */
   qr(text: string, { xMm, yMm, sizeMm }: SheetQrPlacement) {
-    const { path, modules } = sheetQrPath(text);
-    this.page.drawSvgPath(path, { x: this.x(xMm), y: this.y(yMm), scale: (sizeMm / modules) * PT_PER_MM, color: INK });
+    const { runs, modules } = sheetQrRuns(text);
+    const unit = (sizeMm / modules) * PT_PER_MM;
+    const left = this.x(xMm);
+    const top = this.y(yMm);
+    const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
+    let ops = 'q 0 g\n';
+    for (const { row, start, length } of runs) {
+      ops += `${n(left + start * unit)} ${n(top - (row + 1) * unit)} ${n(length * unit)} ${n(unit)} re\n`;
+    }
+    ops += 'f\nQ\n';
+    const context = this.page.doc.context;
+    this.page.node.addContentStream(context.register(context.flateStream(ops)));
   }
 }

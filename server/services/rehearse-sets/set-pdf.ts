@@ -8,7 +8,15 @@
 import type { PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import type { AnswerSheetSpec, AnswerSheetTemplate } from '../../../src/shared/contract/answer-sheet';
 import { QUESTION_TYPE_NAMES } from '../../../src/shared/contract/rehearse-sets';
-import { appendAnswerSheets, createSheetDocument, FAINT, INK, MmCanvas, PT_PER_MM } from '../answer-sheet/answer-sheet-pdf';
+import {
+  appendAnswerSheets,
+  createSheetDocument,
+  FAINT,
+  INK,
+  MmCanvas,
+  PT_PER_MM,
+  type SheetFormCache,
+} from '../answer-sheet/answer-sheet-pdf';
 
 export type PrintQuestion = { no: number; score: number; type: string; stem: string; options: string[] };
 
@@ -71,21 +79,30 @@ export class TextFlow {
   private lines(text: string, sizeMm: number, maxMm: number): string[] {
     const out: string[] = [];
     let line = '';
+    // The width of `line`, kept as it grows (measuring the whole line again per token was quadratic).
+    let lineMm = 0;
     for (const token of text.match(/[A-Za-z0-9.,;:!?'"()+\-=/<>²³√×÷±≠≤≥]+|\s+|./gu) ?? []) {
-      const next = line + token;
-      if (this.widthMm(next, sizeMm) <= maxMm || line === '') {
-        if (this.widthMm(token, sizeMm) > maxMm && line === '') {
+      const tokenMm = this.widthMm(token, sizeMm);
+      if (lineMm + tokenMm <= maxMm || line === '') {
+        if (tokenMm > maxMm && line === '') {
           for (const ch of token) {
-            if (this.widthMm(line + ch, sizeMm) > maxMm && line !== '') {
+            const chMm = this.widthMm(ch, sizeMm);
+            if (lineMm + chMm > maxMm && line !== '') {
               out.push(line);
               line = '';
+              lineMm = 0;
             }
             line += ch;
+            lineMm += chMm;
           }
-        } else line = next;
+        } else {
+          line += token;
+          lineMm += tokenMm;
+        }
       } else {
         out.push(line.trimEnd());
         line = token.trimStart();
+        lineMm = this.widthMm(line, sizeMm);
       }
     }
     if (line.trim() !== '') out.push(line.trimEnd());
@@ -180,9 +197,16 @@ function drawPaper(doc: PDFDocument, font: PDFFont, print: SetPrint, student: Pr
 }
 
 /** Adds a student's paper and answer sheet to a document. */
-async function appendStudent(doc: PDFDocument, font: PDFFont, print: SetPrint, student: PrintStudent) {
+async function appendStudent(doc: PDFDocument, font: PDFFont, print: SetPrint, student: PrintStudent, forms: SheetFormCache) {
   drawPaper(doc, font, print, student);
-  await appendAnswerSheets(doc, font, student.spec, student.template, [{ student: { name: student.name, code: student.code } }]);
+  await appendAnswerSheets(
+    doc,
+    font,
+    student.spec,
+    student.template,
+    [{ student: { name: student.name, code: student.code } }],
+    forms,
+  );
 }
 
 /**
@@ -196,8 +220,10 @@ export async function renderSetPdf(
 ): Promise<Uint8Array> {
   const { doc, font } = await createSheetDocument(print.title, print.subjectName);
   if (print.cover) drawCover(doc, font, print);
+  // Sheets laid out alike (same question types and points, same class) share their stamped pages.
+  const forms: SheetFormCache = new Map();
   for (const [i, student] of print.students.entries()) {
-    await appendStudent(doc, font, print, student);
+    await appendStudent(doc, font, print, student, forms);
     if (onStudent) {
       onStudent(i + 1);
       await new Promise((resolve) => setImmediate(resolve));

@@ -265,7 +265,7 @@ export function SetMaker(props: SetMakerProps) {
                       <li key={s.studentId}>
                         <button
                           type="button"
-                          className={s.studentId === selected ? styles.active : undefined}
+                          className={s.studentId === selected ? `${styles.studentRow} ${styles.active}` : styles.studentRow}
                           onClick={() => setSelected(s.studentId)}
                         >
                           <span>

@@ -44,14 +44,11 @@ function encodeStudentCode(code: string): string {
   return code === NO_STUDENT ? '%2D' : encodeURIComponent(code);
 }
 
-/**
- * The QR symbol of a text as one SVG path in module units (one subpath per run of dark modules, so a
- * single fill draws it without seams), and its side in modules. The quiet zone is not included.
- */
-export function sheetQrPath(text: string): { path: string; modules: number } {
+/** The dark modules of a text's QR symbol as runs along each row, and its side in modules (no quiet zone). */
+export function sheetQrRuns(text: string): { runs: { row: number; start: number; length: number }[]; modules: number } {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
   const n = modules.size;
-  let path = '';
+  const runs: { row: number; start: number; length: number }[] = [];
   for (let row = 0; row < n; row += 1) {
     let col = 0;
     while (col < n) {
@@ -61,8 +58,17 @@ export function sheetQrPath(text: string): { path: string; modules: number } {
       }
       const start = col;
       while (col < n && modules.get(row, col)) col += 1;
-      path += `M${start} ${row}h${col - start}v1h${start - col}z`;
+      runs.push({ row, start, length: col - start });
     }
   }
-  return { path, modules: n };
+  return { runs, modules: n };
+}
+
+/**
+ * The QR symbol of a text as one SVG path in module units (one subpath per run of dark modules, so a
+ * single fill draws it without seams), and its side in modules. The quiet zone is not included.
+ */
+export function sheetQrPath(text: string): { path: string; modules: number } {
+  const { runs, modules } = sheetQrRuns(text);
+  return { path: runs.map(({ row, start, length }) => `M${start} ${row}h${length}v1h${-length}z`).join(''), modules };
 }

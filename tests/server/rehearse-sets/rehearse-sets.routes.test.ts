@@ -19,6 +19,9 @@ import {
   wrongQuestions,
 } from '../../../server/db/schema';
 import { answerKeyLabels } from '../../../server/services/marking/objective-scoring';
+import { homeworkAnalysisSchema } from '../../../src/shared/contract/analysis';
+import { answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
+import { markingTaskSchema, scoreTableSchema } from '../../../src/shared/contract/marking';
 import { recomputeWrongBook } from '../../../server/services/rehearse/wrong-book.service';
 import {
   setCreatedSchema,
@@ -332,4 +335,95 @@ describe('re-practice sets', () => {
     );
     expect(table.students.map((s) => s.studentId).sort()).toEqual([...chosen].sort());
   });
+
+  it('analyses a set for chosen students over the same students and statuses as its score table', async () => {
+    const chosen = preview.students
+      .filter((s) => s.items.length >= 2)
+      .slice(2, 5)
+      .map((s) => s.studentId);
+    expect(chosen.length).toBe(3);
+    const created = setCreatedSchema.parse(
+      data(
+        await teacher({
+          method: 'POST',
+          url: '/api/rehearse/sets',
+          payload: { ...base(), studentIds: chosen, title: '错题重练（三人）', startDate: '2026-11-20', dueDate: '2026-11-22' },
+        }),
+      ),
+    );
+    const hwId = created.homeworkId;
+    const [scanned, absent] = chosen as [number, number, number];
+    // The first hands in every page of their own sheet, objective questions right, the rest marked in
+    // full; the second is 缺考; the third never scanned.
+    const [paper] = await db()
+      .select()
+      .from(homeworkStudentPapers)
+      .where(and(eq(homeworkStudentPapers.homeworkId, hwId), eq(homeworkStudentPapers.studentId, scanned)));
+    const template = answerSheetTemplateSchema.parse(paper!.template);
+    const items = await db()
+      .select()
+      .from(rehearseSetItems)
+      .where(and(eq(rehearseSetItems.homeworkId, hwId), eq(rehearseSetItems.studentId, scanned)))
+      .orderBy(asc(rehearseSetItems.position));
+    const keyRows = (await db().execute(sql`select id, type, answer from questions`)) as unknown as {
+      rows: { id: number; type: string; answer: string[] }[];
+    };
+    const keys = new Map(keyRows.rows.map((r) => [Number(r.id), answerKeyLabels(r.type as never, r.answer)]));
+    const marks: Record<number, string[]> = {};
+    for (const item of items) if (keys.get(item.questionId)!.length > 0) marks[item.position] = keys.get(item.questionId)!;
+    const [who] = await db().select({ code: students.code }).from(students).where(eq(students.id, scanned));
+    await scanSheets(
+      app(),
+      engine,
+      teacher.token,
+      hwId,
+      template.pages.map((page) => sheetOf(hwId, who!.code, marks, page.page)),
+    );
+    await app().marking.queue.idle();
+    for (const item of items.filter((i) => keys.get(i.questionId)!.length === 0)) {
+      const task = markingTaskSchema.parse(
+        data(
+          await teacher({
+            method: 'POST',
+            url: `/api/marking/homework/${hwId}/questions/${item.position}/next`,
+            payload: { skip: [] },
+          }),
+        ),
+      );
+      const scored = await teacher({
+        method: 'POST',
+        url: `/api/marking/tasks/${task.taskId}/score`,
+        payload: { score: Number(item.score) },
+      });
+      expect(scored.statusCode).toBe(200);
+    }
+    expect(
+      (
+        await teacher({
+          method: 'PUT',
+          url: `/api/marking/homework/${hwId}/students/${absent}/absence`,
+          payload: { absent: true },
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    const table = scoreTableSchema.parse(data(await teacher({ method: 'GET', url: `/api/marking/homework/${hwId}/scores` })));
+    const analysis = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${hwId}` })));
+    expect(table.students.map((s) => s.studentId).sort()).toEqual([...chosen].sort());
+    expect(analysis.students.map((s) => s.studentId).sort()).toEqual([...chosen].sort());
+    const statusOf = (list: { studentId: number; status: string }[]) =>
+      Object.fromEntries(list.map((s) => [s.studentId, s.status]));
+    expect(statusOf(analysis.students)).toEqual(statusOf(table.students));
+    expect(statusOf(table.students)[scanned]).toBe('complete');
+    const complete = table.students.filter((s) => s.status === 'complete').length;
+    expect(analysis.summary.participation).toMatchObject({
+      enrolled: table.students.length,
+      participants: complete,
+      absent: table.students.length - complete,
+    });
+    expect(analysis.summary.participation).toMatchObject({ enrolled: 3, participants: 1, absent: 2 });
+    expect(analysis.students.find((s) => s.studentId === scanned)!.total).toBe(
+      table.students.find((s) => s.studentId === scanned)!.total,
+    );
+  }, 120_000);
 });

@@ -5,6 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import * as mupdf from 'mupdf';
+import { PDFDict, PDFDocument, PDFName, type PDFNumber, PDFRawStream } from 'pdf-lib';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MarkingTask, markingTaskSchema } from '../../../src/shared/contract/marking';
@@ -354,5 +355,43 @@ describe('wrong-question book', () => {
     const klass = classBookSchema.parse(data(await teacher({ method: 'GET', url: `/api/rehearse/class?classId=${hw.classId}` })));
     expect(sheet.rowCount).toBe(klass.questions.length + 1);
     expect(sheet.getRow(2).getCell(5).value).toBe(klass.questions[0]!.missedBy);
+  });
+
+  it('prints the answer image cut from the scan for a subjective question in a student’s book PDF', async () => {
+    // Student 0's subjective question 5 was scanned with its answer region: marked below full, it is in
+    // their book with the image, and the book's PDF embeds exactly that image.
+    const student = hw.students[0]!;
+    expect((await markFor(0, 5, 4, '步骤')).statusCode).toBe(200);
+    const b = await book(teacher, student.id, '&mastery=all');
+    const entry = b.entries.find((e) => e.questionNo === 5 && e.homework.id === hw.id)!;
+    expect(entry).toMatchObject({ hasImage: true, labels: null });
+    const [answer] = await db().select({ regionPath: answers.regionPath }).from(answers).where(eq(answers.id, entry.answerId!));
+    const stored = await app().storage.read(answer!.regionPath!);
+    const { width, height } = await (await PDFDocument.create()).embedJpg(stored);
+
+    const response = await teacher({ method: 'GET', url: `/api/rehearse/student.pdf?studentId=${student.id}&mastery=all` });
+    expect(response.statusCode).toBe(200);
+    const pdf = await PDFDocument.load(response.rawPayload);
+    const images: { width: number; height: number; bytes: Uint8Array; page: number }[] = [];
+    for (const [i, page] of pdf.getPages().entries()) {
+      const xObjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+      for (const [, ref] of xObjects?.entries() ?? []) {
+        const object = pdf.context.lookup(ref);
+        if (!(object instanceof PDFRawStream) || object.dict.get(PDFName.of('Subtype')) !== PDFName.of('Image')) continue;
+        const size = (key: string) => (object.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
+        images.push({ width: size('Width'), height: size('Height'), bytes: object.contents, page: i });
+      }
+    }
+    // One image: the stored JPEG itself (pdf-lib keeps a JPEG's bytes), at its own size, on the page that
+    // says it is the student's answer.
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatchObject({ width, height });
+    expect(Buffer.from(images[0]!.bytes).equals(Buffer.from(stored))).toBe(true);
+    const doc = mupdf.Document.openDocument(response.rawPayload, 'application/pdf');
+    const pageText = doc.loadPage(images[0]!.page).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, '');
+    expect(pageText).toContain('学生作答（扫描截图）');
+    // Drawn on the page, not only carried in its resources: mupdf finds an image block on it.
+    const pageImage = doc.loadPage(images[0]!.page).toStructuredText('preserve-images').asJSON();
+    expect((JSON.parse(pageImage) as { blocks: { type: string }[] }).blocks.some((block) => block.type === 'image')).toBe(true);
   });
 });
