@@ -3,7 +3,9 @@
  * instances' URLs, access tokens, how many sockets) socket.io-client connections, each its own
  * connection (forceNew), spread over the instances in turn, signed in and joined to the school's room.
  * Reports over IPC how long each took to be joined, then, when asked, when each socket heard each
- * scanned page's event (keyed by the batch's page count).
+ * scanned page's event (keyed by its batch and the batch's page count), twice: on receipt, when the raw engine.io
+ * message reaches the socket (before socket.io parses it or anything else of this process touches it),
+ * and in the event handler (after parsing, as a display sees it); and the process's CPU time meanwhile.
  */
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
@@ -15,8 +17,17 @@ const now = () => performance.timeOrigin + performance.now();
 
 const sockets: Socket[] = [];
 /** Receive times per page count, one per socket that heard it, per instance (index in plan.urls). */
-const heard = new Map<number, number[][]>();
+const heard = new Map<string, number[][]>();
+/** The same, taken on receipt of the raw message. */
+const received = new Map<string, number[][]>();
+const PAGE_COUNT = /"pageCount":(\d+)/;
+const BATCH_ID = /"batchId":(\d+)/;
+/** An event's key: its batch and page count (the demo feed's batches raise the same event). */
+const keyOf = (batchId: unknown, pageCount: unknown) => `${String(batchId)}:${String(pageCount)}`;
 const connectMs: number[] = [];
+/** Events a socket heard more than once (per instance): each screen should hear each page once. */
+const seen = new Set<string>();
+const duplicates = plan.urls.map(() => 0);
 let failed = 0;
 
 function open(index: number): Promise<void> {
@@ -30,10 +41,24 @@ function open(index: number): Promise<void> {
     timeout: 30_000,
   });
   sockets.push(socket);
+  // The raw message (a string such as 42["scan.page.stored",{...}]), timed before socket.io decodes it.
+  socket.io.on('open', () => {
+    socket.io.engine.on('data', (data: unknown) => {
+      const at = now();
+      if (typeof data !== 'string' || !data.includes(SCAN_PAGE_STORED_EVENT)) return;
+      const key = keyOf(BATCH_ID.exec(data)?.[1], PAGE_COUNT.exec(data)?.[1]);
+      let lists = received.get(key);
+      if (!lists) received.set(key, (lists = plan.urls.map(() => [])));
+      lists[index % plan.urls.length]!.push(at);
+    });
+  });
   socket.on(SCAN_PAGE_STORED_EVENT, (event: ScanPageStoredEvent) => {
     const at = now();
-    let lists = heard.get(event.pageCount);
-    if (!lists) heard.set(event.pageCount, (lists = plan.urls.map(() => [])));
+    const key = keyOf(event.batchId, event.pageCount);
+    if (seen.has(`${index}:${key}`)) duplicates[index % plan.urls.length]! += 1;
+    seen.add(`${index}:${key}`);
+    let lists = heard.get(key);
+    if (!lists) heard.set(key, (lists = plan.urls.map(() => [])));
     lists[index % plan.urls.length]!.push(at);
   });
   return new Promise((resolve) => {
@@ -64,13 +89,32 @@ await Promise.all(
 process.send?.({ type: 'ready', connectMs, totalMs: now() - started, failed });
 
 let mark = performance.eventLoopUtilization();
+let cpuMark = process.cpuUsage();
+let wallMark = now();
 process.on('message', (message: { type?: string }) => {
-  if (message.type === 'mark') mark = performance.eventLoopUtilization();
+  if (message.type === 'mark') {
+    mark = performance.eventLoopUtilization();
+    cpuMark = process.cpuUsage();
+    wallMark = now();
+  }
   if (message.type !== 'report') return;
   const utilization = performance.eventLoopUtilization(mark).utilization;
-  process.send?.({ type: 'report', heard: Object.fromEntries(heard), utilization }, () => {
-    for (const socket of sockets) socket.disconnect();
-    process.exit(0);
-  });
+  const cpu = process.cpuUsage(cpuMark);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  process.send?.(
+    {
+      type: 'report',
+      heard: Object.fromEntries(heard),
+      received: Object.fromEntries(received),
+      utilization,
+      duplicates,
+      cpuMs,
+      wallMs: now() - wallMark,
+    },
+    () => {
+      for (const socket of sockets) socket.disconnect();
+      process.exit(0);
+    },
+  );
 });
 process.once('disconnect', () => process.exit(0));

@@ -22,18 +22,29 @@ await main((app) => {
       if (event !== SCAN_PAGE_STORED_EVENT) return emit(event, ...args);
       const at = now();
       const sent = emit(event, ...args);
-      process.send?.({ type: 'raised', at, pageCount: (args[0] as ScanPageStoredEvent).pageCount });
+      const { batchId, pageCount } = args[0] as ScanPageStoredEvent;
+      process.send?.({ type: 'raised', at, batchId, pageCount });
       return sent;
     };
     return operator;
   };
 });
 
-// How busy the event loop was between 'mark' and 'busy' (the bench asks around its events).
+// How busy the event loop was, and the CPU time used, between 'mark' and 'busy' (the bench asks around its events).
 let mark = performance.eventLoopUtilization();
+let cpuMark = process.cpuUsage();
 process.on('message', (message: { type?: string }) => {
-  if (message.type === 'mark') mark = performance.eventLoopUtilization();
-  if (message.type === 'busy') process.send?.({ type: 'busy', utilization: performance.eventLoopUtilization(mark).utilization });
+  if (message.type === 'mark') {
+    mark = performance.eventLoopUtilization();
+    cpuMark = process.cpuUsage();
+  }
+  if (message.type !== 'busy') return;
+  const cpu = process.cpuUsage(cpuMark);
+  process.send?.({
+    type: 'busy',
+    utilization: performance.eventLoopUtilization(mark).utilization,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  });
 });
 // The bench gone: shut down as on SIGTERM (server/main.ts handles it).
 process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

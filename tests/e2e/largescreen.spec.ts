@@ -65,6 +65,16 @@ test('a wall screen is paired from the portal and its counters move while a teac
   await screen.waitForTimeout(500);
   expect(await screen.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
   await screen.screenshot({ path: 'test-results/largescreen-pipeline-1366.png' });
+  // And at 4K: no scroll either (the type scales with the viewport).
+  await screen.setViewportSize({ width: 3840, height: 2160 });
+  await screen.waitForTimeout(500);
+  expect(
+    await screen.evaluate(
+      () =>
+        document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth,
+    ),
+  ).toBe(true);
+  await screen.screenshot({ path: 'test-results/largescreen-pipeline-3840.png' });
 
   // Revoked from the portal: the screen is disconnected at once and shows a pairing code again.
   await sheet.getByRole('button', { name: '撤销' }).first().click();

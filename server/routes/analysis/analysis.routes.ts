@@ -17,6 +17,7 @@ import {
   homeworkAnalysisParamsSchema,
   homeworkAnalysisQuerySchema,
   homeworkAnalysisSchema,
+  homeworkViewQuerySchema,
   personAnalysisSchema,
   personFilterSchema,
   rankSettingSchema,
@@ -37,7 +38,7 @@ const schemas = {
   person: { querystring: personFilterSchema, response: { 200: envelopeSchema(personAnalysisSchema) } },
   homework: {
     params: homeworkAnalysisParamsSchema,
-    querystring: homeworkAnalysisQuerySchema,
+    querystring: homeworkViewQuerySchema,
     response: { 200: envelopeSchema(homeworkAnalysisSchema) },
   },
   subjectStats: { querystring: dataCenterFilterSchema, response: { 200: envelopeSchema(subjectStatsSchema) } },
@@ -75,8 +76,8 @@ export default async function analysisRoutes(fastify: FastifyInstance) {
 
   app.get('/analysis/homework/:id', { ...authenticated, schema: schemas.homework }, async (request) => {
     const { id } = request.params;
-    const { classId } = request.query;
-    return ok(await analysis.homework(user(request), id, classId));
+    const { classId, projection } = request.query;
+    return ok(await analysis.homework(user(request), id, classId, projection));
   });
 
   app.get('/analysis/data-center/subject', { ...authenticated, schema: schemas.subjectStats }, async (request) => {

@@ -6,6 +6,7 @@
  */
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type {
+  HomeworkProjection,
   AnalysisOptions,
   AnalysisOverview,
   AverageScore,
@@ -21,6 +22,7 @@ import type {
   RankSetting,
   SubjectStats,
 } from '../../../src/shared/contract/analysis';
+import { ANALYSIS_MESSAGES } from '../../../src/shared/contract/analysis';
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
 import {
   analyseHomework,
@@ -601,8 +603,21 @@ export function createAnalysisService({ db }: { db: Db }) {
       return person(await resolveAnalysisScope(db, userId), filter);
     },
 
-    async homework(userId: number, homeworkId: number, classId?: number) {
-      return homeworkAnalysis(await resolveAnalysisScope(db, userId), homeworkId, classId);
+    /**
+     * One homework's analysis. Projected (作业讲评 on a classroom screen): anonymous (no name, code or rank)
+     * unless the teacher asked for names for this showing and the school year allows named lists.
+     */
+    async homework(userId: number, homeworkId: number, classId?: number, projection?: HomeworkProjection) {
+      const analysis = await homeworkAnalysis(await resolveAnalysisScope(db, userId), homeworkId, classId);
+      if (projection === undefined) return analysis;
+      if (projection === 'named') {
+        if (!analysis.ranksAllowed) throw ApiError.badRequest(ANALYSIS_MESSAGES.namesNotAllowed);
+        return analysis;
+      }
+      return {
+        ...analysis,
+        students: analysis.students.map((s) => ({ ...s, name: '', code: '', classRank: null, rank: null })),
+      };
     },
 
     /** Ranks on or off (or back to the default) for a school year of the caller's school: managers only. */

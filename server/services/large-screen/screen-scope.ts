@@ -133,17 +133,17 @@ export async function scopeOfUser(db: Db, userId: number): Promise<ScreenScope> 
 export async function homeworkRooms(db: Db, orgId: number, homeworkId: number | null): Promise<string[]> {
   const rooms = [schoolRoom(orgId)];
   if (homeworkId === null) return rooms;
-  const [row] = await db
-    .select({ schoolYearId: papers.schoolYearId })
+  // One round trip per event: the school year and every class in one answer (a homework without classes
+  // yet answers one row with no class).
+  const rows = await db
+    .select({ schoolYearId: papers.schoolYearId, classId: homeworkClasses.classId })
     .from(homework)
     .innerJoin(papers, eq(papers.id, homework.paperId))
+    .leftJoin(homeworkClasses, eq(homeworkClasses.homeworkId, homework.id))
     .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
-  if (!row) return rooms;
-  const classRows = await db
-    .select({ classId: homeworkClasses.classId })
-    .from(homeworkClasses)
-    .where(eq(homeworkClasses.homeworkId, homeworkId));
-  return [...rooms, yearRoom(orgId, row.schoolYearId), ...classRows.map((c) => classRoom(orgId, c.classId))];
+  if (rows.length === 0) return rooms;
+  const classIds = rows.flatMap((row) => (row.classId === null ? [] : [row.classId]));
+  return [...rooms, yearRoom(orgId, rows[0]!.schoolYearId), ...classIds.map((id) => classRoom(orgId, id))];
 }
 
 /**

@@ -2,7 +2,7 @@
  * The analysis feature's calls, one per endpoint of the analysis contract, each validating the answer
  * with the contract's schema, and the react-query hooks the pages use. Holds no state of its own.
  */
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   analysisOptionsSchema,
@@ -11,6 +11,7 @@ import {
   bigDataSchema,
   correctScoreSchema,
   homeworkAnalysisSchema,
+  type HomeworkProjection,
   personAnalysisSchema,
   subjectStatsSchema,
 } from '../../shared/contract/analysis';
@@ -47,13 +48,20 @@ export function usePerson(params: Params, enabled: boolean) {
   });
 }
 
-export function useHomeworkAnalysis(homeworkId: number | null, classId?: number | null) {
+/** One homework's analysis; `projection` for a projected page (names only when asked and allowed). */
+export function useHomeworkAnalysis(homeworkId: number | null, classId?: number | null, projection?: HomeworkProjection) {
   const { http } = useAnalysisServices();
   return useQuery({
-    queryKey: ['analysis', 'homework', homeworkId, classId ?? null],
+    queryKey: ['analysis', 'homework', homeworkId, classId ?? null, projection ?? null],
     queryFn: () =>
-      http.get(`/api/analysis/homework/${homeworkId}`, clean({ classId: classId ?? undefined }), homeworkAnalysisSchema),
+      http.get(
+        `/api/analysis/homework/${homeworkId}`,
+        clean({ classId: classId ?? undefined, projection }),
+        homeworkAnalysisSchema,
+      ),
     enabled: homeworkId !== null,
+    // Turning names on or off keeps the page (and its question) on screen while the other view loads.
+    placeholderData: projection ? keepPreviousData : undefined,
   });
 }
 

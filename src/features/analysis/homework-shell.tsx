@@ -5,7 +5,7 @@
 import { Tabs, TabPane, Typography } from '@douyinfe/semi-ui-19';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { HomeworkAnalysis } from '../../shared/contract/analysis';
+import type { HomeworkAnalysis, HomeworkProjection } from '../../shared/contract/analysis';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { useAnalysisOptions, useHomeworkAnalysis } from './analysis-api';
 import { AnalysisFilterBar } from './analysis-filter-bar';
@@ -20,12 +20,22 @@ export const ASSISTANT_TABS = [
   { path: '/assistant/papaerReport', name: '报告' },
 ] as const;
 
-export function HomeworkShell({ children, bare = false }: { children: (data: HomeworkAnalysis) => ReactNode; bare?: boolean }) {
+export function HomeworkShell({
+  children,
+  bare = false,
+  projection,
+}: {
+  children: (data: HomeworkAnalysis) => ReactNode;
+  bare?: boolean;
+  /** A projected page's view of the chosen homework: anonymous, or named when the teacher asked (the server
+   * refuses names where the school year does not allow them). */
+  projection?: (homeworkId: number | null) => HomeworkProjection;
+}) {
   const options = useAnalysisOptions();
   const { filters, update } = useAnalysisFilters(options.data);
   const asked = new URLSearchParams(useLocation().search).get('classId');
   const classId = asked ? filters.classId : null;
-  const analysis = useHomeworkAnalysis(filters.homeworkId, classId);
+  const analysis = useHomeworkAnalysis(filters.homeworkId, classId, projection?.(filters.homeworkId));
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   return (

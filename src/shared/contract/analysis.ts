@@ -38,6 +38,20 @@ export type PersonFilter = z.infer<typeof personFilterSchema>;
 
 export const homeworkAnalysisParamsSchema = z.object({ id: queryId });
 export const homeworkAnalysisQuerySchema = z.object({ classId: queryId.optional() }).strict();
+/**
+ * A projected view of one homework (作业讲评): `anonymous` answers without students' names, codes and ranks;
+ * `named` with them, only where the school year allows named lists (the rank setting). Without it: the
+ * teacher's own view, with names.
+ */
+export const HOMEWORK_PROJECTIONS = ['anonymous', 'named'] as const;
+export type HomeworkProjection = (typeof HOMEWORK_PROJECTIONS)[number];
+export const homeworkViewQuerySchema = homeworkAnalysisQuerySchema
+  .extend({ projection: z.enum(HOMEWORK_PROJECTIONS).optional() })
+  .strict();
+
+export const ANALYSIS_MESSAGES = {
+  namesNotAllowed: '该学年不允许在讲评中公开学生姓名（义务教育阶段默认不公开，可在排名设置中开启）',
+};
 
 export const dataCenterFilterSchema = z
   .object({ schoolYearId: queryId, subjectId: queryId.optional(), homeworkId: queryId.optional() })

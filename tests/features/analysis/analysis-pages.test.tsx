@@ -91,10 +91,10 @@ function homeworkAnalysis(): HomeworkAnalysis {
   };
 }
 
-type Handler = (url: string) => unknown;
+type Handler = (url: string, params?: Record<string, unknown>) => unknown;
 
 function renderPage(page: ReactNode, path: string, handler: Handler, saveFile = vi.fn()) {
-  const get = vi.fn(async (url: string) => handler(url));
+  const get = vi.fn(async (url: string, params?: Record<string, unknown>) => handler(url, params));
   const http = { get, axios: { get: vi.fn() } } as unknown as HttpClient;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -167,20 +167,55 @@ describe('数据分析 (one homework)', () => {
 });
 
 describe('作业讲评 (commentary)', () => {
-  it('is anonymous unless names are turned on, and steps with the arrow keys', async () => {
-    renderPage(<CommentaryPage />, '/assistant/commentary?homeworkId=3', serve());
+  /** The server's rule: a projected view without names, names only when asked and the year allows them. */
+  const projected =
+    (ranksAllowed: boolean, asked: unknown[] = []) =>
+    (url: string, params?: Record<string, unknown>) => {
+      if (url !== '/api/analysis/homework/3') return serve()(url);
+      asked.push(params?.projection);
+      const full = { ...homeworkAnalysis(), ranksAllowed };
+      if (params?.projection === 'named' && ranksAllowed) return full;
+      if (params?.projection === 'named') throw new Error('该学年不允许在讲评中公开学生姓名');
+      return { ...full, students: full.students.map((st) => ({ ...st, name: '', code: '' })) };
+    };
+
+  it('asks for the anonymous view, and offers no names where the school year does not allow them', async () => {
+    const asked: unknown[] = [];
+    renderPage(<CommentaryPage />, '/assistant/commentary?homeworkId=3', projected(false, asked));
     expect(await screen.findByText(/第 1 题/)).toBeInTheDocument();
     expect(screen.getByText('下列数中最小的是')).toBeInTheDocument();
     // 李四 answered B: a typical wrong answer, shown as 学生 A.
     expect(screen.getByText(/学生 A/)).toBeInTheDocument();
     expect(screen.queryByText(/李四/)).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole('switch', { name: '显示学生姓名' }));
-    expect(screen.getByText(/李四/)).toBeInTheDocument();
+    expect(asked).toEqual(['anonymous']);
+    const toggle = screen.getByRole('switch', { name: '显示学生姓名' });
+    expect(toggle).toBeDisabled();
+    expect(screen.getByText('本学年不公开学生姓名（可在排名设置中开启）')).toBeInTheDocument();
+    await userEvent.click(toggle);
+    expect(asked).toEqual(['anonymous']);
+    expect(screen.queryByText(/李四/)).not.toBeInTheDocument();
+  }, 30_000);
+
+  it('fetches names when the teacher turns them on for this showing, keeping the question, and steps with the arrow keys', async () => {
+    const asked: unknown[] = [];
+    renderPage(<CommentaryPage />, '/assistant/commentary?homeworkId=3', projected(true, asked));
+    expect(await screen.findByText(/第 1 题/)).toBeInTheDocument();
+    expect(screen.getByText(/学生 A/)).toBeInTheDocument();
     act(() => {
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
     });
     expect(await screen.findByText('计算并说明理由')).toBeInTheDocument();
-  });
+    const toggle = screen.getByRole('switch', { name: '显示学生姓名' });
+    expect(toggle).not.toBeDisabled();
+    await userEvent.click(toggle);
+    // 李四 scored 1/4 on question 2: named once the named view arrives, still on question 2.
+    expect(await screen.findByText(/李四 · 1\/4 分/)).toBeInTheDocument();
+    expect(screen.getByText('计算并说明理由')).toBeInTheDocument();
+    expect(asked).toEqual(['anonymous', 'named']);
+    await userEvent.click(screen.getByRole('switch', { name: '显示学生姓名' }));
+    await waitFor(() => expect(screen.queryByText(/李四/)).not.toBeInTheDocument());
+    expect(screen.getByText(/学生 A · 1\/4 分/)).toBeInTheDocument();
+  }, 30_000);
 });
 
 describe('数据中心', () => {

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ANALYSIS_MESSAGES,
   analysisOptionsSchema,
   analysisOverviewSchema,
   averageScoreSchema,
@@ -302,10 +303,26 @@ describe('analysis endpoints', () => {
         }),
       ).status,
     ).toBe(404);
+    // 作业讲评 projected: anonymous (no name, code or rank) unless names are asked for; asking is refused
+    // for this 初中 school year while named lists are off.
+    const projectedUrl = `/api/analysis/homework/${ids.hw}?projection=`;
+    const anonymous = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `${projectedUrl}anonymous` })));
+    expect(anonymous.students.length).toBeGreaterThan(0);
+    expect(anonymous.students.every((s) => s.name === '' && s.code === '' && s.rank === null && s.classRank === null)).toBe(true);
+    const refused = failure(await teacher({ method: 'GET', url: `${projectedUrl}named` }));
+    expect(refused.status).toBe(400);
+    expect(refused.msg).toBe(ANALYSIS_MESSAGES.namesNotAllowed);
+    expect(failure(await teacher({ method: 'GET', url: `${projectedUrl}all` })).status).toBe(400);
     data(
       await creator({ method: 'PUT', url: '/api/analysis/rank-settings', payload: { schoolYearId: ids.year, enabled: true } }),
     );
     try {
+      const named = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `${projectedUrl}named` })));
+      expect(named.students.every((s) => s.name !== '')).toBe(true);
+      const stillAnonymous = homeworkAnalysisSchema.parse(
+        data(await teacher({ method: 'GET', url: `${projectedUrl}anonymous` })),
+      );
+      expect(stillAnonymous.students.every((s) => s.name === '' && s.rank === null)).toBe(true);
       const ranked = homeworkAnalysisSchema.parse(
         data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })),
       );

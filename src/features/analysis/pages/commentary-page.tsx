@@ -19,14 +19,36 @@ import styles from '../analysis.module.css';
 import { HomeworkShell } from '../homework-shell';
 
 export function CommentaryPage() {
-  return <HomeworkShell>{(data) => <Commentary key={data.homework.id} data={data} />}</HomeworkShell>;
+  // Names for this showing only: the homework they were turned on for, forgotten on leaving the page or
+  // choosing another homework. The server answers names only when asked and the school year allows them.
+  const [namesFor, setNamesFor] = useState<number | null>(null);
+  return (
+    <HomeworkShell projection={(homeworkId) => (homeworkId !== null && homeworkId === namesFor ? 'named' : 'anonymous')}>
+      {(data) => (
+        <Commentary
+          key={data.homework.id}
+          data={data}
+          names={namesFor === data.homework.id}
+          onNames={(on) => setNamesFor(on ? data.homework.id : null)}
+        />
+      )}
+    </HomeworkShell>
+  );
 }
 
 const TYPICAL_WRONG = 6;
 
-export function Commentary({ data }: { data: HomeworkAnalysis }) {
+export function Commentary({
+  data,
+  names,
+  onNames,
+}: {
+  data: HomeworkAnalysis;
+  /** Whether the teacher turned names on (shown once the answer carries them). */
+  names: boolean;
+  onNames: (on: boolean) => void;
+}) {
   const [index, setIndex] = useState(0);
-  const [names, setNames] = useState(false);
   const count = data.questions.length;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -62,7 +84,18 @@ export function Commentary({ data }: { data: HomeworkAnalysis }) {
           </Button>
         </span>
         <span>
-          显示学生姓名 <Switch checked={names} onChange={setNames} aria-label="显示学生姓名" />
+          显示学生姓名{' '}
+          <Switch
+            checked={names && data.ranksAllowed}
+            disabled={!data.ranksAllowed}
+            onChange={onNames}
+            aria-label="显示学生姓名"
+          />
+          {!data.ranksAllowed ? (
+            <Typography.Text type="tertiary" style={{ marginLeft: 8 }}>
+              本学年不公开学生姓名（可在排名设置中开启）
+            </Typography.Text>
+          ) : null}
         </span>
       </div>
       <h1>
@@ -133,7 +166,7 @@ export function Commentary({ data }: { data: HomeworkAnalysis }) {
             {wrong.map((x, i) => (
               <WrongAnswer
                 key={x.s.studentId}
-                who={names ? x.s.name : `学生 ${String.fromCharCode(65 + i)}`}
+                who={names && x.s.name ? x.s.name : `学生 ${String.fromCharCode(65 + i)}`}
                 score={x.score!}
                 full={q.full}
                 labels={x.labels}
