@@ -135,10 +135,67 @@ function slimSemiForm(): Plugin {
   };
 }
 
+/**
+ * Parts of Semi components that the app never shows, left out of the build because the component imports
+ * them statically: Table's resizable columns (react-resizable and react-draggable, about 6.6 KiB gz on
+ * every page with a table), Tag's avatar (Avatar, 2.6 KiB on every page with a Select) and Select's
+ * collapsed tags (OverflowList, 5 KiB on pages with a Select and no Tabs). Each becomes a component that
+ * throws a message naming the prop; tests/lint/semi-slim.test.ts checks that the code uses none of them.
+ */
+export const SEMI_LEFT_OUT = [
+  {
+    file: /semi-ui-19[\\/]lib[\\/]es[\\/]table[\\/]ResizableHeaderCell\.js$/,
+    line: "import { Resizable } from 'react-resizable';\n",
+    name: 'Resizable',
+    prop: 'resizable',
+  },
+  {
+    file: /semi-ui-19[\\/]lib[\\/]es[\\/]tag[\\/]index\.js$/,
+    line: "import Avatar from '../avatar/index';\n",
+    name: 'Avatar',
+    prop: 'avatarSrc',
+  },
+  {
+    file: /semi-ui-19[\\/]lib[\\/]es[\\/]select[\\/]index\.js$/,
+    line: "import OverflowList from '../overflowList/index';\n",
+    name: 'OverflowList',
+    prop: 'ellipsisTrigger',
+  },
+] as const;
+
+/**
+ * Semi's Chinese locale without date-fns' Chinese locale (2.7 KiB gz on every page): only the date pickers
+ * read it, and src/shared/ui/date-picker-chunk.tsx gives them a locale that has it.
+ */
+const SEMI_ZH_CN = /semi-ui-19[\\/]lib[\\/]es[\\/]locale[\\/]source[\\/]zh_CN\.js$/;
+const DATE_FNS_ZH_CN = "import { zhCN } from 'date-fns/locale';\n";
+
+function slimSemi(): Plugin {
+  return {
+    name: 'slim-semi',
+    transform(code, id) {
+      if (SEMI_ZH_CN.test(id)) {
+        if (!code.includes(DATE_FNS_ZH_CN) || !code.includes('dateFnsLocale: zhCN,')) {
+          this.error(`slim-semi: ${id} changed; update SEMI_ZH_CN in vite.config.ts`);
+        }
+        return code.replace(DATE_FNS_ZH_CN, '').replace('dateFnsLocale: zhCN,', 'dateFnsLocale: undefined,');
+      }
+      const part = SEMI_LEFT_OUT.find((entry) => entry.file.test(id));
+      if (!part) return null;
+      if (!code.includes(part.line))
+        this.error(`slim-semi: ${id} changed (no ${part.line.trim()}); update SEMI_LEFT_OUT in vite.config.ts`);
+      return (
+        code.replace(part.line, '') +
+        `\nfunction ${part.name}() {\n  throw new Error('Semi\\'s ${part.prop} is not in the build: see SEMI_LEFT_OUT in vite.config.ts');\n}\n`
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root,
   publicDir: path.resolve(import.meta.dirname, 'public'),
-  plugins: [slimSemiForm(), react(), portalFallback(), precompress()],
+  plugins: [slimSemiForm(), slimSemi(), react(), portalFallback(), precompress()],
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: true,
