@@ -43,6 +43,13 @@ const BUDGET = { landing: 150 * KIB, portalRoute: 300 * KIB, scanStation: 250 * 
  * and 校本资料, the shared paper columns, the book's PDF and phone cards on 错题重练, the school-year picker
  * following 升年级, the deferred services' settled promise); they may only go down. Every page but the
  * landing page now counts the session runtime's chunk, which the entry no longer loads statically.
+ * Lowered again when KaTeX began loading with the first formula shown (rich-text.tsx -> formula.ts: 75 KiB
+ * off /edit; the print page fits), the top bar became plain markup in Semi's look with its own small menus
+ * (top-bar-menu.tsx: no Navigation, Dropdown, Avatar or Tooltip; 29 KiB off the top bar, about 12 KiB off
+ * every page with one, as most pages load Tooltip for their own Typography) and the build left out the
+ * Semi parts the app never shows (vite.config.ts, slimSemi: Table's resizable columns, Tag's avatar,
+ * Select's collapsed tags, date-fns' Chinese locale outside the date picker; 10-15 KiB off the pages with
+ * a table; 学情讲评 fits).
  */
 const KNOWN_OVER: Record<string, number> = {
   'portal: correct-page': 372,
