@@ -78,16 +78,7 @@ function precompress(): Plugin {
  * (about 130 KiB gz) into each page with a form. The fields left out here become a component that throws
  * a message naming this list; tests/lint/semi-form-fields.test.ts checks that the code uses no other.
  */
-export const SEMI_FORM_FIELDS = [
-  'Input',
-  'InputNumber',
-  'TextArea',
-  'Select',
-  'Checkbox',
-  'CheckboxGroup',
-  'Radio',
-  'RadioGroup',
-];
+export const SEMI_FORM_FIELDS = ['Input', 'InputNumber', 'TextArea', 'Select', 'Radio', 'RadioGroup'];
 
 /** Components Semi's form/field.js wraps, by field name, and the import path it uses for each. */
 const SEMI_FIELD_SOURCES: Record<string, string> = {
