@@ -80,6 +80,17 @@ function precompress(): Plugin {
  */
 export const SEMI_FORM_FIELDS = ['Input', 'InputNumber', 'TextArea', 'Select', 'Radio', 'RadioGroup'];
 
+/**
+ * Field types of the list that Semi's Form loads only when a form shows one, through a module of ours
+ * (so that the build splits the component as it does when a page imports it): InputNumber, 6 KiB gz that
+ * most forms (the login box's, 个人中心's) do not need. Until it is in, a disabled input holds its place.
+ * (Select, 23 KiB with Tag, was tried too: its chunks split finer and every page with a Select paid about
+ * 1.2 KiB more.)
+ */
+export const SEMI_LAZY_FORM_FIELDS: Record<string, string> = {
+  InputNumber: path.resolve(import.meta.dirname, 'src/shared/ui/form-input-number-chunk.ts'),
+};
+
 /** Components Semi's form/field.js wraps, by field name, and the import path it uses for each. */
 const SEMI_FIELD_SOURCES: Record<string, string> = {
   Input: '../input/index',
@@ -118,8 +129,18 @@ function slimSemiForm(): Plugin {
         }
         out = out.replace(importLine, '').replace(wrap, `leftOut('${name}')`);
       }
+      for (const [name, chunk] of Object.entries(SEMI_LAZY_FORM_FIELDS)) {
+        const source = SEMI_FIELD_SOURCES[name]!;
+        const importLine = `import ${name} from '${source}';\n`;
+        if (!out.includes(importLine)) {
+          this.error(`slim-semi-form: Semi's form/field.js changed (no ${importLine.trim()}); update SEMI_LAZY_FORM_FIELDS`);
+        }
+        out = out.replace(importLine, `const ${name} = lazyField(() => import(${JSON.stringify(chunk)}));\n`);
+      }
       return (
+        `import { createElement as lazyFieldElement, lazy as lazyFieldComponent, Suspense as LazyFieldSuspense } from 'react';\n` +
         out +
+        `\nfunction lazyField(load) {\n  const Loaded = lazyFieldComponent(load);\n  return function LazyFormField(props) {\n    const fallback = lazyFieldElement(Input, { disabled: true, placeholder: typeof props.placeholder === 'string' ? props.placeholder : undefined, style: props.style, className: props.className, size: props.size });\n    return lazyFieldElement(LazyFieldSuspense, { fallback }, lazyFieldElement(Loaded, props));\n  };\n}\n` +
         `\nfunction leftOut(name) {\n  return function LeftOutFormField() {\n    throw new Error('Form.' + name + ' is not in the build: add it to SEMI_FORM_FIELDS in vite.config.ts');\n  };\n}\n`
       );
     },
