@@ -78,7 +78,7 @@ function precompress(): Plugin {
  * (about 130 KiB gz) into each page with a form. The fields left out here become a component that throws
  * a message naming this list; tests/lint/semi-form-fields.test.ts checks that the code uses no other.
  */
-export const SEMI_FORM_FIELDS = ['Input', 'InputNumber', 'TextArea', 'Select', 'Radio', 'RadioGroup'];
+export const SEMI_FORM_FIELDS = ['Input', 'InputNumber', 'Select', 'Radio', 'RadioGroup'];
 
 /**
  * Field types of the list that Semi's Form loads only when a form shows one, through a module of ours
