@@ -78,16 +78,18 @@ function precompress(): Plugin {
  * (about 130 KiB gz) into each page with a form. The fields left out here become a component that throws
  * a message naming this list; tests/lint/semi-form-fields.test.ts checks that the code uses no other.
  */
-export const SEMI_FORM_FIELDS = [
-  'Input',
-  'InputNumber',
-  'TextArea',
-  'Select',
-  'Checkbox',
-  'CheckboxGroup',
-  'Radio',
-  'RadioGroup',
-];
+export const SEMI_FORM_FIELDS = ['Input', 'InputNumber', 'Select', 'Radio', 'RadioGroup'];
+
+/**
+ * Field types of the list that Semi's Form loads only when a form shows one, through a module of ours
+ * (so that the build splits the component as it does when a page imports it): InputNumber, 6 KiB gz that
+ * most forms (the login box's, 个人中心's) do not need. Until it is in, a disabled input holds its place.
+ * (Select, 23 KiB with Tag, was tried too: its chunks split finer and every page with a Select paid about
+ * 1.2 KiB more.)
+ */
+export const SEMI_LAZY_FORM_FIELDS: Record<string, string> = {
+  InputNumber: path.resolve(import.meta.dirname, 'src/shared/ui/form-input-number-chunk.ts'),
+};
 
 /** Components Semi's form/field.js wraps, by field name, and the import path it uses for each. */
 const SEMI_FIELD_SOURCES: Record<string, string> = {
@@ -127,9 +129,76 @@ function slimSemiForm(): Plugin {
         }
         out = out.replace(importLine, '').replace(wrap, `leftOut('${name}')`);
       }
+      for (const [name, chunk] of Object.entries(SEMI_LAZY_FORM_FIELDS)) {
+        const source = SEMI_FIELD_SOURCES[name]!;
+        const importLine = `import ${name} from '${source}';\n`;
+        if (!out.includes(importLine)) {
+          this.error(`slim-semi-form: Semi's form/field.js changed (no ${importLine.trim()}); update SEMI_LAZY_FORM_FIELDS`);
+        }
+        out = out.replace(importLine, `const ${name} = lazyField(() => import(${JSON.stringify(chunk)}));\n`);
+      }
       return (
+        `import { createElement as lazyFieldElement, lazy as lazyFieldComponent, Suspense as LazyFieldSuspense } from 'react';\n` +
         out +
+        `\nfunction lazyField(load) {\n  const Loaded = lazyFieldComponent(load);\n  return function LazyFormField(props) {\n    const fallback = lazyFieldElement(Input, { disabled: true, placeholder: typeof props.placeholder === 'string' ? props.placeholder : undefined, style: props.style, className: props.className, size: props.size });\n    return lazyFieldElement(LazyFieldSuspense, { fallback }, lazyFieldElement(Loaded, props));\n  };\n}\n` +
         `\nfunction leftOut(name) {\n  return function LeftOutFormField() {\n    throw new Error('Form.' + name + ' is not in the build: add it to SEMI_FORM_FIELDS in vite.config.ts');\n  };\n}\n`
+      );
+    },
+  };
+}
+
+/**
+ * Parts of Semi components that the app never shows, left out of the build because the component imports
+ * them statically: Table's resizable columns (react-resizable and react-draggable, about 6.6 KiB gz on
+ * every page with a table), Tag's avatar (Avatar, 2.6 KiB on every page with a Select) and Select's
+ * collapsed tags (OverflowList, 5 KiB on pages with a Select and no Tabs). Each becomes a component that
+ * throws a message naming the prop; tests/lint/semi-slim.test.ts checks that the code uses none of them.
+ */
+export const SEMI_LEFT_OUT = [
+  {
+    file: /semi-ui-19[\\/]lib[\\/]es[\\/]table[\\/]ResizableHeaderCell\.js$/,
+    line: "import { Resizable } from 'react-resizable';\n",
+    name: 'Resizable',
+    prop: 'resizable',
+  },
+  {
+    file: /semi-ui-19[\\/]lib[\\/]es[\\/]tag[\\/]index\.js$/,
+    line: "import Avatar from '../avatar/index';\n",
+    name: 'Avatar',
+    prop: 'avatarSrc',
+  },
+  {
+    file: /semi-ui-19[\\/]lib[\\/]es[\\/]select[\\/]index\.js$/,
+    line: "import OverflowList from '../overflowList/index';\n",
+    name: 'OverflowList',
+    prop: 'ellipsisTrigger',
+  },
+] as const;
+
+/**
+ * Semi's Chinese locale without date-fns' Chinese locale (2.7 KiB gz on every page): only the date pickers
+ * read it, and src/shared/ui/date-picker-chunk.tsx gives them a locale that has it.
+ */
+const SEMI_ZH_CN = /semi-ui-19[\\/]lib[\\/]es[\\/]locale[\\/]source[\\/]zh_CN\.js$/;
+const DATE_FNS_ZH_CN = "import { zhCN } from 'date-fns/locale';\n";
+
+function slimSemi(): Plugin {
+  return {
+    name: 'slim-semi',
+    transform(code, id) {
+      if (SEMI_ZH_CN.test(id)) {
+        if (!code.includes(DATE_FNS_ZH_CN) || !code.includes('dateFnsLocale: zhCN,')) {
+          this.error(`slim-semi: ${id} changed; update SEMI_ZH_CN in vite.config.ts`);
+        }
+        return code.replace(DATE_FNS_ZH_CN, '').replace('dateFnsLocale: zhCN,', 'dateFnsLocale: undefined,');
+      }
+      const part = SEMI_LEFT_OUT.find((entry) => entry.file.test(id));
+      if (!part) return null;
+      if (!code.includes(part.line))
+        this.error(`slim-semi: ${id} changed (no ${part.line.trim()}); update SEMI_LEFT_OUT in vite.config.ts`);
+      return (
+        code.replace(part.line, '') +
+        `\nfunction ${part.name}() {\n  throw new Error('Semi\\'s ${part.prop} is not in the build: see SEMI_LEFT_OUT in vite.config.ts');\n}\n`
       );
     },
   };
@@ -138,7 +207,7 @@ function slimSemiForm(): Plugin {
 export default defineConfig({
   root,
   publicDir: path.resolve(import.meta.dirname, 'public'),
-  plugins: [slimSemiForm(), react(), portalFallback(), precompress()],
+  plugins: [slimSemiForm(), slimSemi(), react(), portalFallback(), precompress()],
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: true,

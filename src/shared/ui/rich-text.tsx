@@ -2,13 +2,13 @@
  * Question text as a reader sees it. The bank stores stems, options, answers and analyses as rich text:
  * a small HTML subset (paragraphs, line breaks, bold/italic/underline, sub/superscripts, lists, tables
  * and images) with TeX formulas between $…$. `RichText` sanitises the HTML with DOMPurify (an allowlist:
- * no scripts, styles, handlers or foreign images) and typesets each formula with KaTeX, whose styles and
- * fonts are bundled with the client. `plainText` is the one-line form for lists and titles.
+ * no scripts, styles, handlers or foreign images) and typesets each formula with KaTeX (formula.ts), which
+ * with its styles and fonts loads with the first text that has a formula: until it arrives, a moment on
+ * the first such text of a visit, the formulas show as written. `plainText` is the one-line form for lists
+ * and titles.
  */
 import DOMPurify from 'dompurify';
-import katex from 'katex';
-import 'katex/dist/katex.min.css';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import styles from './rich-text.module.css';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0', '#39': "'" };
@@ -87,23 +87,57 @@ function purifier() {
   return instance;
 }
 
-/**
- * The formula typeset by KaTeX, with MathML beside it for screen readers; a formula it cannot read is
- * shown as written (in red, with KaTeX's note).
- */
-export function formulaHtml(tex: string): string {
-  return katex.renderToString(tex, { throwOnError: false, output: 'htmlAndMathml', strict: 'ignore', trust: false });
+type Typeset = (tex: string) => string;
+
+let typeset: Typeset | null = null;
+let loading: Promise<Typeset> | null = null;
+
+/** KaTeX's typesetter, fetched once (formula.ts); a failed fetch is tried again on the next call. */
+export function loadFormulas(): Promise<Typeset> {
+  loading ??= import('./formula').then(
+    (module) => (typeset = module.formulaHtml),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
 }
 
-/** Sanitised HTML of rich text, with every $…$ outside tags typeset. */
-export function richTextHtml(rich: string): string {
+const hasFormula = (text: string) => /\$[^$]+\$/.test(text);
+
+/**
+ * KaTeX's typesetter when `text` has a formula and KaTeX is loaded, else null; a text with a formula
+ * starts the load and renders again once it is in (if it fails, the formulas stay as written).
+ */
+function useTypeset(text: string): Typeset | null {
+  const needed = hasFormula(text);
+  const [loaded, setLoaded] = useState<Typeset | null>(() => typeset);
+  useEffect(() => {
+    if (!needed || loaded) return;
+    let live = true;
+    loadFormulas().then(
+      (ready) => {
+        if (live) setLoaded(() => ready);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed, loaded]);
+  return needed ? loaded : null;
+}
+
+/** Sanitised HTML of rich text, with every $…$ outside tags typeset when `formula` is given (left as written otherwise). */
+export function richTextHtml(rich: string, typesetFormula: Typeset | null = typeset): string {
   const clean = purifier().sanitize(rich, { ALLOWED_TAGS, ALLOWED_ATTR, RETURN_DOM_FRAGMENT: true });
   const walker = document.createTreeWalker(clean, NodeFilter.SHOW_TEXT);
   const texts: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
   for (const node of texts) {
     const parts = splitFormulas(node.data);
-    if (!parts.some((part) => part.tex)) continue;
+    if (!typesetFormula || !parts.some((part) => part.tex)) continue;
     const replacement = document.createDocumentFragment();
     for (const part of parts) {
       if (!part.tex) {
@@ -112,7 +146,7 @@ export function richTextHtml(rich: string): string {
       }
       const formula = document.createElement('span');
       formula.className = styles.formula ?? '';
-      formula.innerHTML = formulaHtml(part.text);
+      formula.innerHTML = typesetFormula(part.text);
       replacement.append(formula);
     }
     node.replaceWith(replacement);
@@ -124,7 +158,8 @@ export function richTextHtml(rich: string): string {
 
 /** Rich question text: sanitised HTML with its formulas typeset; line breaks are kept. */
 export function RichText({ text, className }: { text: string; className?: string }) {
-  const html = useMemo(() => richTextHtml(text), [text]);
+  const formula = useTypeset(text);
+  const html = useMemo(() => richTextHtml(text, formula), [text, formula]);
   return (
     <span
       className={className ? `${styles.rich} ${className}` : styles.rich}
@@ -140,14 +175,17 @@ export function RichText({ text, className }: { text: string; className?: string
  */
 export function FormulaLine({ text, className }: { text: string; className?: string }) {
   const parts = useMemo(() => splitFormulas(plainText(text).replace(/\s+/g, ' ')), [text]);
+  const formula = useTypeset(text);
   return (
     <span className={className}>
       {parts.map((part, i) =>
-        part.tex ? (
-          // KaTeX output carries no scripts (trust: false).
-          <span key={i} className={styles.formula} dangerouslySetInnerHTML={{ __html: formulaHtml(part.text) }} />
-        ) : (
+        !part.tex ? (
           part.text
+        ) : formula ? (
+          // KaTeX output carries no scripts (trust: false).
+          <span key={i} className={styles.formula} dangerouslySetInnerHTML={{ __html: formula(part.text) }} />
+        ) : (
+          `$${part.text}$`
         ),
       )}
     </span>

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BasketPanel } from '../../../src/features/papers/basket-panel';
 import { useBasketStore } from '../../../src/features/papers/basket.store';
@@ -7,11 +7,11 @@ import { question } from './papers-test-kit';
 afterEach(() => useBasketStore.getState().clear());
 
 describe('试题篮', () => {
-  it('typesets the formulas of question titles instead of showing raw LaTeX', () => {
+  it('typesets the formulas of question titles instead of showing raw LaTeX', async () => {
     useBasketStore.getState().add(question(1, 'single', { stem: '<p>$-\\frac{2}{3}$ 的相反数是</p>' }));
     render(<BasketPanel onPreview={() => undefined} onSave={() => undefined} />);
     const item = screen.getByRole('listitem', { name: '试题篮第 1 题' });
-    expect(item.querySelector('.katex-html')).not.toBeNull();
+    await waitFor(() => expect(item.querySelector('.katex-html')).not.toBeNull());
     // What is seen (KaTeX's MathML copy for screen readers keeps the TeX as an annotation).
     const seen = item.cloneNode(true) as HTMLElement;
     seen.querySelectorAll('.katex-mathml').forEach((node) => node.remove());

@@ -1,14 +1,13 @@
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { plainText, RichText, richTextHtml } from '../../../src/shared/ui/rich-text';
 
 describe('rich question text', () => {
-  it('typesets $…$ formulas with KaTeX and keeps the text around them', () => {
+  it('typesets $…$ formulas with KaTeX, loaded with the first formula, and keeps the text around them', async () => {
     const { container } = render(<RichText text={'计算 $\\frac{1}{2}+\\sqrt{9}$ 的值'} />);
     expect(container.textContent).toContain('计算');
     expect(container.textContent).toContain('的值');
-    const formula = container.querySelector('.katex');
-    expect(formula).not.toBeNull();
+    await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
     expect(container.querySelector('.mfrac')).not.toBeNull();
     expect(container.querySelector('.sqrt')).not.toBeNull();
   });
@@ -38,13 +37,14 @@ describe('rich question text', () => {
     }
   });
 
-  it('gives screen readers the formula as MathML', () => {
+  it('gives screen readers the formula as MathML', async () => {
     const { container } = render(<RichText text={'$x^2$'} />);
-    expect(container.querySelector('math')).not.toBeNull();
+    await waitFor(() => expect(container.querySelector('math')).not.toBeNull());
   });
 
-  it('shows a formula KaTeX cannot read as written instead of failing', () => {
+  it('shows a formula KaTeX cannot read as written instead of failing', async () => {
     const { container } = render(<RichText text={'坏公式 $\\frac{1}{$ 之后'} />);
+    await waitFor(() => expect(container.querySelector('.katex-error')).not.toBeNull());
     expect(container.textContent).toContain('坏公式');
     expect(container.textContent).toContain('之后');
   });
