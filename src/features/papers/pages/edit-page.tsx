@@ -1,7 +1,8 @@
 /**
  * /edit (组卷选题): browse the question bank of a subject by chapter or knowledge point, type,
  * difficulty and keyword; collect questions in the 试题篮; compose automatically by rules; preview the
- * paper as printed; save it and assign it to classes as homework.
+ * paper as printed; save it and assign it to classes as homework, or keep the picked questions as a
+ * 题目合集. `?questionSet=` starts the basket from a set (用此合集组卷).
  */
 import { IconSearch } from '@douyinfe/semi-icons';
 import { Button, Empty, Input, Modal, Pagination, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
@@ -27,6 +28,8 @@ import { QuestionItem } from '../question-item';
 import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { SavePaperDialog } from '../save-paper-dialog';
+import { QuestionSetDialog } from '../question-set-dialog';
+import { MAX_SET_NAME } from '../../../shared/contract/question-sets';
 import { toTreeData } from '../tree-data';
 import { usePaperFromAddress } from '../use-paper-from-address';
 import { useRemote } from '../../../shared/ui/use-remote';
@@ -59,7 +62,7 @@ function Composer() {
   const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const [dialog, setDialog] = useState<'none' | 'preview' | 'auto' | 'save'>('none');
+  const [dialog, setDialog] = useState<'none' | 'preview' | 'auto' | 'save' | 'set'>('none');
 
   const chapters = useRemote(subjectId ? `chapters:${subjectId}` : null, () => fetchChapters(http, subjectId ?? 0));
   const knowledgePoints = useRemote(subjectId ? `kps:${subjectId}` : null, () => fetchKnowledgePoints(http, subjectId ?? 0));
@@ -258,7 +261,7 @@ function Composer() {
             />
           ) : null}
         </section>
-        <BasketPanel onPreview={() => setDialog('preview')} onSave={() => setDialog('save')} />
+        <BasketPanel onPreview={() => setDialog('preview')} onSave={() => setDialog('save')} onSaveSet={() => setDialog('set')} />
       </div>
       <Button
         theme="solid"
@@ -290,6 +293,21 @@ function Composer() {
           onComposed={applyDraft}
         />
       ) : null}
+      <QuestionSetDialog
+        target={
+          dialog === 'set' && subjectId
+            ? {
+                kind: 'create',
+                subjectId,
+                subjectName,
+                questionIds: [...inBasket],
+                name: basket.title.trim().slice(0, MAX_SET_NAME),
+              }
+            : null
+        }
+        onClose={() => setDialog('none')}
+        onSaved={() => setDialog('none')}
+      />
       <SavePaperDialog
         visible={dialog === 'save'}
         subjectName={subjectName}
