@@ -90,7 +90,9 @@ function QuestionSetForm({
       onOk={() => void save()}
       okText="保存"
       cancelText="取消"
-      okButtonProps={{ loading: busy }}
+      // Semi names these buttons "confirm" and "cancel" for screen readers; say it in Chinese.
+      okButtonProps={{ loading: busy, 'aria-label': '保存' }}
+      cancelButtonProps={{ 'aria-label': '取消' }}
     >
       <p style={{ marginTop: 0 }}>{`${subjectName} · 共 ${count} 题`}</p>
       {error ? <Banner type="danger" description={error} closeIcon={null} style={{ marginBottom: 12 }} /> : null}
