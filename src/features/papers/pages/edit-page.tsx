@@ -6,7 +6,7 @@
  */
 import { IconSearch } from '@douyinfe/semi-icons';
 import { Button, Empty, Input, Modal, Pagination, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   DIFFICULTIES,
@@ -28,7 +28,6 @@ import { QuestionItem } from '../question-item';
 import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { SavePaperDialog } from '../save-paper-dialog';
-import { QuestionSetDialog } from '../question-set-dialog';
 import { MAX_SET_NAME } from '../../../shared/contract/question-sets';
 import { toTreeData } from '../tree-data';
 import { usePaperFromAddress } from '../use-paper-from-address';
@@ -36,6 +35,9 @@ import { useRemote } from '../../../shared/ui/use-remote';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
+
+// 存为题目合集's dialog is fetched when first opened.
+const QuestionSetDialog = lazy(() => import('../question-set-dialog').then((m) => ({ default: m.QuestionSetDialog })));
 
 type TreeKind = 'chapter' | 'knowledgePoint';
 
@@ -293,21 +295,25 @@ function Composer() {
           onComposed={applyDraft}
         />
       ) : null}
-      <QuestionSetDialog
-        target={
-          dialog === 'set' && subjectId
-            ? {
-                kind: 'create',
-                subjectId,
-                subjectName,
-                questionIds: [...inBasket],
-                name: basket.title.trim().slice(0, MAX_SET_NAME),
-              }
-            : null
-        }
-        onClose={() => setDialog('none')}
-        onSaved={() => setDialog('none')}
-      />
+      {dialog === 'set' ? (
+        <Suspense fallback={null}>
+          <QuestionSetDialog
+            target={
+              dialog === 'set' && subjectId
+                ? {
+                    kind: 'create',
+                    subjectId,
+                    subjectName,
+                    questionIds: [...inBasket],
+                    name: basket.title.trim().slice(0, MAX_SET_NAME),
+                  }
+                : null
+            }
+            onClose={() => setDialog('none')}
+            onSaved={() => setDialog('none')}
+          />
+        </Suspense>
+      ) : null}
       <SavePaperDialog
         visible={dialog === 'save'}
         subjectName={subjectName}

@@ -6,8 +6,8 @@
  * the question bank (see question-set-library.tsx). Another school's items never appear (the server
  * scopes them).
  */
-import { Button, Empty, Modal, Space, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
+import { Button, Empty, Modal, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { MaterialListQuery } from '../../../shared/contract/materials';
 import type { PaperSummary } from '../../../shared/contract/papers';
@@ -26,7 +26,6 @@ import {
 } from '../paper-columns';
 import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
 import { fetchChapters, fetchSchoolYears } from '../papers-api';
-import { QuestionSetLibrary } from '../question-set-library';
 import { SubjectSelect } from '../subject-select';
 import { usePapersServices } from '../papers-services';
 import { toPathOptions } from '../tree-data';
@@ -34,6 +33,9 @@ import styles from './paperlist-page.module.css';
 import { Illustration } from '../../../shared/ui/illustration';
 
 export const MATERIAL_PAGE_SIZE = 10;
+
+// The 题目合集 tab (its list, view and dialog) is fetched when opened, not with the papers' first view.
+const QuestionSetLibrary = lazy(() => import('../question-set-library').then((m) => ({ default: m.QuestionSetLibrary })));
 
 export function SchoolMaterialsPage() {
   const { user } = usePapersServices();
@@ -185,7 +187,11 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         <TabPane tab="试卷" itemKey="papers" />
         <TabPane tab="题目合集" itemKey="sets" />
       </Tabs>
-      {tab === 'sets' ? <QuestionSetLibrary orgId={orgId} /> : null}
+      {tab === 'sets' ? (
+        <Suspense fallback={<Spin />}>
+          <QuestionSetLibrary orgId={orgId} />
+        </Suspense>
+      ) : null}
       {tab === 'papers' ? (
         <>
           <div className={styles.filters} role="search" aria-label="筛选校本资料">
