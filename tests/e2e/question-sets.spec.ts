@@ -35,7 +35,7 @@ test('a teacher keeps picked questions as a 题目合集 shared to 校本资料;
 
   // The owner sees it under 我的题目合集, shared.
   await page.goto('/schoolmaterials?tab=sets');
-  await page.getByRole('radio', { name: '我的题目合集' }).click();
+  await page.getByRole('search', { name: '筛选题目合集' }).getByText('我的题目合集', { exact: true }).click();
   const mine = page.getByRole('row').filter({ hasText: NAME });
   await expect(mine.getByText('已共享')).toBeVisible();
   await expect(mine.getByRole('button', { name: `编辑：${NAME}` })).toBeVisible();
