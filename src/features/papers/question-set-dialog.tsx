@@ -86,6 +86,7 @@ function QuestionSetForm({
     <Modal
       title={editing ? '编辑题目合集' : '存为题目合集'}
       visible
+      width="min(94vw, 480px)"
       onCancel={onClose}
       onOk={() => void save()}
       okText="保存"
