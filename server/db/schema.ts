@@ -11,3 +11,4 @@ export * from './schema-rehearse';
 export * from './schema-sets';
 export * from './schema-screens';
 export * from './schema-binding';
+export * from './schema-question-sets';

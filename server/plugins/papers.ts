@@ -1,5 +1,5 @@
 /**
- * Papers plugin: builds the question-bank, paper, homework and student services over the database and
+ * Papers plugin: builds the question-bank, paper, question-set, homework and student services over the database and
  * decorates `app.papers` with them. Owns their wiring only; the logic lives in services/papers.
  */
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import { syncHomeworkStatus } from '../services/marking/marking-progress';
 import { createHomeworkService } from '../services/papers/homework.service';
 import { createPaperService } from '../services/papers/paper.service';
 import { createQuestionBankService } from '../services/papers/question-bank.service';
+import { createQuestionSetService } from '../services/papers/question-set.service';
 import { createStudentService } from '../services/papers/student.service';
 
 function buildPapers(app: FastifyInstance) {
@@ -30,7 +31,8 @@ function buildPapers(app: FastifyInstance) {
     },
   });
   const students = createStudentService({ db });
-  return { bank, papers, homework, students };
+  const sets = createQuestionSetService({ db });
+  return { bank, papers, homework, students, sets };
 }
 
 declare module 'fastify' {

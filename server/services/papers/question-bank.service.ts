@@ -67,7 +67,7 @@ export async function visibleQuestionsOf(db: Db, scope: SchoolScope, subject: { 
 }
 
 /** The chapters (or knowledge points) a subject of a school may use, in display order. */
-async function visibleNodes(
+export async function visibleNodes(
   db: Db,
   table: typeof chapters | typeof knowledgePoints,
   scope: SchoolScope,

@@ -1,7 +1,7 @@
 /**
  * The 试题篮 panel: sections with editable titles, their questions in order with a score each, drag and
  * drop to reorder (also across sections) with up/down buttons as the keyboard way, the live total, and
- * the paper's actions (preview, clear, save).
+ * the paper's actions (preview, clear, save), and keeping the questions as a 题目合集.
  */
 import { IconArrowDown, IconArrowUp, IconDelete, IconHandle } from '@douyinfe/semi-icons';
 import { Button, Empty, Input, InputNumber, Popconfirm, Tooltip, Typography } from '@douyinfe/semi-ui-19';
@@ -14,7 +14,16 @@ const DRAG_TYPE = 'application/x-sh-question';
 
 export const MAX_QUESTION_SCORE = 100;
 
-export function BasketPanel({ onPreview, onSave }: { onPreview: () => void; onSave: () => void }) {
+export function BasketPanel({
+  onPreview,
+  onSave,
+  onSaveSet,
+}: {
+  onPreview: () => void;
+  onSave: () => void;
+  /** 存为题目合集: keep the picked questions as a named set (shared to 校本资料 if wished). */
+  onSaveSet: () => void;
+}) {
   const sections = useBasketStore((s) => s.sections);
   const { remove, setScore, moveTo, moveBy, moveSection, renameSection, clear } = useBasketStore.getState();
   const [dropTarget, setDropTarget] = useState<string | null>(null);
@@ -173,6 +182,9 @@ export function BasketPanel({ onPreview, onSave }: { onPreview: () => void; onSa
         </Popconfirm>
         <Button disabled={count === 0} onClick={onPreview}>
           预览试卷
+        </Button>
+        <Button disabled={count === 0} onClick={onSaveSet}>
+          存为题目合集
         </Button>
         <Button theme="solid" disabled={count === 0} onClick={onSave}>
           保存试卷

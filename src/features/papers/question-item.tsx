@@ -1,9 +1,10 @@
 /**
  * One question of the bank as the compose page lists it: type, difficulty and knowledge points, the
- * stem and options typeset, the answer and analysis on request, and the basket button.
+ * stem and options typeset, the answer and analysis on request, and the basket button (or, where a
+ * 题目合集 shows it, that view's own actions).
  */
 import { Button, Card, Space, Tag, Typography } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DIFFICULTY_LABELS, QUESTION_TYPE_LABELS, type Difficulty, type Question } from '../../shared/contract/papers';
 import styles from './compose.module.css';
 import { optionColumns } from './paper-view';
@@ -14,13 +15,16 @@ const OPTION_LETTERS = 'ABCDEFGH';
 export function QuestionItem({
   question,
   index,
-  inBasket,
+  inBasket = false,
   onToggle,
+  actions,
 }: {
   question: Question;
   index: number;
-  inBasket: boolean;
-  onToggle: () => void;
+  inBasket?: boolean;
+  /** The basket button's action; without it there is no basket button. */
+  onToggle?: () => void;
+  actions?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   return (
@@ -28,6 +32,7 @@ export function QuestionItem({
       <Space wrap spacing={6} className={styles.questionMeta}>
         <Tag color="blue">{QUESTION_TYPE_LABELS[question.type]}</Tag>
         <Tag color="orange">{DIFFICULTY_LABELS[question.difficulty as Difficulty]}</Tag>
+        {question.shared ? null : <Tag color="green">本校题</Tag>}
         {question.knowledgePointNames.slice(0, 3).map((name) => (
           <Tag key={name}>{name}</Tag>
         ))}
@@ -65,15 +70,18 @@ export function QuestionItem({
         <Button theme="borderless" size="small" onClick={() => setOpen((v) => !v)}>
           {open ? '收起解析' : '查看解析'}
         </Button>
-        <Button
-          theme={inBasket ? 'light' : 'solid'}
-          type={inBasket ? 'danger' : 'primary'}
-          size="small"
-          aria-label={inBasket ? `移出试题篮：第 ${index} 题` : `加入试题篮：第 ${index} 题`}
-          onClick={onToggle}
-        >
-          {inBasket ? '移出试题篮' : '加入试题篮'}
-        </Button>
+        {actions}
+        {onToggle ? (
+          <Button
+            theme={inBasket ? 'light' : 'solid'}
+            type={inBasket ? 'danger' : 'primary'}
+            size="small"
+            aria-label={inBasket ? `移出试题篮：第 ${index} 题` : `加入试题篮：第 ${index} 题`}
+            onClick={onToggle}
+          >
+            {inBasket ? '移出试题篮' : '加入试题篮'}
+          </Button>
+        ) : null}
       </div>
     </Card>
   );

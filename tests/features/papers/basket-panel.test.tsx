@@ -9,7 +9,7 @@ afterEach(() => useBasketStore.getState().clear());
 describe('试题篮', () => {
   it('typesets the formulas of question titles instead of showing raw LaTeX', async () => {
     useBasketStore.getState().add(question(1, 'single', { stem: '<p>$-\\frac{2}{3}$ 的相反数是</p>' }));
-    render(<BasketPanel onPreview={() => undefined} onSave={() => undefined} />);
+    render(<BasketPanel onPreview={() => undefined} onSave={() => undefined} onSaveSet={() => undefined} />);
     const item = screen.getByRole('listitem', { name: '试题篮第 1 题' });
     await waitFor(() => expect(item.querySelector('.katex-html')).not.toBeNull());
     // What is seen (KaTeX's MathML copy for screen readers keeps the TeX as an annotation).

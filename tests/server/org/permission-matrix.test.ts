@@ -9,6 +9,7 @@ import { homeworkSchema, paperDetailSchema, questionPageSchema, questionSchema }
 import { invitationSchema } from '../../../src/shared/contract/org';
 import { MARKING_MESSAGES } from '../../../src/shared/contract/marking';
 import { classListSchema } from '../../../src/shared/contract/system';
+import { questionSetDetailSchema } from '../../../src/shared/contract/question-sets';
 import { failure } from '../accounts-helper';
 import { eq } from 'drizzle-orm';
 import { students } from '../../../server/db/schema';
@@ -85,6 +86,21 @@ function paperInput(ctx: Ctx) {
     paperSize: 'A4',
     sections: [{ title: '一、单选题', questions: ctx.questionIds.slice(0, 2).map((questionId) => ({ questionId, score: 5 })) }],
   };
+}
+
+function setInput(ctx: Ctx) {
+  return {
+    name: `矩阵合集${ctx.uniq()}`,
+    subjectId: ctx.school.mathId,
+    schoolYearId: ctx.school.schoolYearId,
+    questionIds: ctx.questionIds.slice(0, 2),
+  };
+}
+
+/** A question set of the owner's, shared to 校本资料 unless told otherwise. */
+async function ownedSet(ctx: Ctx, shared = true) {
+  const response = await ctx.owner({ method: 'POST', url: '/api/question-sets', payload: { ...setInput(ctx), shared } });
+  return questionSetDetailSchema.parse(response.json().data).id;
 }
 
 const questionInput = (ctx: Ctx) => ({
@@ -183,6 +199,47 @@ const ROUTES: Row[] = [
       await c.owner({ method: 'POST', url: `/api/papers/${id}/share`, payload: {} });
       return { method: 'DELETE', url: `/api/papers/${id}/share` };
     },
+  },
+  {
+    name: 'GET /api/question-sets',
+    expected: { ...READ, otherSchool: 200 },
+    request: () => ({ method: 'GET', url: '/api/question-sets' }),
+  },
+  {
+    name: 'POST /api/question-sets',
+    expected: { ...READ, otherSchool: 400 },
+    request: (c) => ({ method: 'POST', url: '/api/question-sets', payload: setInput(c) }),
+  },
+  {
+    name: 'GET /api/question-sets/:id',
+    expected: READ,
+    request: async (c) => ({ method: 'GET', url: `/api/question-sets/${await ownedSet(c)}` }),
+  },
+  {
+    name: 'PUT /api/question-sets/:id',
+    expected: OWNED,
+    request: async (c) => ({ method: 'PUT', url: `/api/question-sets/${await ownedSet(c)}`, payload: setInput(c) }),
+  },
+  {
+    name: 'DELETE /api/question-sets/:id',
+    expected: OWNED,
+    request: async (c) => ({ method: 'DELETE', url: `/api/question-sets/${await ownedSet(c)}` }),
+  },
+  {
+    // Only the owner shares (a set of theirs made unshared here), not even an admin on their behalf.
+    name: 'POST /api/question-sets/:id/share',
+    expected: { ...OWNED, creator: 403, admin: 403, director: 404, classTeacher: 404, otherTeacher: 404 },
+    request: async (c) => ({ method: 'POST', url: `/api/question-sets/${await ownedSet(c, false)}/share`, payload: {} }),
+  },
+  {
+    name: 'DELETE /api/question-sets/:id/share',
+    expected: OWNED,
+    request: async (c) => ({ method: 'DELETE', url: `/api/question-sets/${await ownedSet(c)}/share` }),
+  },
+  {
+    name: 'POST /api/question-sets/:id/copy',
+    expected: READ,
+    request: async (c) => ({ method: 'POST', url: `/api/question-sets/${await ownedSet(c)}/copy`, payload: {} }),
   },
   {
     name: 'POST /api/papers/:id/docx',

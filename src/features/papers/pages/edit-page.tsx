@@ -1,11 +1,12 @@
 /**
  * /edit (组卷选题): browse the question bank of a subject by chapter or knowledge point, type,
  * difficulty and keyword; collect questions in the 试题篮; compose automatically by rules; preview the
- * paper as printed; save it and assign it to classes as homework.
+ * paper as printed; save it and assign it to classes as homework, or keep the picked questions as a
+ * 题目合集. `?questionSet=` starts the basket from a set (用此合集组卷).
  */
 import { IconSearch } from '@douyinfe/semi-icons';
 import { Button, Empty, Input, Modal, Pagination, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   DIFFICULTIES,
@@ -27,12 +28,16 @@ import { QuestionItem } from '../question-item';
 import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { SavePaperDialog } from '../save-paper-dialog';
+import { MAX_SET_NAME } from '../../../shared/contract/question-sets';
 import { toTreeData } from '../tree-data';
 import { usePaperFromAddress } from '../use-paper-from-address';
 import { useRemote } from '../../../shared/ui/use-remote';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
+
+// 存为题目合集's dialog is fetched when first opened.
+const QuestionSetDialog = lazy(() => import('../question-set-dialog').then((m) => ({ default: m.QuestionSetDialog })));
 
 type TreeKind = 'chapter' | 'knowledgePoint';
 
@@ -59,7 +64,7 @@ function Composer() {
   const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const [dialog, setDialog] = useState<'none' | 'preview' | 'auto' | 'save'>('none');
+  const [dialog, setDialog] = useState<'none' | 'preview' | 'auto' | 'save' | 'set'>('none');
 
   const chapters = useRemote(subjectId ? `chapters:${subjectId}` : null, () => fetchChapters(http, subjectId ?? 0));
   const knowledgePoints = useRemote(subjectId ? `kps:${subjectId}` : null, () => fetchKnowledgePoints(http, subjectId ?? 0));
@@ -258,7 +263,7 @@ function Composer() {
             />
           ) : null}
         </section>
-        <BasketPanel onPreview={() => setDialog('preview')} onSave={() => setDialog('save')} />
+        <BasketPanel onPreview={() => setDialog('preview')} onSave={() => setDialog('save')} onSaveSet={() => setDialog('set')} />
       </div>
       <Button
         theme="solid"
@@ -289,6 +294,25 @@ function Composer() {
           onClose={() => setDialog('none')}
           onComposed={applyDraft}
         />
+      ) : null}
+      {dialog === 'set' ? (
+        <Suspense fallback={null}>
+          <QuestionSetDialog
+            target={
+              dialog === 'set' && subjectId
+                ? {
+                    kind: 'create',
+                    subjectId,
+                    subjectName,
+                    questionIds: [...inBasket],
+                    name: basket.title.trim().slice(0, MAX_SET_NAME),
+                  }
+                : null
+            }
+            onClose={() => setDialog('none')}
+            onSaved={() => setDialog('none')}
+          />
+        </Suspense>
       ) : null}
       <SavePaperDialog
         visible={dialog === 'save'}

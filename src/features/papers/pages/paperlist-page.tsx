@@ -22,10 +22,11 @@ import { AnswerSheetDialog } from '../answer-sheet-dialog';
 import { RosterDialog } from '../roster-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
+import { SubjectSelect } from '../subject-select';
 import { MyPapers } from '../my-papers';
 import { NoSchoolPanel } from '../no-school-panel';
 import { PagedList, useWordDownload } from '../paged-list';
-import { fetchHomeworkPage, fetchSubjects, updateHomeworkStatus } from '../papers-api';
+import { fetchHomeworkPage, updateHomeworkStatus } from '../papers-api';
 import { usePapersServices } from '../papers-services';
 import { useRemote } from '../../../shared/ui/use-remote';
 import styles from './paperlist-page.module.css';
@@ -96,7 +97,6 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
   const word = useWordDownload();
   const [changing, setChanging] = useState<number | null>(null);
 
-  const subjects = useRemote('subjects', () => fetchSubjects(http));
   const query: HomeworkListQuery = {
     page,
     pageSize: HOMEWORK_PAGE_SIZE,
@@ -184,15 +184,7 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
   return (
     <section aria-label="作业">
       <div className={styles.filters} role="search" aria-label="筛选作业">
-        <LabelledSelect
-          label="学科"
-          placeholder="全部学科"
-          showClear
-          value={subjectId}
-          optionList={(subjects.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
-          onChange={(value) => filter(setSubjectId)(value ? Number(value) : undefined)}
-          style={{ width: 140 }}
-        />
+        <SubjectSelect value={subjectId} onChange={filter(setSubjectId)} />
         <ClassSelect showClear value={classId} onChange={filter(setClassId)} />
         <LabelledSelect
           label="状态"

@@ -1,12 +1,14 @@
 /**
- * /schoolmaterials (校本资料): the school's shared library of papers. Teachers share their papers from
- * 我的试卷 (共享到校本资料), each filed under a school year, subject and optionally a chapter; here everyone
- * of the school searches and filters them, previews one, and copies it into their own papers. The owner
- * withdraws an item, an admin removes any. Another school's items never appear (the server scopes them).
+ * /schoolmaterials (校本资料): the school's shared library, in two tabs. 试卷: teachers share their papers
+ * from 我的试卷 (共享到校本资料), each filed under a school year, subject and optionally a chapter; here
+ * everyone of the school searches and filters them, previews one, and copies it into their own papers.
+ * The owner withdraws an item, an admin removes any. 题目合集 (`?tab=sets`): question sets gathered from
+ * the question bank (see question-set-library.tsx). Another school's items never appear (the server
+ * scopes them).
  */
-import { Button, Empty, Modal, Space, Toast, Typography } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Button, Empty, Modal, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { lazy, Suspense, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { MaterialListQuery } from '../../../shared/contract/materials';
 import type { PaperSummary } from '../../../shared/contract/papers';
 import { formatDate } from '../../../shared/lib/format-date';
@@ -23,13 +25,17 @@ import {
   paperTitleColumn,
 } from '../paper-columns';
 import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
-import { fetchChapters, fetchSchoolYears, fetchSubjects } from '../papers-api';
+import { fetchChapters, fetchSchoolYears } from '../papers-api';
+import { SubjectSelect } from '../subject-select';
 import { usePapersServices } from '../papers-services';
 import { toPathOptions } from '../tree-data';
 import styles from './paperlist-page.module.css';
 import { Illustration } from '../../../shared/ui/illustration';
 
 export const MATERIAL_PAGE_SIZE = 10;
+
+// The 题目合集 tab (its list, view and dialog) is fetched when opened, not with the papers' first view.
+const QuestionSetLibrary = lazy(() => import('../question-set-library').then((m) => ({ default: m.QuestionSetLibrary })));
 
 export function SchoolMaterialsPage() {
   const { user } = usePapersServices();
@@ -40,6 +46,8 @@ export function SchoolMaterialsPage() {
 function SchoolMaterials({ orgId }: { orgId: number }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'sets' ? 'sets' : 'papers';
   const [keyword, setKeyword] = useState('');
   const [subjectId, setSubjectId] = useState<number | undefined>();
   const [schoolYearId, setSchoolYearId] = useState<number | undefined>();
@@ -47,7 +55,6 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
   const [page, setPage] = useState(1);
   const [copying, setCopying] = useState<number | null>(null);
 
-  const subjects = useRemote('subjects', () => fetchSubjects(http));
   const years = useRemote(`years:${orgId}`, () => fetchSchoolYears(http, orgId));
   const chapters = useRemote(subjectId ? `chapters:${subjectId}` : null, () => fetchChapters(http, subjectId!));
 
@@ -59,7 +66,9 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
     ...(schoolYearId ? { schoolYearId } : {}),
     ...(chapterId ? { chapterId } : {}),
   };
-  const materials = useRemote(`materials:${JSON.stringify(query)}`, () => fetchMaterialPage(http, query));
+  const materials = useRemote(tab === 'papers' ? `materials:${JSON.stringify(query)}` : null, () =>
+    fetchMaterialPage(http, query),
+  );
   const rows = materials.data?.list ?? [];
   const filtered = Boolean(keyword || subjectId || schoolYearId || chapterId);
 
@@ -157,83 +166,105 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
           <Typography.Title heading={3} style={{ margin: 0 }}>
             校本资料
           </Typography.Title>
-          <Typography.Text type="tertiary">本校老师共享的试卷，可预览、复制到我的试卷后修改和布置</Typography.Text>
+          <Typography.Text type="tertiary">
+            {tab === 'papers'
+              ? '本校老师共享的试卷，可预览、复制到我的试卷后修改和布置'
+              : '本校老师从题库中整理的题目合集，可查看、复制，或直接用来组卷'}
+          </Typography.Text>
         </div>
-        <Button onClick={() => navigate('/paperlist?tab=papers')}>共享我的试卷</Button>
-      </div>
-      <div className={styles.filters} role="search" aria-label="筛选校本资料">
-        <PaperTitleSearch width={220} onSearch={filter(setKeyword)} />
-        <LabelledSelect
-          label="学科"
-          placeholder="全部学科"
-          showClear
-          value={subjectId}
-          optionList={(subjects.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
-          onChange={(value) => {
-            setChapterId(undefined);
-            filter(setSubjectId)(value ? Number(value) : undefined);
-          }}
-          style={{ width: 130 }}
-        />
-        <LabelledSelect
-          label="学年"
-          placeholder="全部学年"
-          showClear
-          value={schoolYearId}
-          optionList={(years.data ?? []).map((y) => ({ value: y.id, label: y.name }))}
-          onChange={(value) => filter(setSchoolYearId)(value ? Number(value) : undefined)}
-          style={{ width: 160 }}
-        />
-        <LabelledSelect
-          label="章节"
-          placeholder={subjectId ? '全部章节' : '先选学科再选章节'}
-          disabled={!subjectId}
-          showClear
-          filter
-          optionList={toPathOptions(chapters.data ?? [])}
-          value={chapterId}
-          onChange={(value) => filter(setChapterId)(typeof value === 'number' ? value : undefined)}
-          style={{ width: 220 }}
-        />
-      </div>
-      <PagedList
-        label="校本资料列表"
-        rows={rows}
-        total={materials.data?.total ?? 0}
-        loading={materials.loading}
-        page={page}
-        pageSize={MATERIAL_PAGE_SIZE}
-        onPageChange={setPage}
-        columns={columns}
-        card={(paper) => (
-          <>
-            <div className={styles.cardHead}>
-              <Typography.Text strong>{paper.title}</Typography.Text>
-            </div>
-            <div className={styles.sub}>
-              {`${paper.subject.name} · ${paper.schoolYear.name}${paper.sharedChapter ? ` · ${paper.sharedChapter.name}` : ''}`}
-            </div>
-            <div className={styles.sub}>
-              {`${paperMeta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
-            </div>
-            {actions(paper)}
-          </>
+        {tab === 'papers' ? (
+          <Button onClick={() => navigate('/paperlist?tab=papers')}>共享我的试卷</Button>
+        ) : (
+          <Button onClick={() => navigate('/edit')}>去题库选题</Button>
         )}
-        empty={
-          <Empty
-            image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
-            title={filtered ? '没有符合条件的资料' : '校本资料还是空的'}
-            description={filtered ? '换个条件试试' : '在作业列表的「我的试卷」中点「共享到校本资料」，本校老师就能在这里看到'}
-            className={styles.empty}
-          >
-            {filtered ? null : (
-              <Button theme="solid" onClick={() => navigate('/paperlist?tab=papers')}>
-                去我的试卷
-              </Button>
+      </div>
+      <Tabs
+        type="line"
+        className={styles.tabs}
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'sets' ? { tab: 'sets' } : {}, { replace: true })}
+      >
+        <TabPane tab="试卷" itemKey="papers" />
+        <TabPane tab="题目合集" itemKey="sets" />
+      </Tabs>
+      {tab === 'sets' ? (
+        <Suspense fallback={<Spin />}>
+          <QuestionSetLibrary orgId={orgId} />
+        </Suspense>
+      ) : null}
+      {tab === 'papers' ? (
+        <>
+          <div className={styles.filters} role="search" aria-label="筛选校本资料">
+            <PaperTitleSearch width={220} onSearch={filter(setKeyword)} />
+            <SubjectSelect
+              value={subjectId}
+              onChange={(value) => {
+                setChapterId(undefined);
+                filter(setSubjectId)(value);
+              }}
+              style={{ width: 130 }}
+            />
+            <LabelledSelect
+              label="学年"
+              placeholder="全部学年"
+              showClear
+              value={schoolYearId}
+              optionList={(years.data ?? []).map((y) => ({ value: y.id, label: y.name }))}
+              onChange={(value) => filter(setSchoolYearId)(value ? Number(value) : undefined)}
+              style={{ width: 160 }}
+            />
+            <LabelledSelect
+              label="章节"
+              placeholder={subjectId ? '全部章节' : '先选学科再选章节'}
+              disabled={!subjectId}
+              showClear
+              filter
+              optionList={toPathOptions(chapters.data ?? [])}
+              value={chapterId}
+              onChange={(value) => filter(setChapterId)(typeof value === 'number' ? value : undefined)}
+              style={{ width: 220 }}
+            />
+          </div>
+          <PagedList
+            label="校本资料列表"
+            rows={rows}
+            total={materials.data?.total ?? 0}
+            loading={materials.loading}
+            page={page}
+            pageSize={MATERIAL_PAGE_SIZE}
+            onPageChange={setPage}
+            columns={columns}
+            card={(paper) => (
+              <>
+                <div className={styles.cardHead}>
+                  <Typography.Text strong>{paper.title}</Typography.Text>
+                </div>
+                <div className={styles.sub}>
+                  {`${paper.subject.name} · ${paper.schoolYear.name}${paper.sharedChapter ? ` · ${paper.sharedChapter.name}` : ''}`}
+                </div>
+                <div className={styles.sub}>
+                  {`${paperMeta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
+                </div>
+                {actions(paper)}
+              </>
             )}
-          </Empty>
-        }
-      />
+            empty={
+              <Empty
+                image={<Illustration name="NoContent" style={{ width: 150, height: 150 }} />}
+                title={filtered ? '没有符合条件的资料' : '校本资料还是空的'}
+                description={filtered ? '换个条件试试' : '在作业列表的「我的试卷」中点「共享到校本资料」，本校老师就能在这里看到'}
+                className={styles.empty}
+              >
+                {filtered ? null : (
+                  <Button theme="solid" onClick={() => navigate('/paperlist?tab=papers')}>
+                    去我的试卷
+                  </Button>
+                )}
+              </Empty>
+            }
+          />
+        </>
+      ) : null}
     </main>
   );
 }
