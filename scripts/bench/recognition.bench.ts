@@ -13,7 +13,8 @@
 // RECOGNITION_BENCH_SHEETS and RECOGNITION_BENCH_PAGES shrink the runs for a quick look;
 // RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part, RECOGNITION_BENCH_THROUGHPUT_ONLY=1 the
 // accuracy part; RECOGNITION_BENCH_CASES sets the sheets per case kind (ticks, crosses, 1-bit faint,
-// column streaks, stray lines, stray lines over ticks, light marks and fills, half-erased, all-faint, all-tick, phone photos), RECOGNITION_BENCH_KINDS
+// column streaks, stray lines, half-erased, all-faint, all-tick, phone photos, stray lines over ticks, light marks and fills,
+// diagonal stray lines at 45 degrees over empty bubbles and marks), RECOGNITION_BENCH_KINDS
 // picks kinds (comma-separated), RECOGNITION_BENCH_WHY=1 prints why each non-clean page goes to review, RECOGNITION_BENCH_DUMP_DIR keeps the JPEG
 // of every sheet with a wrong answer scored unseen (and, with RECOGNITION_BENCH_WHY=1, of every page the WHY lines name).
 import { writeFileSync } from 'node:fs';
@@ -77,6 +78,7 @@ const CASE_KINDS = [
   'allTick',
   'photo',
   'strayOverMark',
+  'strayDiagonal',
 ] as const;
 type CaseKind = (typeof CASE_KINDS)[number];
 type Kind = 'clean' | 'degraded' | 'blank' | 'other' | CaseKind;
@@ -175,6 +177,7 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     columnStreak: {},
     strayLine: { stray: 0.6 },
     strayOverMark: { tick: 0.35, faint: 0.15, stray: 0.6, strayOnMark: 0.3 },
+    strayDiagonal: { tick: 0.3, faint: 0.1, stray: 0.6, strayOnMark: 0.3, diagonal: 1 },
     halfErased: { halfErased: 0.2 },
     allFaint: { faint: 1 },
     allTick: { tick: 1 },
@@ -502,6 +505,8 @@ async function throughput() {
   const sampler = setInterval(() => rss.push(process.memoryUsage.rss()), 100);
   rss.push(process.memoryUsage.rss());
   const elapsed: number[] = [];
+  // CPU time of the whole process (its worker threads included): fair under a shared machine's load, where wall time is not.
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let failures = 0;
   await Promise.all(
@@ -518,6 +523,8 @@ async function throughput() {
     ),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerPage = (cpu.user + cpu.system) / 1000 / RUN_PAGES;
   clearInterval(sampler);
   rss.push(process.memoryUsage.rss());
   await engine.close();
@@ -530,6 +537,10 @@ async function throughput() {
       `on ${THREADS} worker threads: ${seconds.toFixed(1)} s, ${perSecond.toFixed(1)} pages/s, ${perMinute.toFixed(0)} sheets/minute ` +
       `(goal ≥ ${GOALS.sheetsPerMinute}: ${perMinute >= GOALS.sheetsPerMinute ? 'met' : 'NOT met'}); ${(perSecond / THREADS).toFixed(1)} pages/s per core; ` +
       `pages not located: ${failures}`,
+  );
+  console.log(
+    `  CPU time per page (process.cpuUsage, all threads): ${cpuMsPerPage.toFixed(1)} ms, so ${((60_000 / cpuMsPerPage) * THREADS).toFixed(0)} ` +
+      `sheets/minute on ${THREADS} otherwise idle cores`,
   );
   console.log(
     `  engine time per page in a worker: median ${median(elapsed).toFixed(0)} ms, p95 ${quantile(elapsed, 0.95).toFixed(0)} ms; ` +

@@ -31,9 +31,10 @@ const BASE_PX_PER_MM = BASE_DPI / 25.4;
 /**
  * How a bubble was marked. Beside fills: a tick or a cross drawn inside the bubble (answers); a mark
  * rubbed out halfway (grey 150-195 all over: not an answer, but no scanner can be sure of that); a
- * stray pencil line across the bubble and beyond it (not an answer).
+ * stray pencil line across the bubble and beyond it, near level or upright (`stray`) or diagonal, 45
+ * degrees give or take 10 (`strayDiagonal`): not an answer.
  */
-export type MarkStyle = 'solid' | 'faint' | 'partial' | 'erased' | 'tick' | 'cross' | 'halfErased' | 'stray';
+export type MarkStyle = 'solid' | 'faint' | 'partial' | 'erased' | 'tick' | 'cross' | 'halfErased' | 'stray' | 'strayDiagonal';
 export type SheetMark = { questionNo: number; label: string; style: MarkStyle };
 /** Marks that count as answers: erased marks and stray lines do not. */
 export const COUNTS_AS_MARK: Readonly<Record<MarkStyle, boolean>> = {
@@ -45,6 +46,7 @@ export const COUNTS_AS_MARK: Readonly<Record<MarkStyle, boolean>> = {
   cross: true,
   halfErased: false,
   stray: false,
+  strayDiagonal: false,
 };
 
 export type Degradation = {
@@ -323,9 +325,13 @@ function drawMark(
   } else if (style === 'halfErased') {
     // Rubbed out halfway: a grey wash over the whole bubble, grey 150-195.
     paper.ellipse(cx, cy, rx, ry, grain(150 + random() * 45, 16));
-  } else if (style === 'stray') {
-    // A pencil line across the bubble and 1.5-4 mm beyond it on both sides, at any slant up to 30 degrees.
-    const angle = ((random() - 0.5) * Math.PI) / 3 + (random() < 0.5 ? 0 : Math.PI / 2) * (random() < 0.3 ? 1 : 0);
+  } else if (style === 'stray' || style === 'strayDiagonal') {
+    // A pencil line across the bubble and 1.5-4 mm beyond it on both sides: at any slant up to 30
+    // degrees off level or upright, or (diagonal) rising or falling at 35 to 55 degrees.
+    const angle =
+      style === 'stray'
+        ? ((random() - 0.5) * Math.PI) / 3 + (random() < 0.5 ? 0 : Math.PI / 2) * (random() < 0.3 ? 1 : 0)
+        : (((random() < 0.5 ? 45 : 135) + (random() - 0.5) * 20) * Math.PI) / 180;
     const reach = bubble.wMm / 2 + 1.5 + random() * 2.5;
     const [ux, uy] = [Math.cos(angle) * reach, Math.sin(angle) * reach];
     const ink = 50 + random() * 60;
@@ -586,12 +592,15 @@ export type MarkMix = {
   stray: number;
   /** Chance per question of a stray pencil line across one of its marks (the mark still counts). */
   strayOnMark: number;
+  /** Share of those stray lines drawn diagonally (45 degrees give or take 10). */
+  diagonal: number;
 };
 
 /** Marks for every objective question of a page, chosen at random: one for single/judge, one to three for multiple. */
 export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Partial<MarkMix> = {}): SheetMark[] {
   const { faint = 0, partial = 0, erased = 0, blankQuestion = 0.05, extraOnSingle = 0, tick = 0, cross = 0 } = mix;
-  const { halfErased = 0, stray = 0, strayOnMark = 0 } = mix;
+  const { halfErased = 0, stray = 0, strayOnMark = 0, diagonal = 0 } = mix;
+  const strayStyle = (): MarkStyle => (diagonal > 0 && random() < diagonal ? 'strayDiagonal' : 'stray');
   const marks: SheetMark[] = [];
   const style = (): MarkStyle => {
     const r = random();
@@ -607,13 +616,14 @@ export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Pa
     const count = q.type === 'multiple' ? 1 + Math.floor(random() * 3) : random() < extraOnSingle ? 2 : 1;
     const chosen = shuffled.slice(0, count);
     for (const label of chosen) marks.push({ questionNo: q.questionNo, label, style: style() });
-    if (strayOnMark > 0 && random() < strayOnMark) marks.push({ questionNo: q.questionNo, label: chosen[0]!, style: 'stray' });
+    if (strayOnMark > 0 && random() < strayOnMark)
+      marks.push({ questionNo: q.questionNo, label: chosen[0]!, style: strayStyle() });
     const left = shuffled.slice(count);
     if (left.length > 0 && random() < erased) marks.push({ questionNo: q.questionNo, label: left[0]!, style: 'erased' });
     if (left.length > 0 && halfErased > 0 && random() < halfErased) {
       marks.push({ questionNo: q.questionNo, label: left.at(-1)!, style: 'halfErased' });
     } else if (q.type === 'multiple' && left.length > 0 && stray > 0 && random() < stray) {
-      marks.push({ questionNo: q.questionNo, label: left.at(-1)!, style: 'stray' });
+      marks.push({ questionNo: q.questionNo, label: left.at(-1)!, style: strayStyle() });
     }
   }
   return marks;

@@ -108,6 +108,8 @@ const LINE_MARGIN_PX = 1.5;
  * certain than this: the line is not an answer, the rest of the bubble says whether there is one.
  */
 const CROSSED_CONFIDENCE = 0.8;
+/** A diagonal line runs at least this far (sine of the angle) off level and off upright: 20 degrees. */
+const DIAGONAL_MIN_SIN = 0.34;
 /** How far (mm) past its bubble a stray line is followed into a neighbour. */
 const LINE_REACH_MM = 5;
 
@@ -135,10 +137,12 @@ export type BubbleMeasure = {
   /** Ink on the paper left and right of the bubble: a line runs across it. */
   horizontal: boolean;
   /**
-   * A line that runs through the bubble one way only (across or down), thin as a pencil stroke: the
+   * A line that runs through the bubble (across, down or diagonally), thin as a pencil stroke: the
    * band from the ink on one side of the paper ring to the ink on the other, with its measured width.
    */
   across: Band | null;
+  /** The line `across` runs diagonally: its ink on the paper ring is not on one pair of opposite sides. */
+  diagonal: boolean;
   /** Share of the inside left out (a band given to measure beside). */
   hidden: number;
 };
@@ -247,6 +251,7 @@ export function measureBubble(
     lineWidthPx: 0,
     horizontal: false,
     across: null,
+    diagonal: false,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
   };
   if (inkCount === 0 || paperCount === 0) return none;
@@ -328,6 +333,9 @@ export function measureBubble(
       const half = quantile(distances, LINE_WIDTH_QUANTILE);
       if (half <= LINE_MAX_HALF_MM * Math.sqrt(pxPerMm2)) across = { x: px, y: py, nx, ny, half: half + LINE_MARGIN_PX };
     }
+  } else {
+    const centre = applyAffine(t, cx, cy);
+    across = diagonalLine(ringCount, lineBelow, sideMin, LINE_MAX_HALF_MM * Math.sqrt(pxPerMm2), centre);
   }
   return {
     fill: Math.min(1, Math.max(0, (white - inkSum / inkCount) / range)),
@@ -339,8 +347,78 @@ export function measureBubble(
     lineWidthPx: vertical ? lineMax - lineMin + 1 : 0,
     horizontal,
     across,
+    diagonal: across !== null && vertical === horizontal,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
   };
+}
+
+/**
+ * A straight line through the ink on the paper ring when that ink does not show on just one pair of
+ * opposite sides: a stroke crossing the bubble diagonally leaves it in two opposite corners, where the
+ * ring's sides meet (on all four sides, or too little on any one of them). The
+ * ink's main direction splits it into its two ends (each at least `minEnd` pixels); the line runs
+ * through their median points, and nearly all of the ink must lie within `maxHalf` of it (a fill
+ * spilling over its outline all round, or a line over such a fill, is no thin line). Null otherwise.
+ */
+function diagonalLine(
+  ringCount: number,
+  lineBelow: number,
+  minEnd: number,
+  maxHalf: number,
+  centre: { x: number; y: number },
+): Band | null {
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0; i < ringCount; i += 1) {
+    if (ringValues[i]! >= lineBelow) continue;
+    n += 1;
+    sx += ringX[i]!;
+    sy += ringY[i]!;
+  }
+  if (n < 2 * minEnd) return null;
+  const mx = sx / n;
+  const my = sy / n;
+  let xx = 0;
+  let xy = 0;
+  let yy = 0;
+  for (let i = 0; i < ringCount; i += 1) {
+    if (ringValues[i]! >= lineBelow) continue;
+    const dx = ringX[i]! - mx;
+    const dy = ringY[i]! - my;
+    xx += dx * dx;
+    xy += dx * dy;
+    yy += dy * dy;
+  }
+  // The main axis of the ink (the larger eigenvector of its scatter).
+  const angle = 0.5 * Math.atan2(2 * xy, xx - yy);
+  const [ux, uy] = [Math.cos(angle), Math.sin(angle)];
+  const xs: [number[], number[]] = [[], []];
+  const ys: [number[], number[]] = [[], []];
+  for (let i = 0; i < ringCount; i += 1) {
+    if (ringValues[i]! >= lineBelow) continue;
+    const k = (ringX[i]! - mx) * ux + (ringY[i]! - my) * uy < 0 ? 0 : 1;
+    xs[k].push(ringX[i]!);
+    ys[k].push(ringY[i]!);
+  }
+  if (xs[0].length < minEnd || xs[1].length < minEnd) return null;
+  const px = quantile(xs[0], 0.5);
+  const py = quantile(ys[0], 0.5);
+  const dx = quantile(xs[1], 0.5) - px;
+  const dy = quantile(ys[1], 0.5) - py;
+  const length = Math.hypot(dx, dy);
+  if (length === 0) return null;
+  // The two ends lie on either side of the bubble (a stroke ending inside it, a tick's arm poking out, is no line across it).
+  const along = ((centre.x - px) * dx + (centre.y - py) * dy) / length;
+  if (along < 0.25 * length || along > 0.75 * length) return null;
+  const nx = -dy / length;
+  const ny = dx / length;
+  // Diagonal: a line near level or upright shows on one pair of sides; ink left and right only is the
+  // printed outline itself, seen on the ring when the placement is a little off.
+  if (Math.min(Math.abs(nx), Math.abs(ny)) < DIAGONAL_MIN_SIN) return null;
+  const distances = [0, 1].flatMap((k) => xs[k]!.map((x, i) => Math.abs((x - px) * nx + (ys[k]![i]! - py) * ny)));
+  const half = quantile(distances, LINE_WIDTH_QUANTILE);
+  return half <= maxHalf ? { x: px, y: py, nx, ny, half: half + LINE_MARGIN_PX } : null;
 }
 
 /** The fill of one bubble, 0 (paper) to 1 (as dark as the printed fiducials). */
@@ -584,6 +662,48 @@ export function erasuresBesideMarks(
   return erased;
 }
 
+/** Unmarked bubbles within this distance (mm, centre to centre) are a bubble's neighbourhood; at least `LOCAL_MIN` of them make one. */
+export const LOCAL_RADIUS_MM = 20;
+const LOCAL_MIN = 8;
+
+/**
+ * The page model an unmarked bubble's confidence is judged against: the page's, with its empty levels
+ * (ink, fill, specks) raised to the median of the unmarked bubbles around it where those are higher.
+ * A part of a page where every empty bubble carries a little of its printed outline or of a shadow
+ * (a photo's curled edge, a fit a little off there) does not doubt each of them; a trace of pencil
+ * among clean neighbours still stands out as before. Marks and thresholds stay the page's.
+ */
+export function localEmptyModel(
+  bubble: Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'>,
+  at: { xMm: number; yMm: number; wMm: number; hMm: number },
+  neighbours: readonly { b: Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'>; x: number; y: number }[],
+  model: PageModel,
+): PageModel {
+  const x = at.xMm + at.wMm / 2;
+  const y = at.yMm + at.hMm / 2;
+  const near = neighbours.filter((n) => n.b !== bubble && Math.hypot(n.x - x, n.y - y) <= LOCAL_RADIUS_MM);
+  if (near.length < LOCAL_MIN) return model;
+  const ink = quantile(
+    near.map((n) => n.b.ink),
+    0.5,
+  );
+  const fill = quantile(
+    near.map((n) => n.b.fill),
+    0.5,
+  );
+  const specks = quantile(
+    near.map((n) => n.b.specks),
+    0.5,
+  );
+  if (ink <= model.emptyInk.level && fill <= model.emptyFill.level && specks <= model.emptySpecks.level) return model;
+  return {
+    ...model,
+    emptyInk: { ...model.emptyInk, level: Math.max(model.emptyInk.level, ink) },
+    emptyFill: { ...model.emptyFill, level: Math.max(model.emptyFill.level, fill) },
+    emptySpecks: { ...model.emptySpecks, level: Math.max(model.emptySpecks.level, specks) },
+  };
+}
+
 /** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
 export function readObjective(
   img: GreyImage,
@@ -645,7 +765,7 @@ export function readObjective(
       const line = beside.horizontal || beside.hidden > 1 - MIN_SEEN_SHARE;
       Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line });
     } else {
-      b.line = b.vertical || b.horizontal;
+      b.line = b.vertical || b.horizontal || b.diagonal;
       if (b.line && b.across && b.ink < SOLID_INK) {
         // A pencil line across the bubble and beyond it: the bubble is read on the pixels beside the
         // line. What is left says whether there is a mark under it (a fill, a tick's other arm, grey, speckle).
@@ -678,12 +798,18 @@ export function readObjective(
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
+  const optionOf = new Map(all.map(({ b, option }) => [b, option]));
+  const neighbours = all
+    .filter(({ b }) => !b.line && !b.crossed && !b.streak && !isMarked(b, model))
+    .map(({ b, option }) => ({ b, x: option.xMm + option.wMm / 2, y: option.yMm + option.hMm / 2 }));
   for (const { q, bubbles } of measured) {
     const erased = erasuresBesideMarks(bubbles, model);
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
       if (erased.has(b)) return ERASURE_CONFIDENCE;
-      const c = bubbleConfidence(b, model);
+      const c = isMarked(b, model)
+        ? bubbleConfidence(b, model)
+        : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
       if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });

@@ -8,6 +8,7 @@ import {
   erasuresBesideMarks,
   findStreaks,
   isMarked,
+  localEmptyModel,
   measureBubble,
   pageModel,
   pageThreshold,
@@ -130,6 +131,44 @@ describe('bubbleConfidence against both populations of the page', () => {
   });
 });
 
+describe('localEmptyModel: calibration on the unmarked bubbles around a bubble', () => {
+  const bubbles = page(
+    60,
+    Array.from({ length: 20 }, () => ({ ink: 1, fill: 0.85 })),
+  ).map((b) => ({ ...b, specks: 0 }));
+  const model = pageModel(bubbles);
+  const grid = (ink: number, specks: number, count = 12) =>
+    Array.from({ length: count }, (_, i) => ({
+      b: { ink, fill: 0.08, specks },
+      x: 10 + (i % 4) * 7.5,
+      y: 10 + Math.floor(i / 4) * 6,
+    }));
+  const at = { xMm: 15, yMm: 15, wMm: 5, hMm: 3.5 };
+  const outlineTrace = { ink: 0.03, fill: 0.09, specks: 6 };
+
+  it('does not doubt an empty bubble that carries what its neighbours all carry (a photo region a little off)', () => {
+    expect(bubbleConfidence(outlineTrace, model)).toBeLessThan(LOW_CONFIDENCE);
+    const local = localEmptyModel(outlineTrace, at, grid(0.03, 6), model);
+    expect(bubbleConfidence(outlineTrace, local)).toBe(1);
+    // Thresholds and marks stay the page's.
+    expect(local.ink.threshold).toBe(model.ink.threshold);
+    expect(local.markFill).toBe(model.markFill);
+  });
+
+  it('still doubts a trace of pencil among clean neighbours, or with too few neighbours to judge', () => {
+    expect(bubbleConfidence(outlineTrace, localEmptyModel(outlineTrace, at, grid(0.001, 0), model))).toBeLessThan(LOW_CONFIDENCE);
+    expect(localEmptyModel(outlineTrace, at, grid(0.03, 6, 7), model)).toBe(model);
+    // Neighbours beyond the radius do not count.
+    const far = grid(0.03, 6).map((n) => ({ ...n, x: n.x + 100 }));
+    expect(localEmptyModel(outlineTrace, at, far, model)).toBe(model);
+  });
+
+  it('reads far more speckle than the neighbourhood carries as doubtful (faint pencil on a 1-bit scan)', () => {
+    const speckled = { ink: 0.05, fill: 0.12, specks: 30 };
+    expect(bubbleConfidence(speckled, localEmptyModel(speckled, at, grid(0.03, 6), model))).toBeLessThan(LOW_CONFIDENCE);
+  });
+});
+
 describe('findStreaks', () => {
   it('joins vertical crossings of two or more bubbles at one column into a streak', () => {
     const streaks = findStreaks(
@@ -247,6 +286,12 @@ describe('readObjective on generated pages of each hard kind', () => {
       allRight: false,
     },
     { name: 'half-erased marks', mix: { halfErased: 0.3 }, degrade: {}, allRight: false },
+    {
+      name: 'diagonal stray lines over empty bubbles, ticks and fills',
+      mix: { tick: 0.3, faint: 0.1, stray: 0.8, strayOnMark: 0.4, diagonal: 1 },
+      degrade: { blur: 0.6, noise: 4 },
+      allRight: false,
+    },
   ];
   for (const kind of kinds) {
     it(`${kind.name}: every wrong reading is flagged${kind.allRight ? ', and every reading is right' : ''}`, async () => {
@@ -294,6 +339,26 @@ describe('readObjective on generated pages of each hard kind', () => {
       if (q(no).confidence >= LOW_CONFIDENCE) expect(q(no).marked, `question ${no}`).toEqual(sheet.expected.get(no));
     }
     expect(q(15).marked).toEqual(['D']);
+
+    // A line at 45 degrees leaves its ink in opposite corners of the paper ring: it is still found and read around.
+    const diagonals: SheetMark[] = [
+      { questionNo: 13, label: 'A', style: 'solid' },
+      { questionNo: 13, label: 'C', style: 'strayDiagonal' },
+      { questionNo: 15, label: 'D', style: 'solid' },
+      { questionNo: 15, label: 'D', style: 'strayDiagonal' },
+    ];
+    const diagonal = await renderSyntheticSheet(fixture, { marks: diagonals, seed: 43 });
+    const read3 = readObjective(await decodeGrey(diagonal.jpeg), diagonal.transform, page.objective, 22);
+    const bubble3 = (no: number, label: string) =>
+      read3.measures.find((m) => m.questionNo === no)!.bubbles.find((b) => b.label === label)!;
+    expect(bubble3(13, 'C').crossed).toBe(true);
+    // Over the fill the line's ink shows on all four sides of the ring: found as a diagonal.
+    expect(bubble3(15, 'D').diagonal).toBe(true);
+    expect(bubble3(15, 'D').across).not.toBeNull();
+    const q13 = read3.readings.find((r) => r.questionNo === 13)!;
+    expect(q13.marked).toEqual(['A']);
+    expect(q13.confidence).toBeLessThan(1);
+    expect(read3.readings.find((r) => r.questionNo === 15)!.marked).toEqual(['D']);
 
     const streaked = await renderSyntheticSheet(fixture, {
       marks: randomMarks(page, seededRandom(42)),
