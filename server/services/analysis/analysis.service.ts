@@ -553,22 +553,33 @@ export function createAnalysisService({ db }: { db: Db }) {
     });
     if (wanted.length > 0) {
       const dueStart = sql`(h.due_date::timestamp at time zone 'Asia/Shanghai')`;
-      const { rows } = (await db.execute(sql`select "classId", "teacherId", hour, "from", v from (
-          select w.c as "classId", w.t as "teacherId", w.hr as hour, w.f as "from", w.k,
-            (extract(epoch from t.scored_at - ${dueStart}) / 3600)::float8 as v,
-            row_number() over (partition by w.c, w.t, w.hr order by t.scored_at - ${dueStart}) - 1 as rank
-          from (values ${sql.join(
-            wanted.map((w) => sql`(${w.g.classId}::int, ${w.g.teacherId}::int, ${w.hour}::int, ${w.from}::int, ${w.take}::int)`),
-            sql`, `,
-          )}) as w(c, t, hr, f, k)
-          join homework h on h.id in (${sql.join(
-            (homeworkIds.length ? homeworkIds : [-1]).map((id) => sql`${id}`),
-            sql`, `,
-          )}) and h.created_by is not distinct from w.t
-          join marking_tasks t on t.org_id = ${orgId} and t.homework_id = h.id and t.scored_at is not null
-            and t.scored_at >= ${dueStart} + w.hr * interval '1 hour' and t.scored_at < ${dueStart} + (w.hr + 1) * interval '1 hour'
-          join students s on s.id = t.student_id and s.class_id = w.c
-        ) x where rank >= "from" and rank < "from" + k order by rank`)) as unknown as {
+      const homeworkList = sql.join(
+        (homeworkIds.length ? homeworkIds : [-1]).map((id) => sql`${id}`),
+        sql`, `,
+      );
+      // Each (teacher, hour) once: the tasks of the teacher's homework scored in that hour after each one's
+      // due day began (an index range scan per homework), then split by the student's class.
+      const { rows } = (await db.execute(sql`with w(c, t, hr, f, k) as (values ${sql.join(
+        wanted.map((w) => sql`(${w.g.classId}::int, ${w.g.teacherId}::int, ${w.hour}::int, ${w.from}::int, ${w.take}::int)`),
+        sql`, `,
+      )}),
+        b as materialized (
+          select distinct w.t, w.hr, h.id as hid, ${dueStart} as due_start
+          from w join homework h on h.id in (${homeworkList}) and h.created_by is not distinct from w.t
+        )
+        select "classId", "teacherId", hour, "from", v from (
+          select w.c as "classId", w.t as "teacherId", w.hr as hour, w.f as "from", w.k, x.v,
+            row_number() over (partition by w.c, w.t, w.hr order by x.v) - 1 as rank
+          from b
+          cross join lateral (
+            select (extract(epoch from t.scored_at - b.due_start) / 3600)::float8 as v, t.student_id
+            from marking_tasks t
+            where t.org_id = ${orgId} and t.homework_id = b.hid and t.scored_at is not null
+              and t.scored_at >= b.due_start + b.hr * interval '1 hour' and t.scored_at < b.due_start + (b.hr + 1) * interval '1 hour'
+          ) x
+          join students s on s.id = x.student_id
+          join w on w.c = s.class_id and w.t is not distinct from b.t and w.hr = b.hr
+        ) y where rank >= "from" and rank < "from" + k order by rank`)) as unknown as {
         rows: { classId: number; teacherId: number | null; hour: number; from: number; v: number }[];
       };
       // Rank within the hour -> value.
