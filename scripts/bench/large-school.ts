@@ -109,8 +109,8 @@ export async function seedLargeSchool(
         from r
       ),
       t as (
-        insert into marking_tasks (org_id, homework_id, answer_id, question_no, round, marker_id, score, scored_at, created_at)
-        select ${orgId}, ${hwId}, id, no, 1, ${teacherId}, least(fullmark, greatest(0, round(p * fullmark))),
+        insert into marking_tasks (org_id, homework_id, answer_id, student_id, question_no, round, marker_id, score, scored_at, created_at)
+        select ${orgId}, ${hwId}, id, sid, no, 1, ${teacherId}, least(fullmark, greatest(0, round(p * fullmark))),
           ${due}::date::timestamp + (no || ' hours')::interval, now()
         from r where type = 'subjective'
       )

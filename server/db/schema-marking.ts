@@ -230,6 +230,8 @@ export const markingTasks = pgTable(
       .notNull()
       .references(() => answers.id, { onDelete: 'cascade' }),
     questionNo: integer('question_no').notNull(),
+    /** The answer's student (migration 0021: filled from the answer when not given), for 阅卷统计. */
+    studentId: integer('student_id'),
     round: integer('round').notNull(),
     /**
      * Scanned 按学科分配: the class whose subject teachers (of the paper's subject) mark this answer;
@@ -251,6 +253,10 @@ export const markingTasks = pgTable(
     uniqueIndex('marking_tasks_answer_round_idx').on(t.answerId, t.round),
     index('marking_tasks_question_idx').on(t.homeworkId, t.questionNo, t.round),
     index('marking_tasks_marker_idx').on(t.markerId, t.homeworkId, t.questionNo),
+    // 阅卷统计 reads the tasks scored in an hour from this index alone (migration 0021).
+    index('marking_tasks_scored_idx')
+      .on(t.orgId, t.homeworkId, t.scoredAt, t.studentId)
+      .where(sql`scored_at is not null`),
   ],
 );
 
@@ -374,5 +380,31 @@ export const homeworkClassQuestionTotals = pgTable(
   (t) => [
     primaryKey({ name: 'homework_class_question_totals_pk', columns: [t.homeworkId, t.classId, t.questionNo] }),
     index('homework_class_question_totals_org_homework_idx').on(t.orgId, t.homeworkId),
+  ],
+);
+
+/**
+ * Per homework, class (the student's) and clock hour (hours since the epoch): the number of scored marking
+ * tasks, kept by triggers (migration 0021) for 阅卷统计: counts, on-time counts and the hours holding the
+ * median marking time without reading the tasks.
+ */
+export const markingTaskHours = pgTable(
+  'marking_task_hours',
+  {
+    homeworkId: integer('homework_id')
+      .notNull()
+      .references(() => homework.id, { onDelete: 'cascade' }),
+    classId: integer('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    hour: integer('hour').notNull(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    taskCount: integer('task_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'marking_task_hours_pk', columns: [t.homeworkId, t.classId, t.hour] }),
+    index('marking_task_hours_org_homework_idx').on(t.orgId, t.homeworkId),
   ],
 );

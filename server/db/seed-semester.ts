@@ -407,8 +407,8 @@ async function insertScores(db: Db, orgId: number, rows: AnswerRow[]) {
       from r
     ),
     t as (
-      insert into marking_tasks (org_id, homework_id, answer_id, question_no, round, marker_id, score, scored_at, created_at)
-      select ${orgId}, r.hw, r.id, r.qno, 1, h.created_by, r.score, r.at, r.at
+      insert into marking_tasks (org_id, homework_id, answer_id, student_id, question_no, round, marker_id, score, scored_at, created_at)
+      select ${orgId}, r.hw, r.id, r.sid, r.qno, 1, h.created_by, r.score, r.at, r.at
       from r join homework h on h.id = r.hw
       where r.manual
     )

@@ -522,6 +522,102 @@ export function createAnalysisService({ db }: { db: Db }) {
     };
   }
 
+  /**
+   * 阅卷统计's marking figures per class and teacher from the scored tasks per hour after the due day
+   * began: the count, the on-time count (hours 0-23 and before) and the median hours, exact as
+   * percentile_cont(0.5) over every task would give it: the hours give the rank(s) of the middle task(s)
+   * and only the tasks scored in those one or two hours are read and sorted.
+   */
+  async function markingSpeed(
+    orgId: number,
+    homeworkIds: readonly number[],
+    hours: readonly { classId: number; teacherId: number | null; hour: number; n: number }[],
+  ) {
+    const groups = new Map<string, { classId: number; teacherId: number | null; hours: { hour: number; n: number }[] }>();
+    for (const r of hours) {
+      const key = `${r.classId}:${r.teacherId}`;
+      const group = groups.get(key) ?? { classId: Number(r.classId), teacherId: r.teacherId, hours: [] };
+      group.hours.push({ hour: Number(r.hour), n: Number(r.n) });
+      groups.set(key, group);
+    }
+    const out = [...groups.values()].map((g) => {
+      g.hours.sort((a, b) => a.hour - b.hour);
+      const n = sum(g.hours.map((h) => h.n));
+      const onTime = sum(g.hours.filter((h) => h.hour < 24).map((h) => h.n));
+      // percentile_cont(0.5): the values at 0-based ranks floor and ceil of (n - 1) / 2.
+      const ranks = [Math.floor((n - 1) / 2), Math.ceil((n - 1) / 2)].map((rank) => {
+        let before = 0;
+        for (const h of g.hours) {
+          if (rank < before + h.n) return { hour: h.hour, index: rank - before };
+          before += h.n;
+        }
+        return null;
+      });
+      return { ...g, n, onTime, ranks, median: null as number | null };
+    });
+    // Per group and hour holding a middle rank: the tasks from the first wanted rank within the hour (one or
+    // two), sorted in the database.
+    const wanted = out.flatMap((g) => {
+      if (g.n === 0) return [];
+      const [lo, hi] = g.ranks as { hour: number; index: number }[];
+      return lo!.hour === hi!.hour
+        ? [{ g, hour: lo!.hour, from: lo!.index, take: hi!.index - lo!.index + 1 }]
+        : [
+            { g, hour: lo!.hour, from: lo!.index, take: 1 },
+            { g, hour: hi!.hour, from: hi!.index, take: 1 },
+          ];
+    });
+    if (wanted.length > 0) {
+      const dueStart = sql`(h.due_date::timestamp at time zone 'Asia/Shanghai')`;
+      const homeworkList = sql.join(
+        (homeworkIds.length ? homeworkIds : [-1]).map((id) => sql`${id}`),
+        sql`, `,
+      );
+      // Each (teacher, hour) once: the tasks of the teacher's homework scored in that hour after each one's
+      // due day began (an index range scan per homework), then split by the student's class.
+      const { rows } = (await db.execute(sql`with w(c, t, hr, f, k) as (values ${sql.join(
+        wanted.map((w) => sql`(${w.g.classId}::int, ${w.g.teacherId}::int, ${w.hour}::int, ${w.from}::int, ${w.take}::int)`),
+        sql`, `,
+      )}),
+        b as materialized (
+          select distinct w.t, w.hr, h.id as hid, ${dueStart} as due_start
+          from w join homework h on h.id in (${homeworkList}) and h.created_by is not distinct from w.t
+        )
+        select "classId", "teacherId", hour, "from", v from (
+          select w.c as "classId", w.t as "teacherId", w.hr as hour, w.f as "from", w.k, x.v,
+            row_number() over (partition by w.c, w.t, w.hr order by x.v) - 1 as rank
+          from b
+          cross join lateral (
+            select (extract(epoch from t.scored_at - b.due_start) / 3600)::float8 as v, t.student_id
+            from marking_tasks t
+            where t.org_id = ${orgId} and t.homework_id = b.hid and t.scored_at is not null
+              and t.scored_at >= b.due_start + b.hr * interval '1 hour' and t.scored_at < b.due_start + (b.hr + 1) * interval '1 hour'
+          ) x
+          join students s on s.id = x.student_id
+          join w on w.c = s.class_id and w.t is not distinct from b.t and w.hr = b.hr
+        ) y where rank >= "from" and rank < "from" + k order by rank`)) as unknown as {
+        rows: { classId: number; teacherId: number | null; hour: number; from: number; v: number }[];
+      };
+      // Rank within the hour -> value.
+      const values = new Map<string, number>();
+      const next = new Map<string, number>();
+      for (const r of rows) {
+        const key = `${r.classId}:${r.teacherId}:${r.hour}`;
+        const index = next.get(key) ?? Number(r.from);
+        next.set(key, index + 1);
+        values.set(`${key}:${index}`, Number(r.v));
+      }
+      for (const g of out) {
+        if (g.n === 0) continue;
+        const [lo, hi] = g.ranks.map((r) => values.get(`${g.classId}:${g.teacherId}:${r!.hour}:${r!.index}`));
+        if (lo === undefined || hi === undefined) continue;
+        // As PostgreSQL interpolates (float8_lerp): lo + proportion * (hi - lo), proportion 0 or 0.5.
+        g.median = (g.n - 1) % 2 === 0 ? lo : lo + 0.5 * (hi - lo);
+      }
+    }
+    return out;
+  }
+
   async function directorYear(scope: AnalysisScope, schoolYearId: number) {
     requireGradeDirector(scope);
     const year = await requireSchoolYear(scope, schoolYearId);
@@ -697,10 +793,12 @@ export function createAnalysisService({ db }: { db: Db }) {
         (ids.length ? ids : [-1]).map((id) => sql`${id}`),
         sql`, `,
       );
-      // Counted in the database per class and homework (scanned sheets) and per class and teacher
-      // (marking tasks: on time = scored by the end of the due day, speed = median hours after the due
-      // day began, Beijing time), so a semester's tasks never cross into the server row by row.
-      const [enrolledRows, scannedRows, taskRows, teachers] = await Promise.all([
+      // Counted in the database per class and homework (scanned sheets, from homework_student_totals) and
+      // per class and teacher (marking tasks: on time = scored by the end of the due day, speed = median
+      // hours after the due day began, Beijing time) from the hours pre-aggregate (marking_task_hours,
+      // migration 0021), so a semester's tasks never cross into the server, nor are sorted, row by row.
+      const dueStart = sql`(h.due_date::timestamp at time zone 'Asia/Shanghai')`;
+      const [enrolledRows, scannedRows, hourRows, teachers] = await Promise.all([
         db
           .select({ classId: students.classId, value: count() })
           .from(students)
@@ -710,23 +808,24 @@ export function createAnalysisService({ db }: { db: Db }) {
         db.execute(sql`select s.class_id as "classId", t.homework_id as "homeworkId", count(*)::int as n
           from homework_student_totals t join students s on s.id = t.student_id
           where t.org_id = ${scope.orgId} and t.homework_id in (${idList}) and t.answer_count > 0 group by 1, 2`),
-        db.execute(sql`select s.class_id as "classId", h.created_by as "teacherId", count(*)::int as n,
-            (count(*) filter (where t.scored_at < ((h.due_date + 1)::timestamp at time zone 'Asia/Shanghai')))::int as "onTime",
-            percentile_cont(0.5) within group (order by extract(epoch from t.scored_at - (h.due_date::timestamp at time zone 'Asia/Shanghai')) / 3600) as median
-          from marking_tasks t join answers a on a.id = t.answer_id join students s on s.id = a.student_id join homework h on h.id = t.homework_id
-          where t.org_id = ${scope.orgId} and t.homework_id in (${idList}) and t.scored_at is not null group by 1, 2`),
+        // Scored tasks per class, teacher and hour after the due day began (a whole number: the day starts
+        // on a whole hour), added over the teacher's homework.
+        db.execute(sql`select m.class_id as "classId", h.created_by as "teacherId",
+            m.hour - (extract(epoch from ${dueStart})::bigint / 3600)::int as hour, sum(m.task_count)::int as n
+          from marking_task_hours m join homework h on h.id = m.homework_id
+          where m.org_id = ${scope.orgId} and m.homework_id in (${idList}) and m.task_count <> 0 group by 1, 2, 3`),
         db
           .select({ id: users.id, name: users.nickname })
           .from(users)
           .where(inArray(users.id, [...new Set(list.map((h) => h.createdBy).filter((id): id is number => id !== null)), -1])),
       ]);
+      const tasks = await markingSpeed(
+        scope.orgId,
+        ids,
+        (hourRows as unknown as { rows: { classId: number; teacherId: number | null; hour: number; n: number }[] }).rows,
+      );
       const enrolledOf = new Map(enrolledRows.map((r) => [r.classId, r.value]));
       const scanned = (scannedRows as unknown as { rows: { classId: number; homeworkId: number; n: number }[] }).rows;
-      const tasks = (
-        taskRows as unknown as {
-          rows: { classId: number; teacherId: number | null; n: number; onTime: number; median: number | null }[];
-        }
-      ).rows;
       const rows: CorrectScore['rows'] = [];
       for (const klass of klasses) {
         const ofClass = list.filter((h) => h.classIds.includes(klass.id));
@@ -770,34 +869,33 @@ export function createAnalysisService({ db }: { db: Db }) {
           questions: [],
         };
       }
-      const roster = await loadRoster(db, scope.orgId, hw.classIds);
-      const m = (await loadMarks(db, scope.orgId, [hw])).get(hw.id);
-      const grade = analyse(scope, hw.questions, analysisStudents(hw, roster, m));
+      // From the pre-aggregated totals (loadTotals, as the grade view): the same participants, means and
+      // per-question score rates as analyseHomework over the marks, without reading the marks.
+      const [roster, totals] = await Promise.all([loadRoster(db, scope.orgId, hw.classIds), loadTotals(db, scope.orgId, [hw])]);
+      const t = totals.get(hw.id);
+      const figures = (classIds: readonly number[]) => {
+        const { summary } = summaryFromTotals(scope, hw, roster, t, classIds);
+        return {
+          participants: summary.participation.participants,
+          enrolled: summary.participation.enrolled,
+          mean: summary.totals.mean,
+          scoreRate: summary.scoreRate,
+          questionRates: questionSumsOf(hw, t, classIds).map((q, qi) =>
+            q.n === 0 || hw.questions[qi]!.full <= 0 ? null : q.sum / q.n / hw.questions[qi]!.full,
+          ),
+        };
+      };
+      const grade = figures(hw.classIds);
       return {
         schoolYear: { id: year.id, name: year.name },
-        homework: { id: hw.id, title: hw.title, full: grade.full },
+        homework: { id: hw.id, title: hw.title, full: sum(hw.questions.map((q) => q.full)) },
         classes: klasses
           .filter((c) => hw.classIds.includes(c.id))
           .map((c) => {
-            const s = analyse(scope, hw.questions, analysisStudents(hw, roster, m, [c.id]));
-            return {
-              classId: c.id,
-              name: c.name,
-              participants: s.participation.participants,
-              enrolled: s.participation.enrolled,
-              mean: s.totals.mean,
-              scoreRate: s.scoreRate,
-              difference: difference(s.totals.mean, grade.totals.mean),
-              questionRates: s.questions.map((q) => q.scoreRate),
-            };
+            const s = figures([c.id]);
+            return { classId: c.id, name: c.name, ...s, difference: difference(s.mean, grade.mean) };
           }),
-        grade: {
-          participants: grade.participation.participants,
-          enrolled: grade.participation.enrolled,
-          mean: grade.totals.mean,
-          scoreRate: grade.scoreRate,
-          questionRates: grade.questions.map((q) => q.scoreRate),
-        },
+        grade,
         questions: hw.questions.map((q) => ({ no: q.no, full: q.full, type: q.type })),
       };
     },

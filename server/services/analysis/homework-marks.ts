@@ -170,6 +170,44 @@ export async function loadRoster(db: Db, orgId: number, classIds: readonly numbe
     .orderBy(asc(classes.sort), asc(classes.id), asc(students.code));
 }
 
+/** `a, b, c` of the ids for an `in (...)` list; `-1` for none. */
+const inList = (ids: readonly number[]) =>
+  sql.join(
+    (ids.length ? ids : [-1]).map((id) => sql`${id}`),
+    sql`, `,
+  );
+
+/** `and student_id in (...)` when only some students are wanted. */
+const onlyStudents = (studentIds: readonly number[] | undefined) =>
+  studentIds ? sql`and student_id in (${inList(studentIds)})` : sql``;
+
+/** Rows aggregated per homework into one string (`h`, `v`). */
+const aggregatedRows = (rows: unknown) => (rows as { rows: { h: number; v: string | null }[] }).rows;
+
+const pairKey = (h: number | null, s: number | null) => `${h}:${s}`;
+
+/**
+ * The facts the status rule reads besides the counts: absences (缺考) and students with an open review
+ * item, as `homework:student` keys, with the absences' rows.
+ */
+async function statusFacts(db: Db, orgId: number, ids: readonly number[]) {
+  const [absenceRows, openRows] = await Promise.all([
+    db
+      .select({ h: homeworkAbsences.homeworkId, s: homeworkAbsences.studentId })
+      .from(homeworkAbsences)
+      .where(and(eq(homeworkAbsences.orgId, orgId), inArray(homeworkAbsences.homeworkId, [...ids]))),
+    db
+      .selectDistinct({ h: reviewItems.homeworkId, s: reviewItems.studentId })
+      .from(reviewItems)
+      .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), inArray(reviewItems.homeworkId, [...ids]))),
+  ]);
+  return {
+    absenceRows,
+    absent: new Set(absenceRows.map((r) => pairKey(r.h, r.s))),
+    blocked: new Set(openRows.map((r) => pairKey(r.h, r.s))),
+  };
+}
+
 /**
  * The students a personalised re-practice set made papers for, each with the number of questions on
  * their own paper; null for a homework with one paper for everyone. Such a set expects these students
@@ -210,17 +248,7 @@ export async function loadMarks(
   const result = new Map<number, Map<number, StudentMarks>>();
   if (list.length === 0) return result;
   const ids = list.map((h) => h.id);
-  const idList = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const studentFilter = (column: string) =>
-    options.studentIds
-      ? sql`and ${sql.raw(column)} in (${sql.join(
-          (options.studentIds.length ? options.studentIds : [-1]).map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : sql``;
+  const idList = inList(ids);
   const withLabels = options.labels || options.withAnswers;
   // Answers: "student question [labels [image]]" (labels as letters, ~ for none).
   const answerEntry = options.withAnswers
@@ -228,25 +256,14 @@ export async function loadMarks(
     : withLabels
       ? sql`student_id || ' ' || question_no || ' ' || coalesce(translate(labels::text, '[]", ', ''), '~')`
       : sql`student_id || ' ' || question_no`;
-  const [scoreRows, answerRows, absenceRows, openRows] = await Promise.all([
+  const [scoreRows, answerRows, { absenceRows, absent, blocked }] = await Promise.all([
     db.execute(sql`select homework_id as h, string_agg(student_id || ' ' || question_no || ' ' || score || ' ' || answer_id, ',') as v
-      from question_scores where org_id = ${orgId} and homework_id in (${idList}) ${studentFilter('student_id')} group by homework_id`),
+      from question_scores where org_id = ${orgId} and homework_id in (${idList}) ${onlyStudents(options.studentIds)} group by homework_id`),
     db.execute(sql`select homework_id as h, string_agg(${answerEntry}, ',') as v
-      from answers where org_id = ${orgId} and homework_id in (${idList}) ${studentFilter('student_id')} group by homework_id`),
-    db
-      .select({ h: homeworkAbsences.homeworkId, s: homeworkAbsences.studentId })
-      .from(homeworkAbsences)
-      .where(and(eq(homeworkAbsences.orgId, orgId), inArray(homeworkAbsences.homeworkId, ids))),
-    db
-      .selectDistinct({ h: reviewItems.homeworkId, s: reviewItems.studentId })
-      .from(reviewItems)
-      .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), inArray(reviewItems.homeworkId, ids))),
+      from answers where org_id = ${orgId} and homework_id in (${idList}) ${onlyStudents(options.studentIds)} group by homework_id`),
+    statusFacts(db, orgId, ids),
   ]);
-  const rowsOf = (rows: unknown) => (rows as { rows: { h: number; v: string | null }[] }).rows;
   const byHomework = new Map(list.map((h) => [h.id, h]));
-  const pairKey = (h: number | null, s: number | null) => `${h}:${s}`;
-  const absent = new Set(absenceRows.map((r) => pairKey(r.h, r.s)));
-  const blocked = new Set(openRows.map((r) => pairKey(r.h, r.s)));
   const empty = (n: number): StudentMarks => ({
     status: 'unscanned',
     scores: Array<number | null>(n).fill(null),
@@ -255,7 +272,7 @@ export async function loadMarks(
     hasImage: Array<boolean>(n).fill(false),
   });
   const counts = new Map<string, { answers: number; scored: number }>();
-  for (const row of rowsOf(answerRows)) {
+  for (const row of aggregatedRows(answerRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const index = new Map(hw.questions.map((q, i) => [q.no, i]));
     let students = result.get(hw.id);
@@ -277,7 +294,7 @@ export async function loadMarks(
     }
   }
   const scoresOf = new Map<string, { qi: number; score: number; answerId: number }[]>();
-  for (const row of rowsOf(scoreRows)) {
+  for (const row of aggregatedRows(scoreRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const index = new Map(hw.questions.map((q, i) => [q.no, i]));
     for (const entry of (row.v ?? '').split(',')) {
@@ -364,42 +381,22 @@ export async function loadTotals(
   const result = new Map<number, HomeworkTotals>();
   if (list.length === 0) return result;
   const ids = list.map((h) => h.id);
-  const idList = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const onlyStudents = options.studentIds
-    ? sql`and student_id in (${sql.join(
-        (options.studentIds.length ? options.studentIds : [-1]).map((id) => sql`${id}`),
-        sql`, `,
-      )})`
-    : sql``;
-  const [studentRows, classRows, absenceRows, openRows] = await Promise.all([
+  const idList = inList(ids);
+  const [studentRows, classRows, { absenceRows, absent, blocked }] = await Promise.all([
     db.execute(sql`select homework_id as h, string_agg(student_id || ' ' || answer_count || ' ' || score_count || ' ' || total, ',') as v
-      from homework_student_totals where org_id = ${orgId} and homework_id in (${idList}) ${onlyStudents} group by homework_id`),
+      from homework_student_totals where org_id = ${orgId} and homework_id in (${idList}) ${onlyStudents(options.studentIds)} group by homework_id`),
     db.execute(sql`select homework_id as h,
         string_agg(class_id || ' ' || question_no || ' ' || score_count || ' ' || total || ' ' || total_squares, ',') as v
       from homework_class_question_totals where org_id = ${orgId} and homework_id in (${idList}) and score_count > 0
         and ${options.studentIds ? sql`false` : sql`true`}
       group by homework_id`),
-    db
-      .select({ h: homeworkAbsences.homeworkId, s: homeworkAbsences.studentId })
-      .from(homeworkAbsences)
-      .where(and(eq(homeworkAbsences.orgId, orgId), inArray(homeworkAbsences.homeworkId, ids))),
-    db
-      .selectDistinct({ h: reviewItems.homeworkId, s: reviewItems.studentId })
-      .from(reviewItems)
-      .where(and(eq(reviewItems.orgId, orgId), eq(reviewItems.status, 'open'), inArray(reviewItems.homeworkId, ids))),
+    statusFacts(db, orgId, ids),
   ]);
-  const rowsOf = (rows: unknown) => (rows as { rows: { h: number; v: string | null }[] }).rows;
   const byHomework = new Map(list.map((h) => [h.id, h]));
-  const pairKey = (h: number | null, s: number | null) => `${h}:${s}`;
-  const absent = new Set(absenceRows.map((r) => pairKey(r.h, r.s)));
-  const blocked = new Set(openRows.map((r) => pairKey(r.h, r.s)));
   for (const hw of list) result.set(hw.id, { students: new Map(), classes: new Map() });
   // Students with scores who are not complete: their scores are taken out of the class sums below.
   const unfinished: { h: number; s: number }[] = [];
-  for (const row of rowsOf(studentRows)) {
+  for (const row of aggregatedRows(studentRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const totals = result.get(hw.id)!;
     for (const entry of (row.v ?? '').split(',')) {
@@ -424,7 +421,7 @@ export async function loadTotals(
     if (!totals.students.has(row.s)) totals.students.set(row.s, { status: 'absent', total: null });
   }
   const questionIndex = new Map(list.map((hw) => [hw.id, new Map(hw.questions.map((q, i) => [q.no, i]))]));
-  for (const row of rowsOf(classRows)) {
+  for (const row of aggregatedRows(classRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const index = questionIndex.get(hw.id)!;
     const totals = result.get(hw.id)!;

@@ -4,12 +4,15 @@
  * its marker, a doubtful reading resolved on review, a student marked absent (缺考, never 0), and a
  * student moving class. After each step the aggregates equal a recomputation from answers and
  * question_scores, and the grade view (which reads the aggregates) agrees with the homework view (which
- * reads the marks).
+ * reads the marks). The same for 阅卷统计's pre-aggregate (migration 0021: marking_task_hours, and the
+ * marking tasks' student): after every step it equals a recomputation from marking_tasks, and the report
+ * equals the direct query over every task (percentile_cont) it replaced.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   analysisOverviewSchema,
+  correctScoreSchema,
   homeworkAnalysisSchema,
   type AnalysisOverview,
   type HomeworkAnalysis,
@@ -32,6 +35,7 @@ describe('analysis pre-aggregates follow the final marks', () => {
   const engine = new FakeEngine();
   let handle: MarkingApp;
   let teacher: Caller;
+  let director: Caller;
   let hw: TestHomework;
   let schoolYearId: number;
   let mathId: number;
@@ -42,6 +46,7 @@ describe('analysis pre-aggregates follow the final marks', () => {
   beforeAll(async () => {
     handle = await createMarkingApp({ engine });
     teacher = await callerFor(app(), 'teacher');
+    director = await callerFor(app(), 'director');
     hw = await createHomework(app(), teacher.orgId);
     const [meta] = await rowsOf<{ year: number; subject: number }>(
       sql`select p.school_year_id as year, p.subject_id as subject from homework h join papers p on p.id = h.paper_id where h.id = ${hw.id}`,
@@ -95,6 +100,45 @@ describe('analysis pre-aggregates follow the final marks', () => {
       select homework_id as h, class_id as c, question_no as no, score_count as n, total::float8 as total, total_squares::float8 as squares
       from homework_class_question_totals where score_count <> 0 or total <> 0 order by 1, 2, 3`);
     expect(keptPerClass).toEqual(perClass);
+    // Marking tasks: each carries its answer's student; the hours count the scored tasks per class.
+    expect(
+      await rowsOf(
+        sql`select t.id from marking_tasks t join answers a on a.id = t.answer_id where t.student_id is distinct from a.student_id`,
+      ),
+    ).toEqual([]);
+    const hours = await rowsOf<Record<string, string>>(sql`
+      select t.homework_id as h, s.class_id as c, floor(extract(epoch from t.scored_at) / 3600)::int as hour, count(*)::int as n
+      from marking_tasks t join answers a on a.id = t.answer_id join students s on s.id = a.student_id
+      where t.scored_at is not null group by 1, 2, 3 order by 1, 2, 3`);
+    const keptHours = await rowsOf<Record<string, string>>(sql`
+      select homework_id as h, class_id as c, hour, task_count as n from marking_task_hours where task_count <> 0 order by 1, 2, 3`);
+    expect(keptHours).toEqual(hours);
+    await expectCorrectScoreExact();
+  }
+
+  /** 阅卷统计 equals the direct query over every marking task (what it computed before the pre-aggregate). */
+  async function expectCorrectScoreExact() {
+    const report = correctScoreSchema.parse(
+      data(await director({ method: 'GET', url: `/api/analysis/data-center/correct-score?schoolYearId=${schoolYearId}` })),
+    );
+    const direct = await rowsOf<{ classId: number; teacherId: number; n: number; onTime: number; median: number }>(sql`
+      select s.class_id as "classId", h.created_by as "teacherId", count(*)::int as n,
+        (count(*) filter (where t.scored_at < ((h.due_date + 1)::timestamp at time zone 'Asia/Shanghai')))::int as "onTime",
+        percentile_cont(0.5) within group (order by extract(epoch from t.scored_at - (h.due_date::timestamp at time zone 'Asia/Shanghai')) / 3600) as median
+      from marking_tasks t join answers a on a.id = t.answer_id join students s on s.id = a.student_id join homework h on h.id = t.homework_id
+      join papers p on p.id = h.paper_id
+      where p.school_year_id = ${schoolYearId} and t.scored_at is not null
+        and not exists (select 1 from rehearse_sets rs where rs.homework_id = h.id) group by 1, 2`);
+    for (const row of report.rows) {
+      const expected = direct.find((d) => Number(d.classId) === row.classId && Number(d.teacherId) === row.teacherId);
+      expect({ n: row.markedTasks, onTime: row.onTimeTasks, median: row.medianHoursAfterDue }).toEqual({
+        n: expected?.n ?? 0,
+        onTime: expected?.onTime ?? 0,
+        median: expected ? Number(expected.median) : null,
+      });
+    }
+    expect(report.rows.reduce((a, r) => a + r.markedTasks, 0)).toBe(direct.reduce((a, d) => a + d.n, 0));
+    return report;
   }
 
   /** The grade view's row of the homework (from the aggregates) equals the homework view (from the marks). */
@@ -193,5 +237,32 @@ describe('analysis pre-aggregates follow the final marks', () => {
     await app().database.db.execute(sql`update students set class_id = ${hw.classId} where id = ${hw.students[0]!.id}`);
     await expectAggregatesExact();
     await expectViewsAgree();
+  });
+  it('阅卷统计 follows marking tasks rescored at other times, removed, and a student deleted', async () => {
+    // Spread the scored tasks over hours before and after the end of the due day (a marker rescoring later
+    // sets scored_at again): every update moves the hours.
+    await app().database.db.execute(sql`update marking_tasks t set scored_at =
+        (h.due_date::timestamp at time zone 'Asia/Shanghai') + (t.id % 5) * interval '11 hours' + (t.id % 7) * interval '1 minute' + (t.id % 60) * interval '1 second'
+      from homework h where h.id = t.homework_id and t.homework_id = ${hw.id} and t.scored_at is not null`);
+    await expectAggregatesExact();
+    const report = await expectCorrectScoreExact();
+    const row = report.rows.find((r) => r.classId === hw.classId)!;
+    expect(row.markedTasks).toBeGreaterThan(3);
+    expect(row.onTimeTasks).toBeGreaterThan(0);
+    expect(row.onTimeTasks).toBeLessThan(row.markedTasks);
+    // A task removed, one unscored (claimed again): the counts and the median follow.
+    await app().database.db.execute(
+      sql`delete from marking_tasks where id = (select min(id) from marking_tasks where homework_id = ${hw.id} and scored_at is not null)`,
+    );
+    await app().database.db.execute(
+      sql`update marking_tasks set scored_at = null where id = (select max(id) from marking_tasks where homework_id = ${hw.id} and scored_at is not null)`,
+    );
+    await expectAggregatesExact();
+    const after = (await expectCorrectScoreExact()).rows.find((r) => r.classId === hw.classId)!;
+    expect(after.markedTasks).toBe(row.markedTasks - 2);
+    // A student deleted with their answers and tasks (cascade) leaves no count behind.
+    const student = hw.students[1]!;
+    await app().database.db.execute(sql`delete from students where id = ${student.id}`);
+    await expectAggregatesExact();
   });
 });
