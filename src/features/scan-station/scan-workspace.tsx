@@ -217,6 +217,10 @@ export function ScanWorkspace({
           <Select
             aria-labelledby={homeworkLabelId}
             value={choice}
+            // Semi calls onChange of a controlled Select only once its dropdown has finished closing; a
+            // scan started (F8, Space, the button) in that moment took the previous homework, and the
+            // simulated feeder drew the previous batch's sheets. onSelect comes with the click.
+            onSelect={(value) => setChoice(String(value))}
             onChange={(value) => setChoice(String(value))}
             className={styles.homeworkSelect}
             filter

@@ -49,7 +49,7 @@ function setup({
   initialHomeworkId = null,
 }: {
   get?: (url: string) => Promise<unknown>;
-  postJson?: () => Promise<unknown>;
+  postJson?: (url: string, body: { homeworkId: number | null }) => Promise<unknown>;
   initialHomeworkId?: number | null;
 } = {}) {
   let storageFull = true;
@@ -73,15 +73,23 @@ function setup({
     get: vi.fn(get),
     postJson: vi.fn(postJson),
   } as unknown as HttpClient;
-  const scanner = { scan: vi.fn(), stop: vi.fn(), onPage: null as ((page: ScannedPage) => void) | null };
+  // The homework the workspace last handed the scanner, and that homework at each scan.
+  const scanner = {
+    homeworkId: null as number | null,
+    scannedFor: [] as (number | null)[],
+    scan: vi.fn(() => void scanner.scannedFor.push(scanner.homeworkId)),
+    stop: vi.fn(),
+    onPage: null as ((page: ScannedPage) => void) | null,
+  };
   const services: ScanStationServices = {
     http,
     queue,
     socket: null,
     storage: { loadBatch: () => null, saveBatch: () => undefined },
     stationName: '扫描站',
-    useScanner: (onPage): ScannerPort => {
+    useScanner: (onPage, homeworkId): ScannerPort => {
       scanner.onPage = onPage;
+      scanner.homeworkId = homeworkId;
       return {
         status: 'ready',
         problem: null,
@@ -159,5 +167,23 @@ describe('ScanWorkspace homework list and refusals', () => {
     await user.click(screen.getByRole('button', { name: /开始扫描/ }));
     await waitFor(() => expect(scanner.scan).toHaveBeenCalledTimes(1));
     expect(screen.queryByText('很抱歉，您暂无该操作权限')).not.toBeInTheDocument();
+  });
+
+  it('scans for the homework just chosen, also when the scan starts at once (the dropdown still closing)', async () => {
+    const user = userEvent.setup();
+    const other: Homework = { ...MATH_UNIT, id: 8, title: '有理数单元练习' };
+    const postJson = vi.fn(async (_url: string, body: { homeworkId: number | null }) => ({ id: 100 + (body.homeworkId ?? 0) }));
+    const { scanner } = setup({ get: async () => [MATH_UNIT, other], postJson, initialHomeworkId: MATH_UNIT.id });
+    await screen.findByText('数学 第一单元（数学）');
+    await user.click(screen.getByRole('combobox'));
+    await user.click(await screen.findByRole('option', { name: /有理数单元练习（数学）/ }));
+    await user.click(screen.getByRole('button', { name: /开始扫描/ }));
+    await waitFor(() => expect(scanner.scan).toHaveBeenCalledTimes(1));
+    expect(postJson).toHaveBeenCalledWith(
+      '/api/scan/batches',
+      { homeworkId: other.id, stationName: '扫描站' },
+      expect.anything(),
+    );
+    expect(scanner.scannedFor).toEqual([other.id]);
   });
 });
