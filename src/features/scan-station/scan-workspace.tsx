@@ -271,11 +271,15 @@ export function ScanWorkspace({
         <Banner
           type="danger"
           closeIcon={null}
-          title={refusal.forbidden ? '很抱歉，您暂无该操作权限' : `无法开始扫描：${refusal.message}`}
           description={
-            refusal.forbidden
-              ? '您不能扫描这份作业的答题卡：只有布置作业的老师、学校管理员、这份作业的阅卷老师，以及作业所在班级的年级主任、班主任和本学科任课老师可以扫描。请选择其他作业，或选择「按二维码识别」。'
-              : '扫描没有开始，也没有上传任何页面。请稍后再按「开始扫描」。'
+            <div className={styles.installers}>
+              <strong>{refusal.forbidden ? '很抱歉，您暂无该操作权限' : `无法开始扫描：${refusal.message}`}</strong>
+              <span>
+                {refusal.forbidden
+                  ? '您不能扫描这份作业的答题卡：只有布置作业的老师、学校管理员、这份作业的阅卷老师，以及作业所在班级的年级主任、班主任和本学科任课老师可以扫描。请选择其他作业，或选择「按二维码识别」。'
+                  : '扫描没有开始，也没有上传任何页面。请稍后再按「开始扫描」。'}
+              </span>
+            </div>
           }
         />
       ) : null}
