@@ -213,3 +213,58 @@ test('the portal /scan page scans 40 pages for a homework, riding out a lost net
   // (absent) local scanning service fails to connect; nothing else may fail.
   expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|127\.0\.0\.1:186\d\d/.test(e))).toEqual([]);
 });
+
+test('the portal /scan page scans for the homework chosen next, even when the scan starts as the dropdown closes', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const errors = watchErrors(page);
+  await loginAs(page, 'teacher');
+  await page.goto('/scan');
+  // Two homework of its own (the other suites scan theirs), both with students not yet scanned.
+  const first = '整式的加减课后作业';
+  const next = '第一单元基础练习';
+  const choose = async (title: string) => {
+    await page.getByRole('combobox', { name: '选择作业' }).click();
+    await page
+      .getByRole('option')
+      .filter({ hasText: `${title}（` })
+      .click();
+  };
+  await chooseSimulatedScanner(page);
+  await choose(first);
+  await expect(page.getByRole('combobox', { name: '选择作业' })).toContainText(first);
+  await feed(page, 'button');
+  await feedEnded(page);
+
+  // What the simulated feeder draws from here on: the homework whose students and sheet it asks for.
+  const drawn: string[] = [];
+  page.on('request', (request) => {
+    const match = /\/api\/(?:scan\/homework|homework)\/(\d+)\/(?:unscanned-students|answer-sheet\/spec)/.exec(request.url());
+    if (match) drawn.push(match[1]!);
+  });
+  // Chosen, and scanned at once while the dropdown is still closing.
+  await choose(next);
+  await page.getByRole('button', { name: '开始扫描' }).click();
+  await expect(page.getByRole('button', { name: /正在扫描/ })).toBeVisible();
+  await feedEnded(page);
+  await expect(counter(page)).toContainText(/已扫描\s*10\s*页/);
+  await expect(page.getByText(/未扫描到图像/)).toHaveCount(0);
+
+  const { token, batchId } = await stationState(page, 'portalScanBatch');
+  const headers = { authorization: `Bearer ${token}` };
+  const batch = (await (await page.request.get(`/api/scan/batches/${batchId}`, { headers })).json()).data as {
+    homeworkId: number;
+    pageCount: number;
+  };
+  const scannable = (await (await page.request.get('/api/homework/scannable', { headers })).json()).data as {
+    id: number;
+    title: string;
+  }[];
+  const nextId = scannable.find((h) => h.title === next)!.id;
+  expect(batch.homeworkId).toBe(nextId);
+  expect(drawn.length).toBeGreaterThan(0);
+  expect(new Set(drawn)).toEqual(new Set([String(nextId)]));
+  // The scanning library's probe of the (absent) local scanning service fails to connect; nothing else may fail.
+  expect(errors.filter((e) => !/Failed to load resource|127\.0\.0\.1:186\d\d/.test(e))).toEqual([]);
+});

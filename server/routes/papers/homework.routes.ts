@@ -11,6 +11,7 @@ import {
   homeworkPageSchema,
   homeworkSchema,
   homeworkStatusUpdateSchema,
+  scannableHomeworkSchema,
 } from '../../../src/shared/contract/papers';
 import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
@@ -22,6 +23,7 @@ const schemas = {
   create: { body: homeworkCreateSchema, response: homeworkAnswer },
   list: { querystring: homeworkListQuerySchema, response: { 200: envelopeSchema(homeworkPageSchema) } },
   assignable: { querystring: assignableClassesQuerySchema, response: { 200: envelopeSchema(classListSchema) } },
+  scannable: { response: { 200: envelopeSchema(scannableHomeworkSchema) } },
   detail: { params: idParamsSchema, response: homeworkAnswer },
   status: { params: idParamsSchema, body: homeworkStatusUpdateSchema, response: homeworkAnswer },
   spec: { params: idParamsSchema, response: { 200: envelopeSchema(answerSheetSpecSchema) } },
@@ -48,6 +50,10 @@ export default async function homeworkRoutes(fastify: FastifyInstance) {
   app.get('/homework/assignable-classes', { ...authenticated, schema: schemas.assignable }, async (request) => {
     const { paperId } = request.query;
     return ok(await homework.assignableClasses(requireAuth(request).userId, paperId));
+  });
+
+  app.get('/homework/scannable', { ...authenticated, schema: schemas.scannable }, async (request) => {
+    return ok(await homework.scannable(requireAuth(request).userId));
   });
 
   app.get('/homework/:id', { ...authenticated, schema: schemas.detail }, async (request) => {

@@ -3,9 +3,11 @@
  * local disk or S3 alike). A job is a row of binding_jobs (status, progress, its validated input) and runs
  * in the background on the instance that started it; the page polls the row, so any instance answers. The
  * finished file goes to the file storage (binding/<org>/<job>.pdf|zip) and is kept a day. The running
- * instance moves the row's heartbeat on; when it stops (a restart, a crash), the next poll of the job, on
- * any instance, takes the job over and makes it again from its input, with the permissions of now. Each
- * job belongs to its user and school.
+ * instance moves the row's heartbeat on (its lease); when it stops (a restart, a crash), another instance
+ * takes the job over and makes it again from its input, with the permissions of now: every instance looks
+ * for such jobs when it starts and every BINDING_RESUME_MS after (resumeStale), and a poll of the job
+ * does the same. Taking over is one conditional UPDATE (still running, lease expired), so of several
+ * instances trying at once exactly one wins. Each job belongs to its user and school.
  *
  * Numbers: a student's total is the score table's (score-table.service.ts, the same as 成绩) and their
  * status comes from student-status.ts, so 缺考 and 未扫描 are named, never shown as 0.
@@ -32,6 +34,10 @@ export const BINDING_KEEP_MS = 24 * 60 * 60 * 1000;
 export const BINDING_HEARTBEAT_MS = 10_000;
 /** A running job whose heartbeat is older than this has lost its instance: the next poll takes it over. */
 export const BINDING_STALE_MS = 60_000;
+/** How often an instance looks for running jobs whose instance stopped (see resumeStale). */
+export const BINDING_RESUME_MS = 30_000;
+/** Stale jobs taken over per look, so a backlog spreads over instances and looks. */
+const RESUME_BATCH = 10;
 const MAX_JOBS_PER_USER = 5;
 
 type JobRow = typeof bindingJobs.$inferSelect;
@@ -243,18 +249,19 @@ export function createBindingService({
    * makes it again from its input, as its user may now; what its user may no longer do fails the job.
    */
   async function takeOver(row: JobRow): Promise<JobRow> {
+    return (await claimAndRelaunch(row.id)) ?? row;
+  }
+
+  /** The claim and relaunch of takeOver; undefined when another instance (or a heartbeat) got there first. */
+  async function claimAndRelaunch(id: string): Promise<JobRow | undefined> {
     const [claimed] = await db
       .update(bindingJobs)
       .set({ heartbeatAt: at(now()), done: 0 })
       .where(
-        and(
-          eq(bindingJobs.id, row.id),
-          eq(bindingJobs.status, 'running'),
-          lt(bindingJobs.heartbeatAt, at(now() - BINDING_STALE_MS)),
-        ),
+        and(eq(bindingJobs.id, id), eq(bindingJobs.status, 'running'), lt(bindingJobs.heartbeatAt, at(now() - BINDING_STALE_MS))),
       )
       .returning();
-    if (!claimed) return row;
+    if (!claimed) return undefined;
     try {
       const planned = await plan(await loadActor(db, claimed.userId, claimed.orgId), claimed.input);
       await db.update(bindingJobs).set({ total: planned.total }).where(eq(bindingJobs.id, claimed.id));
@@ -416,6 +423,21 @@ export function createBindingService({
   }
 
   return {
+    /**
+     * Takes over running jobs whose instance stopped (lease expired), oldest first, and makes them again
+     * here; answers the ids this instance won. Safe to call from several instances at once.
+     */
+    async resumeStale(): Promise<string[]> {
+      const stale = await db
+        .select({ id: bindingJobs.id })
+        .from(bindingJobs)
+        .where(and(eq(bindingJobs.status, 'running'), lt(bindingJobs.heartbeatAt, at(now() - BINDING_STALE_MS))))
+        .orderBy(asc(bindingJobs.heartbeatAt))
+        .limit(RESUME_BATCH);
+      const won: string[] = [];
+      for (const { id } of stale) if (await claimAndRelaunch(id)) won.push(id);
+      return won;
+    },
     async create(userId: number, input: BindingJobCreate): Promise<BindingJob> {
       const actor = await loadActor(db, userId);
       await sweep();

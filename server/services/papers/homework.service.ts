@@ -3,7 +3,7 @@
  * the answer sheets printed for it. The sheet's template is laid out from the paper the first time it is
  * asked for and stored (answer_sheet_templates), so recognition later reads exactly what was printed.
  */
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type AnswerSheetQuestion,
@@ -13,14 +13,15 @@ import {
   answerSheetTemplateSchema,
 } from '../../../src/shared/contract/answer-sheet';
 import type { AnswerSheetsPrintedEvent } from '../../../src/shared/contract/large-screen';
-import type {
-  Homework,
-  HomeworkStatus,
-  PaperDetail,
-  Paged,
-  answerSheetPdfQuerySchema,
-  homeworkCreateSchema,
-  homeworkListQuerySchema,
+import {
+  SCANNABLE_HOMEWORK_LIMIT,
+  type Homework,
+  type HomeworkStatus,
+  type PaperDetail,
+  type Paged,
+  type answerSheetPdfQuerySchema,
+  type homeworkCreateSchema,
+  type homeworkListQuerySchema,
 } from '../../../src/shared/contract/papers';
 import { CLASS_TYPE, type ClassItem } from '../../../src/shared/contract/system';
 import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
@@ -32,6 +33,7 @@ import {
   homework,
   homeworkClasses,
   homeworkClosures,
+  markingAssignments,
   paperQuestions,
   papers,
   students,
@@ -40,7 +42,7 @@ import {
 import { ApiError } from '../../lib/api-error';
 import { syncHomeworkStatus } from '../marking/marking-progress';
 import { renderAnswerSheetPdf, type AnswerSheetCopy } from '../answer-sheet/answer-sheet-pdf';
-import { can, classRefs, loadActor, requirePermission } from '../org/permissions';
+import { can, type ClassRef, classRefs, isManager, loadActor, requirePermission } from '../org/permissions';
 import type { PaperService } from './paper.service';
 import { requireClasses, requireOwnerOrAdmin, requireSchool, type SchoolScope } from './school-scope';
 
@@ -51,6 +53,8 @@ type AnswerSheetPdfData = z.output<typeof answerSheetPdfQuerySchema>;
 const BLANK_PATTERN = /_{6,}/g;
 /** Most questions an answer sheet can hold (the answer-sheet contract's limit). */
 export const MAX_SHEET_QUESTIONS = 200;
+/** Homework rows read at a time while looking for the ones a teacher may scan. */
+const SCANNABLE_SLICE = 500;
 
 /** The answer-sheet spec of a homework: one entry per paper question, in paper order. */
 export function answerSheetSpecOf(
@@ -307,6 +311,59 @@ export function createHomeworkService({
         page: query.page,
         pageSize: query.pageSize,
       };
+    },
+
+    /**
+     * The homework the caller may scan (homework.work, the rule scan batches are created under), not
+     * drafts, newest first: read in slices of SCANNABLE_SLICE until enough pass, each slice's classes
+     * and the caller's marking duties loaded at once.
+     */
+    async scannable(userId: number): Promise<Homework[]> {
+      const scope = await requireSchool(db, userId);
+      const actor = await loadActor(db, userId, scope.orgId);
+      const found: number[] = [];
+      for (let offset = 0; found.length < SCANNABLE_HOMEWORK_LIMIT; offset += SCANNABLE_SLICE) {
+        const rows = await db
+          .select({ id: homework.id, createdBy: homework.createdBy, subjectId: papers.subjectId })
+          .from(homework)
+          .innerJoin(papers, eq(papers.id, homework.paperId))
+          .where(and(eq(homework.orgId, scope.orgId), ne(homework.status, 'draft')))
+          .orderBy(desc(homework.createdAt), desc(homework.id))
+          .limit(isManager(actor) ? SCANNABLE_HOMEWORK_LIMIT : SCANNABLE_SLICE)
+          .offset(offset);
+        if (isManager(actor)) return describe(rows.map((row) => row.id));
+        const ids = rows.map((row) => row.id);
+        const [classRows, marked] =
+          ids.length === 0
+            ? [[], []]
+            : await Promise.all([
+                db
+                  .select({ homeworkId: homeworkClasses.homeworkId, classId: homeworkClasses.classId, schoolYearId: classes.pid })
+                  .from(homeworkClasses)
+                  .innerJoin(classes, eq(classes.id, homeworkClasses.classId))
+                  .where(inArray(homeworkClasses.homeworkId, ids)),
+                db
+                  .selectDistinct({ homeworkId: markingAssignments.homeworkId })
+                  .from(markingAssignments)
+                  .where(and(eq(markingAssignments.userId, userId), inArray(markingAssignments.homeworkId, ids))),
+              ]);
+        for (const row of rows) {
+          const klasses: ClassRef[] = classRows
+            .filter((c) => c.homeworkId === row.id)
+            .map((c) => ({ classId: c.classId, schoolYearId: c.schoolYearId }));
+          const markerIds = marked.some((m) => m.homeworkId === row.id) ? [userId] : [];
+          const action = {
+            kind: 'homework.work',
+            ownerId: row.createdBy,
+            markerIds,
+            subjectId: row.subjectId,
+            classes: klasses,
+          } as const;
+          if (found.length < SCANNABLE_HOMEWORK_LIMIT && can(actor, action)) found.push(row.id);
+        }
+        if (rows.length < SCANNABLE_SLICE) break;
+      }
+      return describe(found);
     },
 
     async detail(userId: number, id: number): Promise<Homework> {

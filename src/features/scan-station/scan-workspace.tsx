@@ -104,7 +104,7 @@ export function ScanWorkspace({
 }: { initialHomeworkId?: number | null; photos?: boolean } = {}) {
   const { http, queue, useScanner } = useScanStationServices();
   const homework = useHomeworkOptions(http);
-  const { batch, serverCount, ensureBatch } = useScanBatch();
+  const { batch, serverCount, refusal, ensureBatch } = useScanBatch();
   const { stats, pages } = useUploadQueue(queue);
   const [wanted, setChoice] = useState<string>(() => {
     const preferred = initialHomeworkId ?? batch?.homeworkId ?? null;
@@ -184,7 +184,7 @@ export function ScanWorkspace({
       }
       scanner.scan();
     } catch {
-      // The HTTP client has shown why the batch could not be created.
+      // The batch could not be created: `refusal` keeps why on the page.
     } finally {
       setStarting(false);
     }
@@ -217,6 +217,10 @@ export function ScanWorkspace({
           <Select
             aria-labelledby={homeworkLabelId}
             value={choice}
+            // Semi calls onChange of a controlled Select only once its dropdown has finished closing; a
+            // scan started (F8, Space, the button) in that moment took the previous homework, and the
+            // simulated feeder drew the previous batch's sheets. onSelect comes with the click.
+            onSelect={(value) => setChoice(String(value))}
             onChange={(value) => setChoice(String(value))}
             className={styles.homeworkSelect}
             filter
@@ -262,6 +266,22 @@ export function ScanWorkspace({
             }
           />
         </Suspense>
+      ) : null}
+      {refusal && refusal.homeworkId === homeworkId ? (
+        <Banner
+          type="danger"
+          closeIcon={null}
+          description={
+            <div className={styles.installers}>
+              <strong>{refusal.forbidden ? '很抱歉，您暂无该操作权限' : `无法开始扫描：${refusal.message}`}</strong>
+              <span>
+                {refusal.forbidden
+                  ? '您不能扫描这份作业的答题卡：只有布置作业的老师、学校管理员、这份作业的阅卷老师，以及作业所在班级的年级主任、班主任和本学科任课老师可以扫描。请选择其他作业，或选择「按二维码识别」。'
+                  : '扫描没有开始，也没有上传任何页面。请稍后再按「开始扫描」。'}
+              </span>
+            </div>
+          }
+        />
       ) : null}
       {homework.status === 'failed' ? (
         <Banner type="warning" closeIcon={null} description="作业列表暂时无法读取，可先选择「按二维码识别」进行扫描。" />

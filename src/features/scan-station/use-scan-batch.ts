@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiRequestError } from '../../shared/adapters/http-client';
 import { SCAN_PAGE_STORED_EVENT, scanBatchSchema, scanPageStoredEventSchema } from '../../shared/contract/scan-upload';
 import { useScanStationServices, type StationBatch } from './scan-station-services';
+
+const FORBIDDEN = 403;
+
+/** Why the last batch could not be started, kept on the page (a toast vanishes) until a batch starts. */
+export type BatchRefusal = { homeworkId: number | null; forbidden: boolean; message: string };
 
 /**
  * The batch the station is filling. A batch belongs to one homework (or to 按二维码识别); choosing
@@ -11,6 +17,7 @@ export function useScanBatch() {
   const { http, storage, socket, stationName } = useScanStationServices();
   const [batch, setBatch] = useState<StationBatch | null>(() => storage.loadBatch());
   const [serverCount, setServerCount] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<BatchRefusal | null>(null);
   const batchRef = useRef(batch);
 
   useEffect(() => {
@@ -34,7 +41,16 @@ export function useScanBatch() {
     async (homeworkId: number | null): Promise<StationBatch> => {
       const current = batchRef.current;
       if (current && current.homeworkId === homeworkId) return current;
-      const created = await http.postJson('/api/scan/batches', { homeworkId, stationName }, scanBatchSchema);
+      let created;
+      try {
+        created = await http.postJson('/api/scan/batches', { homeworkId, stationName }, scanBatchSchema);
+      } catch (error) {
+        const status = error instanceof ApiRequestError ? error.status : 0;
+        const message = error instanceof Error ? error.message : String(error);
+        setRefusal({ homeworkId, forbidden: status === FORBIDDEN, message });
+        throw error;
+      }
+      setRefusal(null);
       const next = { batchId: created.id, homeworkId };
       batchRef.current = next;
       storage.saveBatch(next);
@@ -45,5 +61,5 @@ export function useScanBatch() {
     [http, storage, stationName],
   );
 
-  return { batch, serverCount, ensureBatch };
+  return { batch, serverCount, refusal, ensureBatch };
 }

@@ -20,6 +20,7 @@
  * - POST   /api/papers/:id/docx      DocxRequest           -> file .docx (Content-Disposition filename* = title)
  * - POST   /api/homework             HomeworkCreate        -> Homework
  * - GET    /api/homework?HomeworkListQuery                 -> Paged<Homework>, newest first
+ * - GET    /api/homework/scannable                         -> Homework[] the caller may scan, newest first
  * - GET    /api/homework/:id                               -> Homework
  * - PATCH  /api/homework/:id/status  HomeworkStatusUpdate  -> Homework
  * - GET    /api/homework/:id/answer-sheet.pdf?AnswerSheetPdfQuery -> file .pdf (recorded as printed:
@@ -430,6 +431,14 @@ export type HomeworkCreate = z.input<typeof homeworkCreateSchema>;
  */
 export const assignableClassesQuerySchema = z.object({ paperId: queryId });
 export type AssignableClassesQuery = z.input<typeof assignableClassesQuerySchema>;
+
+/**
+ * GET /api/homework/scannable: the homework whose answer sheets the caller may scan (the permission
+ * module's homework.work, the rule POST /api/scan/batches applies), not drafts, newest first, at most
+ * SCANNABLE_HOMEWORK_LIMIT: what the scan page's homework list offers.
+ */
+export const SCANNABLE_HOMEWORK_LIMIT = 100;
+export const scannableHomeworkSchema = z.array(homeworkSchema);
 
 export const homeworkListQuerySchema = pageQuerySchema.extend({
   subjectId: queryId.optional(),

@@ -52,7 +52,7 @@ function setup(reading: { status: string; reading: unknown }) {
     getStats: () => EMPTY_STATS,
   } satisfies UploadQueue;
   const get = vi.fn(async (url: string) => {
-    if (url === '/api/homework') return { list: [], total: 0, page: 1, pageSize: 100 };
+    if (url === '/api/homework/scannable') return [];
     return { imageId: url.split('/')[4], homeworkId: null, ...reading };
   });
   const http = { get, postJson: vi.fn(async () => ({ id: 41 })) } as unknown as HttpClient;

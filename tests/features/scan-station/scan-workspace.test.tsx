@@ -7,7 +7,8 @@ import {
   type ScannerPort,
   type ScanStationServices,
 } from '../../../src/features/scan-station/scan-station-services';
-import type { HttpClient } from '../../../src/shared/adapters/http-client';
+import { ApiRequestError, type HttpClient } from '../../../src/shared/adapters/http-client';
+import type { Homework } from '../../../src/shared/contract/papers';
 import type { UploadItem, UploadQueue } from '../../../src/shared/adapters/upload-queue';
 import type { ScannedPage } from '../../../src/shared/contract/scan';
 
@@ -25,8 +26,32 @@ function page(sequence: number): ScannedPage {
   };
 }
 
+const MATH_UNIT: Homework = {
+  id: 7,
+  paperId: 3,
+  title: '数学 第一单元',
+  subject: { id: 2, name: '数学' },
+  schoolYearId: 1,
+  classes: [{ id: 11, name: '初一(1)班' }],
+  startDate: '2026-03-02',
+  dueDate: '2026-03-09',
+  status: 'assigned',
+  paperSize: 'A4',
+  totalScore: 100,
+  questionCount: 10,
+  createdAt: '2026-03-01T08:00:00.000Z',
+};
+
 /** A workspace over fakes: a queue whose storage can refuse, and a scanner the test feeds by hand. */
-function setup() {
+function setup({
+  get = async () => [],
+  postJson = async () => ({ id: 41 }),
+  initialHomeworkId = null,
+}: {
+  get?: (url: string) => Promise<unknown>;
+  postJson?: (url: string, body: { homeworkId: number | null }) => Promise<unknown>;
+  initialHomeworkId?: number | null;
+} = {}) {
   let storageFull = true;
   const stored: UploadItem[] = [];
   const enqueue = vi.fn(async (item: UploadItem) => {
@@ -45,18 +70,26 @@ function setup() {
     getStats: () => EMPTY_STATS,
   } satisfies UploadQueue;
   const http = {
-    get: vi.fn(async () => ({ list: [], total: 0, page: 1, pageSize: 100 })),
-    postJson: vi.fn(async () => ({ id: 41 })),
+    get: vi.fn(get),
+    postJson: vi.fn(postJson),
   } as unknown as HttpClient;
-  const scanner = { scan: vi.fn(), stop: vi.fn(), onPage: null as ((page: ScannedPage) => void) | null };
+  // The homework the workspace last handed the scanner, and that homework at each scan.
+  const scanner = {
+    homeworkId: null as number | null,
+    scannedFor: [] as (number | null)[],
+    scan: vi.fn(() => void scanner.scannedFor.push(scanner.homeworkId)),
+    stop: vi.fn(),
+    onPage: null as ((page: ScannedPage) => void) | null,
+  };
   const services: ScanStationServices = {
     http,
     queue,
     socket: null,
     storage: { loadBatch: () => null, saveBatch: () => undefined },
     stationName: '扫描站',
-    useScanner: (onPage): ScannerPort => {
+    useScanner: (onPage, homeworkId): ScannerPort => {
       scanner.onPage = onPage;
+      scanner.homeworkId = homeworkId;
       return {
         status: 'ready',
         problem: null,
@@ -70,10 +103,10 @@ function setup() {
   };
   render(
     <ScanStationServicesProvider services={services}>
-      <ScanWorkspace />
+      <ScanWorkspace initialHomeworkId={initialHomeworkId} />
     </ScanStationServicesProvider>,
   );
-  return { enqueue, stored, scanner, allowStorage: () => (storageFull = false) };
+  return { http, enqueue, stored, scanner, allowStorage: () => (storageFull = false) };
 }
 
 describe('ScanWorkspace when the browser cannot store a scanned page', () => {
@@ -103,5 +136,54 @@ describe('ScanWorkspace when the browser cannot store a scanned page', () => {
       [41, 2, page(2).imageId],
     ]);
     expect(screen.getByRole('button', { name: /开始扫描/ })).toBeEnabled();
+  });
+});
+
+describe('ScanWorkspace homework list and refusals', () => {
+  it('offers the homework the server says the teacher may scan', async () => {
+    const get = vi.fn(async (url: string) => (url === '/api/homework/scannable' ? [MATH_UNIT] : []));
+    setup({ get, initialHomeworkId: MATH_UNIT.id });
+    expect(await screen.findByText('数学 第一单元（数学）')).toBeInTheDocument();
+    expect(get).toHaveBeenCalledWith('/api/homework/scannable', undefined, expect.anything());
+  });
+
+  it('keeps a refused batch on the page in Chinese until a batch starts', async () => {
+    const user = userEvent.setup();
+    const refuse = vi.fn(async () => {
+      throw new ApiRequestError('很抱歉，您暂无该操作权限', 403, 403);
+    });
+    const { scanner } = setup({ get: async () => [MATH_UNIT], postJson: refuse, initialHomeworkId: MATH_UNIT.id });
+    await screen.findByText('数学 第一单元（数学）');
+    await user.click(screen.getByRole('button', { name: /开始扫描/ }));
+    expect(await screen.findByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
+    expect(screen.getByText(/您不能扫描这份作业的答题卡/)).toBeInTheDocument();
+    expect(scanner.scan).not.toHaveBeenCalled();
+    // Still there a while later (a toast would have gone).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
+
+    // The next attempt succeeds: the message goes and the scan starts.
+    refuse.mockImplementationOnce(async () => ({ id: 42 }) as never);
+    await user.click(screen.getByRole('button', { name: /开始扫描/ }));
+    await waitFor(() => expect(scanner.scan).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText('很抱歉，您暂无该操作权限')).not.toBeInTheDocument();
+  });
+
+  it('scans for the homework just chosen, also when the scan starts at once (the dropdown still closing)', async () => {
+    const user = userEvent.setup();
+    const other: Homework = { ...MATH_UNIT, id: 8, title: '有理数单元练习' };
+    const postJson = vi.fn(async (_url: string, body: { homeworkId: number | null }) => ({ id: 100 + (body.homeworkId ?? 0) }));
+    const { scanner } = setup({ get: async () => [MATH_UNIT, other], postJson, initialHomeworkId: MATH_UNIT.id });
+    await screen.findByText('数学 第一单元（数学）');
+    await user.click(screen.getByRole('combobox'));
+    await user.click(await screen.findByRole('option', { name: /有理数单元练习（数学）/ }));
+    await user.click(screen.getByRole('button', { name: /开始扫描/ }));
+    await waitFor(() => expect(scanner.scan).toHaveBeenCalledTimes(1));
+    expect(postJson).toHaveBeenCalledWith(
+      '/api/scan/batches',
+      { homeworkId: other.id, stationName: '扫描站' },
+      expect.anything(),
+    );
+    expect(scanner.scannedFor).toEqual([other.id]);
   });
 });

@@ -5,7 +5,13 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/contract/envelope';
-import { homeworkSchema, paperDetailSchema, questionPageSchema, questionSchema } from '../../../src/shared/contract/papers';
+import {
+  homeworkSchema,
+  paperDetailSchema,
+  questionPageSchema,
+  questionSchema,
+  scannableHomeworkSchema,
+} from '../../../src/shared/contract/papers';
 import { invitationSchema } from '../../../src/shared/contract/org';
 import { MARKING_MESSAGES } from '../../../src/shared/contract/marking';
 import { classListSchema } from '../../../src/shared/contract/system';
@@ -308,6 +314,12 @@ const ROUTES: Row[] = [
   },
   // ---- scanning and marking ----
   {
+    // Every member may ask (another school's teacher gets their own school's list); see the test below.
+    name: 'GET /api/homework/scannable',
+    expected: { ...READ, otherSchool: 200 },
+    request: () => ({ method: 'GET', url: '/api/homework/scannable' }),
+  },
+  {
     name: 'POST /api/scan/batches',
     expected: WORK,
     request: async (c) => ({
@@ -550,6 +562,59 @@ describe('the permission matrix', () => {
     });
     expect(failure(mixed)).toEqual({ status: 403, msg: '很抱歉，您暂无该操作权限' });
     expect((await callers.classTeacher({ method: 'GET', url: '/api/homework?pageSize=1' })).json().data.total).toBe(before);
+  });
+
+  it('offers each caller on the scan page exactly the homework the server lets them scan', async () => {
+    const { classIds } = ctx.school;
+    // The owner's (subject teacher of maths in the third class) and the creator's for the second class.
+    const owned = await ownedHomework(ctx);
+    const assigned = await ctx.creator({
+      method: 'POST',
+      url: '/api/homework',
+      payload: { paperId: await ownedPaper(ctx), classIds: [classIds[1]], startDate: '2026-03-02', dueDate: '2026-03-09' },
+    });
+    const second = homeworkSchema.parse(assigned.json().data).id;
+    const drafted = await ctx.owner({
+      method: 'POST',
+      url: '/api/homework',
+      payload: {
+        paperId: await ownedPaper(ctx),
+        classIds: [classIds[2]],
+        startDate: '2026-03-02',
+        dueDate: '2026-03-09',
+        status: 'draft',
+      },
+    });
+    const draft = homeworkSchema.parse(drafted.json().data).id;
+    const expected: Partial<Record<CallerKind, number[]>> = {
+      creator: [second, owned],
+      admin: [second, owned],
+      director: [second, owned],
+      classTeacher: [second],
+      subjectTeacher: [owned],
+      otherTeacher: [],
+    };
+    for (const [kind, offered] of Object.entries(expected) as [CallerKind, number[]][]) {
+      const response = await callers[kind]({ method: 'GET', url: '/api/homework/scannable' });
+      expect(response.statusCode).toBe(200);
+      const listed = scannableHomeworkSchema.parse(response.json().data).map((h) => h.id);
+      expect(
+        listed.filter((id) => [owned, second, draft].includes(id)),
+        kind,
+      ).toEqual(offered);
+      for (const homeworkId of [owned, second]) {
+        const batch = await callers[kind]({
+          method: 'POST',
+          url: '/api/scan/batches',
+          payload: { homeworkId, stationName: '矩阵' },
+        });
+        if (offered.includes(homeworkId)) expect(batch.statusCode, `${kind} → ${homeworkId}`).toBe(200);
+        else expect(failure(batch), `${kind} → ${homeworkId}`).toEqual({ status: 403, msg: '很抱歉，您暂无该操作权限' });
+      }
+    }
+    // Another school's teacher is offered none of this school's homework.
+    const other = await callers.otherSchool({ method: 'GET', url: '/api/homework/scannable' });
+    expect(scannableHomeworkSchema.parse(other.json().data).map((h) => h.id)).not.toContain(owned);
   });
 
   it('answers 400 for a bad paper id and 404 for a paper of another school', async () => {
