@@ -89,11 +89,12 @@ describe('校本资料 · 题目合集', () => {
     await userEvent.click(within(row).getByRole('button', { name: '复制到我的题目合集：有理数易错题' }));
     await waitFor(() => expect(fake.postJson).toHaveBeenCalledWith('/api/question-sets/1/copy', {}, expect.anything()));
 
-    // The set's questions, typeset (KaTeX), the school's own marked 本校题.
+    // The set's questions, typeset (KaTeX, which loads with the first formula shown), the school's own
+    // marked 本校题.
     await userEvent.click(within(row).getByRole('button', { name: '查看：有理数易错题' }));
     const dialog = await screen.findByRole('dialog');
     const first = await within(dialog).findByLabelText('第 1 题');
-    expect(first.querySelector('.katex')).not.toBeNull();
+    await waitFor(() => expect(first.querySelector('.katex')).not.toBeNull());
     expect(within(dialog).getByText('本校题')).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: /移出合集/ })).toBeNull();
 
