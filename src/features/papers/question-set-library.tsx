@@ -11,11 +11,9 @@ import { useNavigate } from 'react-router-dom';
 import type { QuestionSetListQuery, QuestionSetSummary } from '../../shared/contract/question-sets';
 import { formatDate } from '../../shared/lib/format-date';
 import { Illustration } from '../../shared/ui/illustration';
-import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { useRemote } from '../../shared/ui/use-remote';
 import { PagedList } from './paged-list';
 import styles from './pages/paperlist-page.module.css';
-import { fetchChapters, fetchSchoolYears } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { QuestionSetDialog, type QuestionSetTarget } from './question-set-dialog';
 import { QuestionSetView, setByline } from './question-set-view';
@@ -27,8 +25,7 @@ import {
   shareQuestionSet,
   unshareQuestionSet,
 } from './question-sets-api';
-import { SubjectSelect } from './subject-select';
-import { toPathOptions } from './tree-data';
+import { LibraryFilters, type LibraryFilterValues } from './library-filters';
 
 export const SET_PAGE_SIZE = 10;
 
@@ -40,16 +37,12 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
   const [scope, setScope] = useState<Scope>('shared');
   const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
-  const [subjectId, setSubjectId] = useState<number | undefined>();
-  const [schoolYearId, setSchoolYearId] = useState<number | undefined>();
-  const [chapterId, setChapterId] = useState<number | undefined>();
+  const [libraryFilters, setLibraryFilters] = useState<LibraryFilterValues>({});
+  const { subjectId, schoolYearId, chapterId } = libraryFilters;
   const [page, setPage] = useState(1);
   const [openId, setOpenId] = useState<number | null>(null);
   const [editing, setEditing] = useState<QuestionSetTarget | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-
-  const years = useRemote(`years:${orgId}`, () => fetchSchoolYears(http, orgId));
-  const chapters = useRemote(subjectId ? `chapters:${subjectId}` : null, () => fetchChapters(http, subjectId!));
 
   const query: QuestionSetListQuery = {
     scope,
@@ -271,34 +264,7 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
           style={{ width: 200 }}
         />
         <Button onClick={search}>搜索</Button>
-        <SubjectSelect
-          value={subjectId}
-          onChange={(value) => {
-            setChapterId(undefined);
-            filter(setSubjectId)(value);
-          }}
-          style={{ width: 130 }}
-        />
-        <LabelledSelect
-          label="学年"
-          placeholder="全部学年"
-          showClear
-          value={schoolYearId}
-          optionList={(years.data ?? []).map((y) => ({ value: y.id, label: y.name }))}
-          onChange={(value) => filter(setSchoolYearId)(value ? Number(value) : undefined)}
-          style={{ width: 160 }}
-        />
-        <LabelledSelect
-          label="章节"
-          placeholder={subjectId ? '全部章节' : '先选学科再选章节'}
-          disabled={!subjectId}
-          showClear
-          filter
-          optionList={toPathOptions(chapters.data ?? [])}
-          value={chapterId}
-          onChange={(value) => filter(setChapterId)(typeof value === 'number' ? value : undefined)}
-          style={{ width: 220 }}
-        />
+        <LibraryFilters orgId={orgId} value={libraryFilters} onChange={filter(setLibraryFilters)} />
       </div>
       <PagedList
         label="题目合集列表"

@@ -12,7 +12,6 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { MaterialListQuery } from '../../../shared/contract/materials';
 import type { PaperSummary } from '../../../shared/contract/papers';
 import { formatDate } from '../../../shared/lib/format-date';
-import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import { useRemote } from '../../../shared/ui/use-remote';
 import { NoSchoolPanel } from '../no-school-panel';
 import { PagedList } from '../paged-list';
@@ -25,10 +24,8 @@ import {
   paperTitleColumn,
 } from '../paper-columns';
 import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
-import { fetchChapters, fetchSchoolYears } from '../papers-api';
-import { SubjectSelect } from '../subject-select';
+import { LibraryFilters, type LibraryFilterValues } from '../library-filters';
 import { usePapersServices } from '../papers-services';
-import { toPathOptions } from '../tree-data';
 import styles from './paperlist-page.module.css';
 import { Illustration } from '../../../shared/ui/illustration';
 
@@ -49,14 +46,10 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'sets' ? 'sets' : 'papers';
   const [keyword, setKeyword] = useState('');
-  const [subjectId, setSubjectId] = useState<number | undefined>();
-  const [schoolYearId, setSchoolYearId] = useState<number | undefined>();
-  const [chapterId, setChapterId] = useState<number | undefined>();
+  const [libraryFilters, setLibraryFilters] = useState<LibraryFilterValues>({});
+  const { subjectId, schoolYearId, chapterId } = libraryFilters;
   const [page, setPage] = useState(1);
   const [copying, setCopying] = useState<number | null>(null);
-
-  const years = useRemote(`years:${orgId}`, () => fetchSchoolYears(http, orgId));
-  const chapters = useRemote(subjectId ? `chapters:${subjectId}` : null, () => fetchChapters(http, subjectId!));
 
   const query: MaterialListQuery = {
     page,
@@ -196,34 +189,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         <>
           <div className={styles.filters} role="search" aria-label="筛选校本资料">
             <PaperTitleSearch width={220} onSearch={filter(setKeyword)} />
-            <SubjectSelect
-              value={subjectId}
-              onChange={(value) => {
-                setChapterId(undefined);
-                filter(setSubjectId)(value);
-              }}
-              style={{ width: 130 }}
-            />
-            <LabelledSelect
-              label="学年"
-              placeholder="全部学年"
-              showClear
-              value={schoolYearId}
-              optionList={(years.data ?? []).map((y) => ({ value: y.id, label: y.name }))}
-              onChange={(value) => filter(setSchoolYearId)(value ? Number(value) : undefined)}
-              style={{ width: 160 }}
-            />
-            <LabelledSelect
-              label="章节"
-              placeholder={subjectId ? '全部章节' : '先选学科再选章节'}
-              disabled={!subjectId}
-              showClear
-              filter
-              optionList={toPathOptions(chapters.data ?? [])}
-              value={chapterId}
-              onChange={(value) => filter(setChapterId)(typeof value === 'number' ? value : undefined)}
-              style={{ width: 220 }}
-            />
+            <LibraryFilters orgId={orgId} value={libraryFilters} onChange={filter(setLibraryFilters)} />
           </div>
           <PagedList
             label="校本资料列表"
