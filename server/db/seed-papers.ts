@@ -22,6 +22,7 @@ import {
   questions,
   students,
 } from './schema-papers';
+import { questionSetItems, questionSets } from './schema-question-sets';
 import { questionBanks } from './seed-data/question-bank';
 import type { SeedQuestion, SeedTreeNode } from './seed-data/question-bank.types';
 
@@ -348,4 +349,41 @@ export async function seedPapersDemo(
     .orderBy(asc(classes.sort), asc(classes.id));
   await seedStudents(db, school.orgId, klasses);
   await seedHomework(db, school, klasses, bank, now, options.scanned ? [...DEMO_HOMEWORK, DEMO_SCANNED_HOMEWORK] : DEMO_HOMEWORK);
+  await seedQuestionSet(db, school, bank, now);
+}
+
+/**
+ * One 题目合集 in 校本资料, shared by the maths teacher: the bank's questions of its first maths chapter, so
+ * the 题目合集 tab is not empty on a fresh start.
+ */
+async function seedQuestionSet(
+  db: Db,
+  school: { orgId: number; schoolYearId: number; authors: Record<string, number | null> },
+  bank: Map<string, LoadedQuestion[]>,
+  now: Date,
+) {
+  const maths = bank.get('数学') ?? [];
+  const chapter = maths[0]?.seed.chapter.join('/');
+  const picked = maths.filter((q) => q.seed.chapter.join('/') === chapter).slice(0, 10);
+  const [subject] = await db
+    .select({ id: subjects.id })
+    .from(subjects)
+    .where(and(eq(subjects.orgId, school.orgId), eq(subjects.name, '数学')));
+  if (!subject || picked.length === 0) return;
+  const sharedAt = new Date(now.getTime() - 7 * 86_400_000);
+  const [set] = await db
+    .insert(questionSets)
+    .values({
+      orgId: school.orgId,
+      subjectId: subject.id,
+      schoolYearId: school.schoolYearId,
+      name: `${maths[0]!.seed.chapter.at(-1)}·精选练习`,
+      description: '本章基础题与易错题，可直接组卷布置。',
+      createdBy: school.authors['数学'] ?? null,
+      createdAt: sharedAt,
+      updatedAt: sharedAt,
+      sharedAt,
+    })
+    .returning({ id: questionSets.id });
+  await db.insert(questionSetItems).values(picked.map((q, sort) => ({ setId: set!.id, questionId: q.id, sort })));
 }

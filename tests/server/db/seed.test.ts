@@ -49,6 +49,12 @@ describe('the demo seed', () => {
     expect(titles).toEqual(
       expect.arrayContaining(['有理数单元练习', '第一单元基础练习', 'Starter Units 词汇与语法', '古诗文默写与理解']),
     );
+
+    const sets = await teacher({ method: 'GET', url: '/api/question-sets?scope=shared' });
+    expect(sets.statusCode).toBe(200);
+    const [set] = sets.json().data.list as { name: string; questionCount: number; mine: boolean }[];
+    expect(set).toMatchObject({ name: expect.stringContaining('精选练习'), mine: true });
+    expect(set!.questionCount).toBeGreaterThan(0);
   });
 
   it('does nothing when a school exists already', async () => {
