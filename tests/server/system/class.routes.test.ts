@@ -86,7 +86,7 @@ describe('the school-year endpoints', () => {
   describe('PUT /api/system/class/updateClassDefault', () => {
     it('sets the default school year and the default school, seen in the next /api/user/info', async () => {
       const director = await loginAs(app(), 'director');
-      expect(director.user.userGradeInfo.classDefaultId).toBeNull();
+      expect(director.user.userGradeInfo.classDefaultName).toBe('2026级 (初一)');
       const years = classListSchema.parse((await listClasses(`orgId=${demoOrgId}&type=1`, director.access_token)).json().data);
       const response = await setDefault(`orgId=${demoOrgId}&classId=${years[2]!.id}`, director.access_token);
       expect(response.statusCode).toBe(200);
