@@ -150,3 +150,16 @@ export function finishText(hw: PipelineHomework, generatedAt: string): string {
   if (hw.estimatedFinish === generatedAt) return '即将完成';
   return `预计 ${clockText(hw.estimatedFinish).slice(0, 5)} 完成`;
 }
+
+/**
+ * How many of today's homework cards the pipeline panel shows: all of them when the last one ends within
+ * the panel's height, otherwise as many as leave room for the 今天另有 N 份 line under them (at least one).
+ * `bottoms` are the cards' bottom edges from the panel's top, `moreHeight` the line's height with its gap.
+ */
+export function cardsThatFit(available: number, bottoms: readonly number[], moreHeight: number): number {
+  const count = bottoms.length;
+  if (count === 0 || bottoms[count - 1]! <= available) return count;
+  let shown = 0;
+  while (shown < count && bottoms[shown]! + moreHeight <= available) shown += 1;
+  return Math.max(1, shown);
+}

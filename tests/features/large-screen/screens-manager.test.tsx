@@ -5,7 +5,7 @@
  */
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ScreensManager } from '../../../src/features/large-screen/screens-manager';
 import { PipelinePanel, ResultsPanel } from '../../../src/features/large-screen/screen-panels';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
@@ -184,5 +184,42 @@ describe('the panels', () => {
     const card = screen.getByText('优秀学生').closest('section')!;
     expect(within(card).getByText(/张三/)).toBeInTheDocument();
     expect(within(card).getByText('95.0%')).toBeInTheDocument();
+  });
+
+  describe("today's homework cards", () => {
+    // jsdom lays nothing out: each card is 400 px with a 10 px gap, the 另有 line 30 px, the panel `panel` px.
+    const layOut = (panel: number) =>
+      vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+        const index = this.tagName === 'SECTION' ? Array.from(this.parentElement!.children).indexOf(this) : 0;
+        const [top, height] = this.tagName === 'SECTION' ? [index * 410, 400] : this.tagName === 'P' ? [0, 30] : [0, panel];
+        return { top, height, bottom: top + height, left: 0, right: 1000, width: 1000, x: 0, y: top, toJSON: () => ({}) };
+      });
+    afterEach(() => vi.restoreAllMocks());
+    const pipeline = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...base.pipeline[0]!, homeworkId: 100 + i, title: `作业${i + 1}` }));
+
+    it('shows as many as the panel holds and counts only the rest', () => {
+      layOut(1000);
+      render(<PipelinePanel snapshot={{ ...base, pipeline: pipeline(5) }} />);
+      expect(screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual(['作业1', '作业2']);
+      expect(screen.getByText('今天另有 3 份作业在进行中')).toBeInTheDocument();
+    });
+
+    it('shows them all, with no 另有 line, when they fit', () => {
+      layOut(2100);
+      render(<PipelinePanel snapshot={{ ...base, pipeline: pipeline(5) }} />);
+      expect(screen.getAllByRole('region')).toHaveLength(5);
+      expect(screen.queryByText(/今天另有/)).toBeNull();
+    });
+
+    it('measures again when the homework change', () => {
+      layOut(1000);
+      const { rerender } = render(<PipelinePanel snapshot={{ ...base, pipeline: pipeline(2) }} />);
+      expect(screen.getAllByRole('region')).toHaveLength(2);
+      expect(screen.queryByText(/今天另有/)).toBeNull();
+      rerender(<PipelinePanel snapshot={{ ...base, pipeline: pipeline(4) }} />);
+      expect(screen.getAllByRole('region')).toHaveLength(2);
+      expect(screen.getByText('今天另有 2 份作业在进行中')).toBeInTheDocument();
+    });
   });
 });
