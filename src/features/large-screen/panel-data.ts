@@ -152,14 +152,23 @@ export function finishText(hw: PipelineHomework, generatedAt: string): string {
 }
 
 /**
- * How many of today's homework cards the pipeline panel shows: all of them when the last one ends within
- * the panel's height, otherwise as many as leave room for the 今天另有 N 份 line under them (at least one).
- * `bottoms` are the cards' bottom edges from the panel's top, `moreHeight` the line's height with its gap.
+ * Which of today's homework cards the pipeline panel shows (their indexes, in order): all of them when they
+ * fit the panel's height together; otherwise, most recent first, every card that still fits whole with room
+ * left for the 今天另有 N 份 line (`moreHeight`, its gap included), so that a tall card that does not fit
+ * leaves its place to a shorter one after it rather than to empty wall. The first card is always shown.
  */
-export function cardsThatFit(available: number, bottoms: readonly number[], moreHeight: number): number {
-  const count = bottoms.length;
-  if (count === 0 || bottoms[count - 1]! <= available) return count;
-  let shown = 0;
-  while (shown < count && bottoms[shown]! + moreHeight <= available) shown += 1;
-  return Math.max(1, shown);
+export function cardsThatFit(available: number, heights: readonly number[], gap: number, moreHeight: number): number[] {
+  const all = heights.map((_, index) => index);
+  const total = heights.reduce((sum, height) => sum + height, 0) + gap * Math.max(0, heights.length - 1);
+  if (total <= available) return all;
+  const shown: number[] = [];
+  let used = 0;
+  for (const index of all) {
+    const needed = (shown.length > 0 ? gap : 0) + heights[index]!;
+    if (shown.length === 0 || used + needed + moreHeight <= available) {
+      shown.push(index);
+      used += needed;
+    }
+  }
+  return shown;
 }

@@ -134,8 +134,8 @@ export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
   const shape = snapshot.pipeline.map((hw) => `${hw.homeworkId}:${hw.classes.length}`).join(',');
   // The panel's height, followed so that a resized window is measured again.
   const [height, setHeight] = useState(0);
-  // The count measured for these cards at this height; none yet: every card is laid out to be measured.
-  const [fit, setFit] = useState<{ shape: string; height: number; shown: number } | null>(null);
+  // The cards measured to fit (indexes) for these homework at this height; none yet: every card is laid out.
+  const [fit, setFit] = useState<{ shape: string; height: number; shown: number[] } | null>(null);
   const shown = fit && fit.shape === shape && fit.height === height ? fit.shown : null;
 
   useEffect(() => {
@@ -148,21 +148,20 @@ export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
   useLayoutEffect(() => {
     const el = box.current;
     if (shown !== null || !el) return;
-    const top = el.getBoundingClientRect().top;
     const cards = Array.from(el.querySelectorAll<HTMLElement>(':scope > section'));
     const more = el.querySelector<HTMLElement>(':scope > p');
     const gap = parseFloat(getComputedStyle(el).rowGap) || 0;
+    const heights = cards.map((card) => card.getBoundingClientRect().height);
     const moreHeight = (more?.getBoundingClientRect().height ?? 0) + gap;
-    const bottoms = cards.map((card) => card.getBoundingClientRect().bottom - top);
-    setFit({ shape, height, shown: cardsThatFit(el.getBoundingClientRect().height, bottoms, moreHeight) });
+    setFit({ shape, height, shown: cardsThatFit(el.getBoundingClientRect().height, heights, gap, moreHeight) });
   }, [shown, shape, height]);
 
   if (!hasCards) return <p className={styles.empty}>今天还没有扫描或阅卷的作业</p>;
-  const visible = shown ?? count;
-  const more = count - visible;
+  const visible = shown === null ? snapshot.pipeline : snapshot.pipeline.filter((_, index) => shown.includes(index));
+  const more = count - visible.length;
   return (
     <div className={styles.pipeline} ref={box}>
-      {snapshot.pipeline.slice(0, visible).map((hw) => (
+      {visible.map((hw) => (
         <HomeworkPipeline key={hw.homeworkId} hw={hw} generatedAt={snapshot.generatedAt} />
       ))}
       {/* While measuring, the line is laid out (not painted) for its height. */}

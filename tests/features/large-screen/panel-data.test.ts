@@ -149,14 +149,14 @@ describe('the large screen between snapshots', () => {
   });
 
   it('shows every homework card that fits the panel, keeping room for the 另有 line only when some do not', () => {
-    expect(cardsThatFit(1000, [], 30)).toBe(0);
-    // All fit: no 另有 line, so the last card may use the room it would have taken.
-    expect(cardsThatFit(1000, [300, 610, 990], 30)).toBe(3);
+    expect(cardsThatFit(1000, [], 10, 40)).toEqual([]);
+    // All fit together: no 另有 line, so the last card may use the room it would have taken.
+    expect(cardsThatFit(1000, [300, 300, 380], 10, 40)).toEqual([0, 1, 2]);
     // Four do not fit: three do, with the line under them.
-    expect(cardsThatFit(1000, [300, 610, 920, 1230], 30)).toBe(3);
-    // The third would fit alone but not with the line under it.
-    expect(cardsThatFit(1000, [300, 610, 990, 1300], 30)).toBe(2);
+    expect(cardsThatFit(1000, [300, 300, 300, 300], 10, 40)).toEqual([0, 1, 2]);
+    // The third fits alone but not with the line under it; the shorter fourth takes its place.
+    expect(cardsThatFit(1000, [300, 300, 380, 200, 300], 10, 40)).toEqual([0, 1, 3]);
     // A card taller than the panel is still shown (cut), never none.
-    expect(cardsThatFit(500, [800, 1600], 30)).toBe(1);
+    expect(cardsThatFit(500, [800, 100], 10, 40)).toEqual([0]);
   });
 });
