@@ -150,3 +150,25 @@ export function finishText(hw: PipelineHomework, generatedAt: string): string {
   if (hw.estimatedFinish === generatedAt) return '即将完成';
   return `预计 ${clockText(hw.estimatedFinish).slice(0, 5)} 完成`;
 }
+
+/**
+ * Which of today's homework cards the pipeline panel shows (their indexes, in order): all of them when they
+ * fit the panel's height together; otherwise, most recent first, every card that still fits whole with room
+ * left for the 今天另有 N 份 line (`moreHeight`, its gap included), so that a tall card that does not fit
+ * leaves its place to a shorter one after it rather than to empty wall. The first card is always shown.
+ */
+export function cardsThatFit(available: number, heights: readonly number[], gap: number, moreHeight: number): number[] {
+  const all = heights.map((_, index) => index);
+  const total = heights.reduce((sum, height) => sum + height, 0) + gap * Math.max(0, heights.length - 1);
+  if (total <= available) return all;
+  const shown: number[] = [];
+  let used = 0;
+  for (const index of all) {
+    const needed = (shown.length > 0 ? gap : 0) + heights[index]!;
+    if (shown.length === 0 || used + needed + moreHeight <= available) {
+      shown.push(index);
+      used += needed;
+    }
+  }
+  return shown;
+}

@@ -4,15 +4,24 @@
  * homework. Type is sized for reading from 5 m (the screen scales all of it with the window).
  */
 import type { EChartsCoreOption } from 'echarts/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { LargeScreenSnapshot, PipelineHomework, ScreenResults } from '../../shared/contract/large-screen';
 import styles from './large-screen.module.css';
-import { classPrintedText, clockText, finishText, percent, pipelineTotals, printedText, rateText } from './panel-data';
+import {
+  cardsThatFit,
+  classPrintedText,
+  clockText,
+  finishText,
+  percent,
+  pipelineTotals,
+  printedText,
+  rateText,
+} from './panel-data';
 import { ScreenChart } from './screen-chart';
 
 const STATUS_TEXT: Record<string, string> = { assigned: '待扫描', scanning: '扫描中', marking: '阅卷中', finished: '已发布' };
-/** Homework cards shown at once; the rest are counted. */
-const PIPELINE_CARDS = 2;
+/** Homework cards the marking panel shows at once. */
+const MARKING_CARDS = 2;
 
 function Stage({
   label,
@@ -113,21 +122,56 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
   );
 }
 
+/**
+ * Today's homework, as many cards as the panel's height holds at the screen's size (measured before the
+ * browser paints: every card is laid out, then those that do not fit are dropped), and a line counting the
+ * rest. Measured again when the homework or their classes change and when the panel is resized.
+ */
 export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
-  if (snapshot.pipeline.length === 0) return <p className={styles.empty}>今天还没有扫描或阅卷的作业</p>;
-  const more = snapshot.pipeline.length - PIPELINE_CARDS;
+  const box = useRef<HTMLDivElement>(null);
+  const count = snapshot.pipeline.length;
+  const hasCards = count > 0;
+  const shape = snapshot.pipeline.map((hw) => `${hw.homeworkId}:${hw.classes.length}`).join(',');
+  // The panel's height, followed so that a resized window is measured again.
+  const [height, setHeight] = useState(0);
+  // The cards measured to fit (indexes) for these homework at this height; none yet: every card is laid out.
+  const [fit, setFit] = useState<{ shape: string; height: number; shown: number[] } | null>(null);
+  const shown = fit && fit.shape === shape && fit.height === height ? fit.shown : null;
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasCards]);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (shown !== null || !el) return;
+    const cards = Array.from(el.querySelectorAll<HTMLElement>(':scope > section'));
+    const more = el.querySelector<HTMLElement>(':scope > p');
+    const gap = parseFloat(getComputedStyle(el).rowGap) || 0;
+    const heights = cards.map((card) => card.getBoundingClientRect().height);
+    const moreHeight = (more?.getBoundingClientRect().height ?? 0) + gap;
+    setFit({ shape, height, shown: cardsThatFit(el.getBoundingClientRect().height, heights, gap, moreHeight) });
+  }, [shown, shape, height]);
+
+  if (!hasCards) return <p className={styles.empty}>今天还没有扫描或阅卷的作业</p>;
+  const visible = shown === null ? snapshot.pipeline : snapshot.pipeline.filter((_, index) => shown.includes(index));
+  const more = count - visible.length;
   return (
-    <div className={styles.pipeline}>
-      {snapshot.pipeline.slice(0, PIPELINE_CARDS).map((hw) => (
+    <div className={styles.pipeline} ref={box}>
+      {visible.map((hw) => (
         <HomeworkPipeline key={hw.homeworkId} hw={hw} generatedAt={snapshot.generatedAt} />
       ))}
-      {more > 0 ? <p className={styles.more}>今天另有 {more} 份作业在进行中</p> : null}
+      {/* While measuring, the line is laid out (not painted) for its height. */}
+      {more > 0 || shown === null ? <p className={styles.more}>今天另有 {Math.max(more, 1)} 份作业在进行中</p> : null}
     </div>
   );
 }
 
 export function MarkingPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
-  const list = snapshot.pipeline.filter((hw) => hw.questions.length > 0).slice(0, PIPELINE_CARDS);
+  const list = snapshot.pipeline.filter((hw) => hw.questions.length > 0).slice(0, MARKING_CARDS);
   if (list.length === 0) return <p className={styles.empty}>今天没有需要人工阅卷的题目</p>;
   return (
     <div className={styles.pipeline}>

@@ -51,6 +51,7 @@ export function ShareDialog({
     <Modal
       title="共享到校本资料"
       visible={paper !== null}
+      width="min(94vw, 480px)"
       onCancel={close}
       onOk={() => void share()}
       okText="共享"

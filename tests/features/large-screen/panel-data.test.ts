@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyEvent,
+  cardsThatFit,
   classPrintedText,
   finishText,
   nextPanel,
@@ -145,5 +146,17 @@ describe('the large screen between snapshots', () => {
     expect(finishText(homework({ estimatedFinish: null }), '2026-11-23T08:00:00.000Z')).toBe('暂无法估计');
     const at = new Date(2026, 10, 23, 16, 45, 0).toISOString();
     expect(finishText(homework({ estimatedFinish: at }), '2026-11-23T08:00:00.000Z')).toBe('预计 16:45 完成');
+  });
+
+  it('shows every homework card that fits the panel, keeping room for the 另有 line only when some do not', () => {
+    expect(cardsThatFit(1000, [], 10, 40)).toEqual([]);
+    // All fit together: no 另有 line, so the last card may use the room it would have taken.
+    expect(cardsThatFit(1000, [300, 300, 380], 10, 40)).toEqual([0, 1, 2]);
+    // Four do not fit: three do, with the line under them.
+    expect(cardsThatFit(1000, [300, 300, 300, 300], 10, 40)).toEqual([0, 1, 2]);
+    // The third fits alone but not with the line under it; the shorter fourth takes its place.
+    expect(cardsThatFit(1000, [300, 300, 380, 200, 300], 10, 40)).toEqual([0, 1, 3]);
+    // A card taller than the panel is still shown (cut), never none.
+    expect(cardsThatFit(500, [800, 100], 10, 40)).toEqual([0]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ScreensManager } from '../../../src/features/large-screen/screens-manager';
 import { PipelinePanel, ResultsPanel } from '../../../src/features/large-screen/screen-panels';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
@@ -184,5 +184,53 @@ describe('the panels', () => {
     const card = screen.getByText('优秀学生').closest('section')!;
     expect(within(card).getByText(/张三/)).toBeInTheDocument();
     expect(within(card).getByText('95.0%')).toBeInTheDocument();
+  });
+
+  describe("today's homework cards", () => {
+    // jsdom lays nothing out: a card is 200 px plus 100 px a class (no gap), the 另有 line 30 px, the panel `panel` px.
+    const layOut = (panel: number) =>
+      vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+        const rows = this.querySelectorAll('tbody tr').length;
+        const height = this.tagName === 'SECTION' ? 200 + rows * 100 : this.tagName === 'P' ? 30 : panel;
+        return { top: 0, height, bottom: height, left: 0, right: 1000, width: 1000, x: 0, y: 0, toJSON: () => ({}) };
+      });
+    afterEach(() => vi.restoreAllMocks());
+    const [first] = base.pipeline;
+    const homework = (classes: number[]) =>
+      classes.map((n, i) => ({ ...first!, homeworkId: 100 + i, title: `作业${i + 1}`, classes: first!.classes.slice(0, n) }));
+    const shownTitles = () => screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
+
+    it('shows as many as the panel holds and counts only the rest', () => {
+      layOut(1000);
+      // 400 px each: two, and the line.
+      render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 2, 2]) }} />);
+      expect(shownTitles()).toEqual(['作业1', '作业2']);
+      expect(screen.getByText('今天另有 3 份作业在进行中')).toBeInTheDocument();
+    });
+
+    it('lets a shorter card after a tall one take the room the tall one does not fit', () => {
+      layOut(1150);
+      // 400 + 400 px, then the third (400) does not fit with the 30 px line, the fourth (300) does.
+      render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 1, 2]) }} />);
+      expect(shownTitles()).toEqual(['作业1', '作业2', '作业4']);
+      expect(screen.getByText('今天另有 2 份作业在进行中')).toBeInTheDocument();
+    });
+
+    it('shows them all, with no 另有 line, when they fit', () => {
+      layOut(2000);
+      render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 2, 2]) }} />);
+      expect(shownTitles()).toHaveLength(5);
+      expect(screen.queryByText(/今天另有/)).toBeNull();
+    });
+
+    it('measures again when the homework change', () => {
+      layOut(1000);
+      const { rerender } = render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2]) }} />);
+      expect(shownTitles()).toHaveLength(2);
+      expect(screen.queryByText(/今天另有/)).toBeNull();
+      rerender(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 2]) }} />);
+      expect(shownTitles()).toEqual(['作业1', '作业2']);
+      expect(screen.getByText('今天另有 2 份作业在进行中')).toBeInTheDocument();
+    });
   });
 });

@@ -358,13 +358,13 @@ function ClassView({ book, onStudent }: { book: ClassBook; onStudent: (id: numbe
             dataSource={shown}
             pagination={{ pageSize: 10 }}
             empty={<Empty title="没有符合条件的错题" />}
-            scroll={{ x: 900 }}
+            // As wide as the content (题目 takes what the fixed columns leave), scrolling sideways below 1120 px.
+            scroll={{ x: 'max(100%, 1120px)' }}
             columns={[
               { title: '序号', width: 60, render: (_: unknown, __: unknown, index: number) => index + 1 },
               {
                 title: '题目',
                 dataIndex: 'stem',
-                width: 340,
                 render: (stem: string) => (
                   <div className={styles.stemCell}>
                     <RichText text={stem} />
