@@ -185,6 +185,13 @@ export function createAnalysisService({ db }: { db: Db }) {
     let gradeScore = 0;
     let gradeFull = 0;
     const classScore = new Map<number, { score: number; full: number }>();
+    // Each class's students (in roster order): a class's figures read its own students, not the grade's.
+    const rosterOfClass = new Map<number, RosterStudent[]>();
+    for (const s of roster) {
+      const ofClass = rosterOfClass.get(s.classId);
+      if (ofClass) ofClass.push(s);
+      else rosterOfClass.set(s.classId, [s]);
+    }
     for (const hw of list) {
       const t = totals.get(hw.id);
       const grade = summaryFromTotals(scope, hw, roster, t, gradeClassIds);
@@ -192,7 +199,7 @@ export function createAnalysisService({ db }: { db: Db }) {
       const classRows = hw.classIds
         .filter((id) => gradeClassIds.includes(id))
         .map((classId) => {
-          const stats = summaryFromTotals(scope, hw, roster, t, [classId]).summary;
+          const stats = summaryFromTotals(scope, hw, rosterOfClass.get(classId) ?? [], t, [classId]).summary;
           return {
             classId,
             scoreRate: stats.scoreRate,
@@ -209,16 +216,18 @@ export function createAnalysisService({ db }: { db: Db }) {
         gradeScoreRate: grade.summary.scoreRate,
         classes: classRows,
       });
-      const viewPresent = new Map(view.present.map((p) => [p.student.id, p.total]));
+      // The participants are the enrolled students with a total, in the same order: walked side by side.
+      let next = 0;
       for (const s of view.enrolled) {
-        const entry = perStudent.get(s.id) ?? { score: 0, full: 0, taken: 0, absent: 0 };
-        const total = viewPresent.get(s.id);
+        let entry = perStudent.get(s.id);
+        if (!entry) perStudent.set(s.id, (entry = { score: 0, full: 0, taken: 0, absent: 0 }));
+        const present = view.present[next];
+        const total = present?.student === s ? ((next += 1), present.total) : undefined;
         if (total !== undefined) {
           entry.score += total;
           entry.full += view.summary.full;
           entry.taken += 1;
         } else entry.absent += 1;
-        perStudent.set(s.id, entry);
       }
       for (const p of grade.present) {
         gradeScore += p.total;
@@ -250,8 +259,18 @@ export function createAnalysisService({ db }: { db: Db }) {
     const taken = studentRates.filter((r) => r.rate !== null);
     const ranks = new Map<number, number>();
     if (year.ranksAllowed) {
+      // Competition ranks: 1 + how many rates are above this one (binary search in the sorted rates).
       const rates = taken.map((r) => r.rate!).sort((a, b) => b - a);
-      for (const r of taken) ranks.set(r.s.id, 1 + rates.filter((o) => o > r.rate! + 1e-9).length);
+      for (const r of taken) {
+        let lo = 0;
+        let hi = rates.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (rates[mid]! > r.rate! + 1e-9) lo = mid + 1;
+          else hi = mid;
+        }
+        ranks.set(r.s.id, 1 + lo);
+      }
     }
     const participants = sum(homeworkOut.map((h) => h.summary.participation.participants));
     const enrolled = sum(homeworkOut.map((h) => h.summary.participation.enrolled));
