@@ -34,8 +34,9 @@ import {
   ranksAllowed,
   scoreBands,
   studentCounts,
+  summariseHomework,
   summariseTotals,
-  type HomeworkStats,
+  type TotalsSummary,
   type MasteryItem,
 } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';
@@ -116,7 +117,7 @@ function summaryFromTotals(
 const HEATMAP_POINTS = 30;
 
 /** The summary part of a homework's statistics (what the contract calls HomeworkSummary). */
-export function summaryOf(stats: HomeworkStats): HomeworkSummary {
+export function summaryOf(stats: TotalsSummary): HomeworkSummary {
   const { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability } = stats;
   return { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability };
 }
@@ -395,11 +396,12 @@ export function createAnalysisService({ db }: { db: Db }) {
       classSummaries: visible.map((id) => ({
         classId: id,
         name: classNames.get(id) ?? '',
+        // Only the summary (summariseHomework: analyseHomework's summary fields, computed the same way).
         summary: summaryOf(
-          analyse(
-            scope,
+          summariseHomework(
             hw.questions,
             gradeStudents.filter((s) => s.classId === id),
+            { lines: scope.lines },
           ),
         ),
       })),

@@ -190,7 +190,18 @@ export function scoreBands(totals: readonly number[], full: number): { label: st
 
 /** Competition ranks (1, 2, 2, 4) of totals, highest first; aligned with the input. */
 export function competitionRanks(totals: readonly number[]): number[] {
-  return totals.map((t) => 1 + totals.filter((other) => other > t + 1e-9).length);
+  // 1 + how many totals are above t + 1e-9: a binary search in the totals sorted highest first.
+  const sorted = Float64Array.from(totals).sort().reverse();
+  return totals.map((t) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! > t + 1e-9) lo = mid + 1;
+      else hi = mid;
+    }
+    return 1 + lo;
+  });
 }
 
 export type ScoreRateBand = '容易' | '较易' | '中等' | '较难' | '很难';
@@ -250,9 +261,11 @@ export function discriminationIndex(
   totals: readonly number[],
   full: number,
   objective: boolean,
+  /** extremeGroups(totals) when the caller has it already. */
+  groups: { upper: number[]; lower: number[] } = extremeGroups(totals),
 ): number | null {
   if (scores.length < 2 || full <= 0) return null;
-  const { upper, lower } = extremeGroups(totals);
+  const { upper, lower } = groups;
   const groupMean = (idx: number[]) => sum(idx.map((i) => scores[i]!)) / idx.length;
   if (objective) {
     const p = (idx: number[]) => groupMean(idx) / full;
@@ -471,8 +484,8 @@ export function analyseHomework(
   const absentStudentIds = roster.filter((s) => !s.scores.some((v) => v !== null)).map((s) => s.studentId);
   const totals = present.map((s) => sum(s.scores.map((v) => v ?? 0)));
   const described = describe(totals);
-  const { upper } = extremeGroups(totals);
-  const upperSet = new Set(upper);
+  const groups = extremeGroups(totals);
+  const upperSet = new Set(groups.upper);
 
   const questionStats: QuestionStats[] = questions.map((q, qi) => {
     const idx = present.map((_, i) => i).filter((i) => present[i]!.scores[qi] !== null);
@@ -481,7 +494,14 @@ export function analyseHomework(
     const m = mean(scores);
     const scoreRate = m === null || q.full <= 0 ? null : m / q.full;
     const objective = isObjective(q.type);
-    const discrimination = discriminationIndex(scores, qTotals, q.full, objective);
+    // A question every participant has a mark for: its totals are the homework's, so are their groups.
+    const discrimination = discriminationIndex(
+      scores,
+      qTotals,
+      q.full,
+      objective,
+      idx.length === totals.length ? groups : extremeGroups(qTotals),
+    );
     const readings = idx.map((i) => present[i]!.labels?.[qi] ?? null);
     const read = readings.filter((r): r is readonly string[] => r !== null);
     const upperLocal = new Set(idx.map((i, k) => (upperSet.has(i) ? k : -1)).filter((k) => k >= 0));
@@ -517,7 +537,6 @@ export function analyseHomework(
     };
   });
 
-  const complete = present.filter((s) => s.scores.every((v) => v !== null)).map((s) => s.scores as number[]);
   const ranks = options.ranks ? competitionRanks(totals) : null;
   const classRanks = new Map<number, number>();
   if (options.ranks) {
@@ -543,22 +562,49 @@ export function analyseHomework(
   });
 
   return {
-    ...summariseTotals(
-      full,
-      roster.length,
-      totals,
-      reliabilitySums(
-        complete,
-        questions.map((q) => q.full),
-      ),
-      lines,
-      described,
-    ),
+    ...summaryOfPresent(questions, roster.length, present, totals, lines, described),
     questions: questionStats,
     students: studentStats,
     absentStudentIds,
     knowledgePoints: knowledgePointMastery(questions, present),
   };
+}
+
+/** The summary fields of analyseHomework from its participants and their totals. */
+function summaryOfPresent(
+  questions: readonly AnalysisQuestion[],
+  enrolled: number,
+  present: readonly AnalysisStudent[],
+  totals: readonly number[],
+  lines: RateLines,
+  described: Descriptive = describe(totals),
+): TotalsSummary {
+  const complete = present.filter((s) => s.scores.every((v) => v !== null)).map((s) => s.scores as number[]);
+  return summariseTotals(
+    sum(questions.map((q) => q.full)),
+    enrolled,
+    totals,
+    reliabilitySums(
+      complete,
+      questions.map((q) => q.full),
+    ),
+    lines,
+    described,
+  );
+}
+
+/**
+ * Only the summary part of analyseHomework (the same fields, computed the same way) over a roster: for
+ * views that show a summary per class beside the full analysis.
+ */
+export function summariseHomework(
+  questions: readonly AnalysisQuestion[],
+  roster: readonly AnalysisStudent[],
+  options: Pick<AnalyseOptions, 'lines'> = {},
+): TotalsSummary {
+  const present = roster.filter((s) => s.scores.some((v) => v !== null));
+  const totals = present.map((s) => sum(s.scores.map((v) => v ?? 0)));
+  return summaryOfPresent(questions, roster.length, present, totals, options.lines ?? DEFAULT_RATE_LINES);
 }
 
 export type TotalsSummary = Pick<
