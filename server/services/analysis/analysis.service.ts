@@ -31,6 +31,7 @@ import {
   GRADE_BANDS,
   gradeBand,
   masteryOf,
+  mean,
   ranksAllowed,
   scoreBands,
   studentCounts,
@@ -197,16 +198,20 @@ export function createAnalysisService({ db }: { db: Db }) {
       const t = totals.get(hw.id);
       const grade = summaryFromTotals(scope, hw, roster, t, gradeClassIds);
       const view = input.classId === null ? grade : summaryFromTotals(scope, hw, roster, t, viewClassIds);
+      const fullMark = sum(hw.questions.map((q) => q.full));
       const classRows = hw.classIds
         .filter((id) => gradeClassIds.includes(id))
         .map((classId) => {
-          const stats = summaryFromTotals(scope, hw, rosterOfClass.get(classId) ?? [], t, [classId]).summary;
+          // Only the four figures the row shows, computed as summaryFromTotals does (mean of the totals,
+          // over the full mark), not the class's whole summary.
+          const { enrolled, present } = participantsOf(hw, rosterOfClass.get(classId) ?? [], t, [classId]);
+          const classMean = mean(present.map((p) => p.total));
           return {
             classId,
-            scoreRate: stats.scoreRate,
-            mean: stats.totals.mean,
-            participants: stats.participation.participants,
-            enrolled: stats.participation.enrolled,
+            scoreRate: classMean === null || fullMark <= 0 ? null : classMean / fullMark,
+            mean: classMean,
+            participants: present.length,
+            enrolled: enrolled.length,
           };
         });
       homeworkOut.push({
