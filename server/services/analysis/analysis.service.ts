@@ -174,9 +174,12 @@ export function createAnalysisService({ db }: { db: Db }) {
     const candidates = (
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: input.subjectId, from: input.from, to: input.to })
     ).filter((hw) => hw.classIds.some((id) => viewClassIds.includes(id)));
-    const roster = await loadRoster(db, scope.orgId, gradeClassIds);
-    // Speed: totals and per-class question sums from the pre-aggregates (loadTotals), never the marks.
-    const totals = await loadTotals(db, scope.orgId, candidates);
+    // Speed: totals and per-class question sums from the pre-aggregates (loadTotals), never the marks;
+    // read while the roster is.
+    const [roster, totals] = await Promise.all([
+      loadRoster(db, scope.orgId, gradeClassIds),
+      loadTotals(db, scope.orgId, candidates),
+    ]);
     // Homework nobody has a final mark in yet (not scanned or still being marked) are not in the trend:
     // they would read as 0 participants.
     const list = candidates.filter((hw) => isMarked(hw, totals, viewClassIds, roster));
@@ -353,17 +356,19 @@ export function createAnalysisService({ db }: { db: Db }) {
     const visible = visibleClassesOf(scope, hw);
     if (visible.length === 0) throw ApiError.notFound();
     if (classId !== undefined && !visible.includes(classId)) throw ApiError.badRequest('班级不在此作业的范围内');
-    const year = await requireSchoolYear(scope, hw.schoolYearId);
     // A personalised set expects the students it made papers for, each on their own questions: the same
-    // roster and the same 已阅完 as its score table (marking/student-status.ts).
-    const own = await ownPaperQuestionCounts(db, scope.orgId, hw.id);
+    // roster and the same 已阅完 as its score table (marking/student-status.ts). Read side by side.
+    const [year, own, enrolled] = await Promise.all([
+      requireSchoolYear(scope, hw.schoolYearId),
+      ownPaperQuestionCounts(db, scope.orgId, hw.id),
+      loadRoster(db, scope.orgId, visible),
+    ]);
     const marks = (
       await loadMarks(db, scope.orgId, [hw], {
         withAnswers: true,
         ...(own ? { ownQuestionCounts: new Map([[hw.id, own]]) } : {}),
       })
     ).get(hw.id);
-    const enrolled = await loadRoster(db, scope.orgId, visible);
     const handedIn = (id: number) => {
       const status = marks?.get(id)?.status;
       return status === 'marking' || status === 'complete';
