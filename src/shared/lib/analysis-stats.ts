@@ -672,14 +672,31 @@ export type MasteryItem = { pointId: number; pointName: string; questionKey: str
  * distinct questions behind it; fewer than 3 questions gives mastery null (数据不足), rawRate kept.
  */
 export function masteryOf(items: readonly MasteryItem[]): KnowledgePointStats[] {
-  const byPoint = new Map<number, { name: string; questions: Set<string>; score: number; full: number }>();
-  for (const item of items) {
-    const entry = byPoint.get(item.pointId) ?? { name: item.pointName, questions: new Set(), score: 0, full: 0 };
-    entry.questions.add(item.questionKey);
-    entry.score += item.score;
-    entry.full += item.full;
-    byPoint.set(item.pointId, entry);
-  }
+  const byPoint: PointSums = new Map();
+  for (const item of items) addObservation(byPoint, item.pointId, item.pointName, item.questionKey, item.score, item.full);
+  return masteryOfSums(byPoint);
+}
+
+/** Per knowledge point: its name, the questions behind it, the sum of marks and of full marks. */
+type PointSums = Map<number, { name: string; questions: Set<string>; score: number; full: number }>;
+
+/** One observation (what a MasteryItem carries) added to its point's sums. */
+function addObservation(
+  byPoint: PointSums,
+  pointId: number,
+  pointName: string,
+  questionKey: string,
+  score: number,
+  full: number,
+) {
+  let entry = byPoint.get(pointId);
+  if (!entry) byPoint.set(pointId, (entry = { name: pointName, questions: new Set(), score: 0, full: 0 }));
+  entry.questions.add(questionKey);
+  entry.score += score;
+  entry.full += full;
+}
+
+function masteryOfSums(byPoint: PointSums): KnowledgePointStats[] {
   return [...byPoint.entries()]
     .map(([id, e]) => {
       const rawRate = e.full > 0 ? e.score / e.full : null;
@@ -695,17 +712,20 @@ export function masteryOf(items: readonly MasteryItem[]): KnowledgePointStats[] 
 }
 
 function knowledgePointMastery(questions: readonly AnalysisQuestion[], present: readonly AnalysisStudent[]) {
-  const items: MasteryItem[] = [];
+  // masteryOf over one item per question, point and participant with a mark, added as they come (the
+  // same order, so the same sums) without making the items.
+  const byPoint: PointSums = new Map();
   questions.forEach((q, qi) => {
+    const questionKey = String(q.no);
     for (const point of q.knowledgePoints ?? []) {
       for (const s of present) {
         const score = s.scores[qi];
         if (score === null || score === undefined) continue;
-        items.push({ pointId: point.id, pointName: point.name, questionKey: String(q.no), score, full: q.full });
+        addObservation(byPoint, point.id, point.name, questionKey, score, q.full);
       }
     }
   });
-  return masteryOf(items);
+  return masteryOfSums(byPoint);
 }
 
 /**
