@@ -31,11 +31,13 @@ import {
   GRADE_BANDS,
   gradeBand,
   masteryOf,
+  mean,
   ranksAllowed,
   scoreBands,
   studentCounts,
+  summariseHomework,
   summariseTotals,
-  type HomeworkStats,
+  type TotalsSummary,
   type MasteryItem,
 } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';
@@ -116,7 +118,7 @@ function summaryFromTotals(
 const HEATMAP_POINTS = 30;
 
 /** The summary part of a homework's statistics (what the contract calls HomeworkSummary). */
-export function summaryOf(stats: HomeworkStats): HomeworkSummary {
+export function summaryOf(stats: TotalsSummary): HomeworkSummary {
   const { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability } = stats;
   return { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability };
 }
@@ -172,9 +174,12 @@ export function createAnalysisService({ db }: { db: Db }) {
     const candidates = (
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: input.subjectId, from: input.from, to: input.to })
     ).filter((hw) => hw.classIds.some((id) => viewClassIds.includes(id)));
-    const roster = await loadRoster(db, scope.orgId, gradeClassIds);
-    // Speed: totals and per-class question sums from the pre-aggregates (loadTotals), never the marks.
-    const totals = await loadTotals(db, scope.orgId, candidates);
+    // Speed: totals and per-class question sums from the pre-aggregates (loadTotals), never the marks;
+    // read while the roster is.
+    const [roster, totals] = await Promise.all([
+      loadRoster(db, scope.orgId, gradeClassIds),
+      loadTotals(db, scope.orgId, candidates),
+    ]);
     // Homework nobody has a final mark in yet (not scanned or still being marked) are not in the trend:
     // they would read as 0 participants.
     const list = candidates.filter((hw) => isMarked(hw, totals, viewClassIds, roster));
@@ -185,20 +190,31 @@ export function createAnalysisService({ db }: { db: Db }) {
     let gradeScore = 0;
     let gradeFull = 0;
     const classScore = new Map<number, { score: number; full: number }>();
+    // Each class's students (in roster order): a class's figures read its own students, not the grade's.
+    const rosterOfClass = new Map<number, RosterStudent[]>();
+    for (const s of roster) {
+      const ofClass = rosterOfClass.get(s.classId);
+      if (ofClass) ofClass.push(s);
+      else rosterOfClass.set(s.classId, [s]);
+    }
     for (const hw of list) {
       const t = totals.get(hw.id);
       const grade = summaryFromTotals(scope, hw, roster, t, gradeClassIds);
       const view = input.classId === null ? grade : summaryFromTotals(scope, hw, roster, t, viewClassIds);
+      const fullMark = sum(hw.questions.map((q) => q.full));
       const classRows = hw.classIds
         .filter((id) => gradeClassIds.includes(id))
         .map((classId) => {
-          const stats = summaryFromTotals(scope, hw, roster, t, [classId]).summary;
+          // Only the four figures the row shows, computed as summaryFromTotals does (mean of the totals,
+          // over the full mark), not the class's whole summary.
+          const { enrolled, present } = participantsOf(hw, rosterOfClass.get(classId) ?? [], t, [classId]);
+          const classMean = mean(present.map((p) => p.total));
           return {
             classId,
-            scoreRate: stats.scoreRate,
-            mean: stats.totals.mean,
-            participants: stats.participation.participants,
-            enrolled: stats.participation.enrolled,
+            scoreRate: classMean === null || fullMark <= 0 ? null : classMean / fullMark,
+            mean: classMean,
+            participants: present.length,
+            enrolled: enrolled.length,
           };
         });
       homeworkOut.push({
@@ -209,16 +225,18 @@ export function createAnalysisService({ db }: { db: Db }) {
         gradeScoreRate: grade.summary.scoreRate,
         classes: classRows,
       });
-      const viewPresent = new Map(view.present.map((p) => [p.student.id, p.total]));
+      // The participants are the enrolled students with a total, in the same order: walked side by side.
+      let next = 0;
       for (const s of view.enrolled) {
-        const entry = perStudent.get(s.id) ?? { score: 0, full: 0, taken: 0, absent: 0 };
-        const total = viewPresent.get(s.id);
+        let entry = perStudent.get(s.id);
+        if (!entry) perStudent.set(s.id, (entry = { score: 0, full: 0, taken: 0, absent: 0 }));
+        const present = view.present[next];
+        const total = present?.student === s ? ((next += 1), present.total) : undefined;
         if (total !== undefined) {
           entry.score += total;
           entry.full += view.summary.full;
           entry.taken += 1;
         } else entry.absent += 1;
-        perStudent.set(s.id, entry);
       }
       for (const p of grade.present) {
         gradeScore += p.total;
@@ -250,8 +268,18 @@ export function createAnalysisService({ db }: { db: Db }) {
     const taken = studentRates.filter((r) => r.rate !== null);
     const ranks = new Map<number, number>();
     if (year.ranksAllowed) {
+      // Competition ranks: 1 + how many rates are above this one (binary search in the sorted rates).
       const rates = taken.map((r) => r.rate!).sort((a, b) => b - a);
-      for (const r of taken) ranks.set(r.s.id, 1 + rates.filter((o) => o > r.rate! + 1e-9).length);
+      for (const r of taken) {
+        let lo = 0;
+        let hi = rates.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (rates[mid]! > r.rate! + 1e-9) lo = mid + 1;
+          else hi = mid;
+        }
+        ranks.set(r.s.id, 1 + lo);
+      }
     }
     const participants = sum(homeworkOut.map((h) => h.summary.participation.participants));
     const enrolled = sum(homeworkOut.map((h) => h.summary.participation.enrolled));
@@ -328,17 +356,19 @@ export function createAnalysisService({ db }: { db: Db }) {
     const visible = visibleClassesOf(scope, hw);
     if (visible.length === 0) throw ApiError.notFound();
     if (classId !== undefined && !visible.includes(classId)) throw ApiError.badRequest('班级不在此作业的范围内');
-    const year = await requireSchoolYear(scope, hw.schoolYearId);
     // A personalised set expects the students it made papers for, each on their own questions: the same
-    // roster and the same 已阅完 as its score table (marking/student-status.ts).
-    const own = await ownPaperQuestionCounts(db, scope.orgId, hw.id);
+    // roster and the same 已阅完 as its score table (marking/student-status.ts). Read side by side.
+    const [year, own, enrolled] = await Promise.all([
+      requireSchoolYear(scope, hw.schoolYearId),
+      ownPaperQuestionCounts(db, scope.orgId, hw.id),
+      loadRoster(db, scope.orgId, visible),
+    ]);
     const marks = (
       await loadMarks(db, scope.orgId, [hw], {
         withAnswers: true,
         ...(own ? { ownQuestionCounts: new Map([[hw.id, own]]) } : {}),
       })
     ).get(hw.id);
-    const enrolled = await loadRoster(db, scope.orgId, visible);
     const handedIn = (id: number) => {
       const status = marks?.get(id)?.status;
       return status === 'marking' || status === 'complete';
@@ -376,11 +406,12 @@ export function createAnalysisService({ db }: { db: Db }) {
       classSummaries: visible.map((id) => ({
         classId: id,
         name: classNames.get(id) ?? '',
+        // Only the summary (summariseHomework: analyseHomework's summary fields, computed the same way).
         summary: summaryOf(
-          analyse(
-            scope,
+          summariseHomework(
             hw.questions,
             gradeStudents.filter((s) => s.classId === id),
+            { lines: scope.lines },
           ),
         ),
       })),

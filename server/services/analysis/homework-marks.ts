@@ -187,6 +187,64 @@ const aggregatedRows = (rows: unknown) => (rows as { rows: { h: number; v: strin
 const pairKey = (h: number | null, s: number | null) => `${h}:${s}`;
 
 /**
+ * Reads an aggregated `f f f,f f f` string (aggregatedRows' `v`) field by field, without splitting it into
+ * pieces: a large school's homework is 40k entries, and the pieces were most of the request's garbage.
+ * Every field is read in order: `int()` for whole numbers (ids, counts, question numbers), `num()` for the
+ * rest (as Number() of the text), `str()` for text.
+ */
+class FieldReader {
+  private pos = 0;
+  constructor(private readonly s: string) {}
+  get done() {
+    return this.pos >= this.s.length;
+  }
+  /** The end of the current field (the next space or comma, or the end). */
+  private end() {
+    const s = this.s;
+    let i = this.pos;
+    while (i < s.length) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 44) break;
+      i += 1;
+    }
+    return i;
+  }
+  str(): string {
+    const end = this.end();
+    const text = this.s.slice(this.pos, end);
+    this.pos = end + 1;
+    return text;
+  }
+  num(): number {
+    return Number(this.str());
+  }
+  int(): number {
+    const s = this.s;
+    let i = this.pos;
+    let value = 0;
+    for (; i < s.length; i += 1) {
+      const c = s.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      value = value * 10 + (c - 48);
+    }
+    const c = i < s.length ? s.charCodeAt(i) : 44;
+    // Not plain digits (a sign, a fraction): as Number() reads it.
+    if (i === this.pos || (c !== 32 && c !== 44)) return this.num();
+    this.pos = i + 1;
+    return value;
+  }
+  /** Skips what is left of the current entry (fields not wanted). */
+  nextEntry() {
+    const comma = this.s.indexOf(',', this.pos);
+    this.pos = comma < 0 ? this.s.length : comma + 1;
+  }
+  /** Whether the last field read ended its entry. */
+  get atEntryStart() {
+    return this.pos === 0 || this.s.charCodeAt(this.pos - 1) === 44;
+  }
+}
+
+/**
  * The facts the status rule reads besides the counts: absences (缺考) and students with an open review
  * item, as `homework:student` keys, with the absences' rows.
  */
@@ -271,21 +329,26 @@ export async function loadMarks(
     answerIds: Array<number | null>(n).fill(null),
     hasImage: Array<boolean>(n).fill(false),
   });
-  const counts = new Map<string, { answers: number; scored: number }>();
+  // Per homework, per student: the answers and scores counted (the status rule's counts).
+  const counts = new Map<number, Map<number, { answers: number; scored: number }>>();
   for (const row of aggregatedRows(answerRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const index = new Map(hw.questions.map((q, i) => [q.no, i]));
     let students = result.get(hw.id);
     if (!students) result.set(hw.id, (students = new Map()));
-    for (const entry of (row.v ?? '').split(',')) {
-      if (!entry) continue;
-      const [sid, qno, labels, image] = entry.split(' ');
-      const studentId = Number(sid);
-      const key = pairKey(hw.id, studentId);
-      const c = counts.get(key) ?? { answers: 0, scored: 0 };
-      c.answers += 1;
-      counts.set(key, c);
-      const qi = index.get(Number(qno));
+    let countsOf = counts.get(hw.id);
+    if (!countsOf) counts.set(hw.id, (countsOf = new Map()));
+    const reader = new FieldReader(row.v ?? '');
+    while (!reader.done) {
+      const studentId = reader.int();
+      const qno = reader.int();
+      const labels = withLabels ? reader.str() : undefined;
+      const image = options.withAnswers ? reader.str() : undefined;
+      if (!reader.atEntryStart) reader.nextEntry();
+      const c = countsOf.get(studentId);
+      if (c) c.answers += 1;
+      else countsOf.set(studentId, { answers: 1, scored: 0 });
+      const qi = index.get(qno);
       if (qi === undefined) continue;
       let marks = students.get(studentId);
       if (!marks) students.set(studentId, (marks = empty(hw.questions.length)));
@@ -293,38 +356,50 @@ export async function loadMarks(
       if (image === '1') marks.hasImage[qi] = true;
     }
   }
-  const scoresOf = new Map<string, { qi: number; score: number; answerId: number }[]>();
+  // Per homework, per student: question index, score and answer id, three numbers per score.
+  const scoresOf = new Map<number, Map<number, number[]>>();
   for (const row of aggregatedRows(scoreRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const index = new Map(hw.questions.map((q, i) => [q.no, i]));
-    for (const entry of (row.v ?? '').split(',')) {
-      if (!entry) continue;
-      const [sid, qno, score, answerId] = entry.split(' ');
-      const key = pairKey(hw.id, Number(sid));
-      const c = counts.get(key);
+    const countsOf = counts.get(hw.id);
+    let ofHomework = scoresOf.get(hw.id);
+    if (!ofHomework) scoresOf.set(hw.id, (ofHomework = new Map()));
+    const reader = new FieldReader(row.v ?? '');
+    while (!reader.done) {
+      const studentId = reader.int();
+      const qno = reader.int();
+      const score = reader.num();
+      const answerId = reader.int();
+      if (!reader.atEntryStart) reader.nextEntry();
+      const c = countsOf?.get(studentId);
       if (c) c.scored += 1;
-      const qi = index.get(Number(qno));
+      const qi = index.get(qno);
       if (qi === undefined) continue;
-      const list = scoresOf.get(key) ?? [];
-      list.push({ qi, score: Number(score), answerId: Number(answerId) });
-      scoresOf.set(key, list);
+      const list = ofHomework.get(studentId);
+      if (list) list.push(qi, score, answerId);
+      else ofHomework.set(studentId, [qi, score, answerId]);
     }
   }
   for (const hw of list) {
     let students = result.get(hw.id);
     if (!students) result.set(hw.id, (students = new Map()));
+    const countsOf = counts.get(hw.id);
+    const scoresOfHomework = scoresOf.get(hw.id);
     for (const [studentId, marks] of students) {
       const key = pairKey(hw.id, studentId);
       const expected = options.ownQuestionCounts?.get(hw.id)?.get(studentId) ?? hw.questions.length;
-      marks.status = decideStudentStatus(counts.get(key), absent.has(key), blocked.has(key), expected);
+      marks.status = decideStudentStatus(countsOf?.get(studentId), absent.has(key), blocked.has(key), expected);
       if (marks.status !== 'complete') {
         // Only final marks count: a student still being marked has none yet (shown as 阅卷中).
         marks.labels.fill(null);
         continue;
       }
-      for (const { qi, score, answerId } of scoresOf.get(key) ?? []) {
-        marks.scores[qi] = score;
-        marks.answerIds[qi] = answerId;
+      const scored = scoresOfHomework?.get(studentId);
+      if (!scored) continue;
+      for (let i = 0; i < scored.length; i += 3) {
+        const qi = scored[i]!;
+        marks.scores[qi] = scored[i + 1]!;
+        marks.answerIds[qi] = scored[i + 2]!;
       }
     }
     for (const row of absenceRows) {
@@ -394,24 +469,29 @@ export async function loadTotals(
   ]);
   const byHomework = new Map(list.map((h) => [h.id, h]));
   for (const hw of list) result.set(hw.id, { students: new Map(), classes: new Map() });
+  const factsKnown = absent.size > 0 || blocked.size > 0;
   // Students with scores who are not complete: their scores are taken out of the class sums below.
   const unfinished: { h: number; s: number }[] = [];
   for (const row of aggregatedRows(studentRows)) {
     const hw = byHomework.get(Number(row.h))!;
     const totals = result.get(hw.id)!;
-    for (const entry of (row.v ?? '').split(',')) {
-      if (!entry) continue;
-      const [sid, answerCount, scoreCount, total] = entry.split(' ');
-      const studentId = Number(sid);
-      const key = pairKey(hw.id, studentId);
+    const reader = new FieldReader(row.v ?? '');
+    while (!reader.done) {
+      const studentId = reader.int();
+      const answerCount = reader.int();
+      const scoreCount = reader.int();
+      const total = reader.num();
+      if (!reader.atEntryStart) reader.nextEntry();
+      // The `homework:student` key only when some student of the homeworks is absent or blocked.
+      const key = factsKnown ? pairKey(hw.id, studentId) : '';
       const status = decideStudentStatus(
-        Number(answerCount) > 0 ? { answers: Number(answerCount), scored: Number(scoreCount) } : undefined,
-        absent.has(key),
-        blocked.has(key),
+        answerCount > 0 ? { answers: answerCount, scored: scoreCount } : undefined,
+        factsKnown && absent.has(key),
+        factsKnown && blocked.has(key),
         hw.questions.length,
       );
-      totals.students.set(studentId, { status, total: status === 'complete' ? Number(total) : null });
-      if (status !== 'complete' && Number(scoreCount) > 0) unfinished.push({ h: hw.id, s: studentId });
+      totals.students.set(studentId, { status, total: status === 'complete' ? total : null });
+      if (status !== 'complete' && scoreCount > 0) unfinished.push({ h: hw.id, s: studentId });
     }
   }
   const wantedStudents = options.studentIds ? new Set(options.studentIds) : null;
@@ -425,15 +505,19 @@ export async function loadTotals(
     const hw = byHomework.get(Number(row.h))!;
     const index = questionIndex.get(hw.id)!;
     const totals = result.get(hw.id)!;
-    for (const entry of (row.v ?? '').split(',')) {
-      if (!entry) continue;
-      const [cid, qno, n, total, squares] = entry.split(' ');
-      const qi = index.get(Number(qno));
+    const reader = new FieldReader(row.v ?? '');
+    while (!reader.done) {
+      const classId = reader.int();
+      const qno = reader.int();
+      const n = reader.int();
+      const total = reader.num();
+      const squares = reader.num();
+      if (!reader.atEntryStart) reader.nextEntry();
+      const qi = index.get(qno);
       if (qi === undefined) continue;
-      const classId = Number(cid);
       let sums = totals.classes.get(classId);
       if (!sums) totals.classes.set(classId, (sums = hw.questions.map(() => ({ n: 0, sum: 0, squares: 0 }))));
-      sums[qi] = { n: Number(n), sum: Number(total), squares: Number(squares) };
+      sums[qi] = { n, sum: total, squares };
     }
   }
   if (unfinished.length > 0 && !options.studentIds) {

@@ -94,14 +94,31 @@ export type Descriptive = {
 
 export function describe(values: readonly number[]): Descriptive {
   const variance = sampleVariance(values);
+  // Sorted once (a typed array sorts numbers without a comparator): the median, the extremes and the modes
+  // (the longest runs of equal values, ascending) read it, as median(), Math.max/min and modes() would.
+  const sorted = Float64Array.from(values).sort();
+  const n = sorted.length;
+  const mid = Math.floor(n / 2);
+  const mode: number[] = [];
+  let top = 0;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && sorted[j] === sorted[i]) j += 1;
+    if (j - i > top) {
+      top = j - i;
+      mode.length = 0;
+    }
+    if (j - i === top) mode.push(sorted[i]!);
+    i = j;
+  }
   return {
-    n: values.length,
+    n,
     mean: mean(values),
     sd: variance === null ? null : Math.sqrt(variance),
-    median: median(values),
-    max: values.length ? Math.max(...values) : null,
-    min: values.length ? Math.min(...values) : null,
-    mode: modes(values),
+    median: n === 0 ? null : n % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2,
+    max: n ? sorted[n - 1]! : null,
+    min: n ? sorted[0]! : null,
+    mode,
   };
 }
 
@@ -125,12 +142,23 @@ export type LevelRates = { excellentRate: number; goodRate: number; passRate: nu
 /** 优秀/良好/及格率 (>= line) and 低分率 (< line) over 参考人数; null for no participants. */
 export function levelRates(totals: readonly number[], full: number, lines: RateLines = DEFAULT_RATE_LINES): LevelRates | null {
   if (totals.length === 0 || full <= 0) return null;
-  const share = (test: (r: number) => boolean) => totals.filter((t) => test(t / full)).length / totals.length;
+  // One pass, the same comparisons as four filters.
+  let excellent = 0;
+  let good = 0;
+  let pass = 0;
+  let low = 0;
+  for (const t of totals) {
+    const r = t / full;
+    if (r >= lines.excellent - 1e-9) excellent += 1;
+    if (r >= lines.good - 1e-9) good += 1;
+    if (r >= lines.pass - 1e-9) pass += 1;
+    if (r < lines.low - 1e-9) low += 1;
+  }
   return {
-    excellentRate: share((r) => r >= lines.excellent - 1e-9),
-    goodRate: share((r) => r >= lines.good - 1e-9),
-    passRate: share((r) => r >= lines.pass - 1e-9),
-    lowRate: share((r) => r < lines.low - 1e-9),
+    excellentRate: excellent / totals.length,
+    goodRate: good / totals.length,
+    passRate: pass / totals.length,
+    lowRate: low / totals.length,
   };
 }
 
@@ -162,7 +190,18 @@ export function scoreBands(totals: readonly number[], full: number): { label: st
 
 /** Competition ranks (1, 2, 2, 4) of totals, highest first; aligned with the input. */
 export function competitionRanks(totals: readonly number[]): number[] {
-  return totals.map((t) => 1 + totals.filter((other) => other > t + 1e-9).length);
+  // 1 + how many totals are above t + 1e-9: a binary search in the totals sorted highest first.
+  const sorted = Float64Array.from(totals).sort().reverse();
+  return totals.map((t) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! > t + 1e-9) lo = mid + 1;
+      else hi = mid;
+    }
+    return 1 + lo;
+  });
 }
 
 export type ScoreRateBand = '容易' | '较易' | '中等' | '较难' | '很难';
@@ -222,9 +261,11 @@ export function discriminationIndex(
   totals: readonly number[],
   full: number,
   objective: boolean,
+  /** extremeGroups(totals) when the caller has it already. */
+  groups: { upper: number[]; lower: number[] } = extremeGroups(totals),
 ): number | null {
   if (scores.length < 2 || full <= 0) return null;
-  const { upper, lower } = extremeGroups(totals);
+  const { upper, lower } = groups;
   const groupMean = (idx: number[]) => sum(idx.map((i) => scores[i]!)) / idx.length;
   if (objective) {
     const p = (idx: number[]) => groupMean(idx) / full;
@@ -443,8 +484,8 @@ export function analyseHomework(
   const absentStudentIds = roster.filter((s) => !s.scores.some((v) => v !== null)).map((s) => s.studentId);
   const totals = present.map((s) => sum(s.scores.map((v) => v ?? 0)));
   const described = describe(totals);
-  const { upper } = extremeGroups(totals);
-  const upperSet = new Set(upper);
+  const groups = extremeGroups(totals);
+  const upperSet = new Set(groups.upper);
 
   const questionStats: QuestionStats[] = questions.map((q, qi) => {
     const idx = present.map((_, i) => i).filter((i) => present[i]!.scores[qi] !== null);
@@ -453,7 +494,14 @@ export function analyseHomework(
     const m = mean(scores);
     const scoreRate = m === null || q.full <= 0 ? null : m / q.full;
     const objective = isObjective(q.type);
-    const discrimination = discriminationIndex(scores, qTotals, q.full, objective);
+    // A question every participant has a mark for: its totals are the homework's, so are their groups.
+    const discrimination = discriminationIndex(
+      scores,
+      qTotals,
+      q.full,
+      objective,
+      idx.length === totals.length ? groups : extremeGroups(qTotals),
+    );
     const readings = idx.map((i) => present[i]!.labels?.[qi] ?? null);
     const read = readings.filter((r): r is readonly string[] => r !== null);
     const upperLocal = new Set(idx.map((i, k) => (upperSet.has(i) ? k : -1)).filter((k) => k >= 0));
@@ -489,7 +537,6 @@ export function analyseHomework(
     };
   });
 
-  const complete = present.filter((s) => s.scores.every((v) => v !== null)).map((s) => s.scores as number[]);
   const ranks = options.ranks ? competitionRanks(totals) : null;
   const classRanks = new Map<number, number>();
   if (options.ranks) {
@@ -515,22 +562,49 @@ export function analyseHomework(
   });
 
   return {
-    ...summariseTotals(
-      full,
-      roster.length,
-      totals,
-      reliabilitySums(
-        complete,
-        questions.map((q) => q.full),
-      ),
-      lines,
-      described,
-    ),
+    ...summaryOfPresent(questions, roster.length, present, totals, lines, described),
     questions: questionStats,
     students: studentStats,
     absentStudentIds,
     knowledgePoints: knowledgePointMastery(questions, present),
   };
+}
+
+/** The summary fields of analyseHomework from its participants and their totals. */
+function summaryOfPresent(
+  questions: readonly AnalysisQuestion[],
+  enrolled: number,
+  present: readonly AnalysisStudent[],
+  totals: readonly number[],
+  lines: RateLines,
+  described: Descriptive = describe(totals),
+): TotalsSummary {
+  const complete = present.filter((s) => s.scores.every((v) => v !== null)).map((s) => s.scores as number[]);
+  return summariseTotals(
+    sum(questions.map((q) => q.full)),
+    enrolled,
+    totals,
+    reliabilitySums(
+      complete,
+      questions.map((q) => q.full),
+    ),
+    lines,
+    described,
+  );
+}
+
+/**
+ * Only the summary part of analyseHomework (the same fields, computed the same way) over a roster: for
+ * views that show a summary per class beside the full analysis.
+ */
+export function summariseHomework(
+  questions: readonly AnalysisQuestion[],
+  roster: readonly AnalysisStudent[],
+  options: Pick<AnalyseOptions, 'lines'> = {},
+): TotalsSummary {
+  const present = roster.filter((s) => s.scores.some((v) => v !== null));
+  const totals = present.map((s) => sum(s.scores.map((v) => v ?? 0)));
+  return summaryOfPresent(questions, roster.length, present, totals, options.lines ?? DEFAULT_RATE_LINES);
 }
 
 export type TotalsSummary = Pick<
@@ -598,14 +672,31 @@ export type MasteryItem = { pointId: number; pointName: string; questionKey: str
  * distinct questions behind it; fewer than 3 questions gives mastery null (数据不足), rawRate kept.
  */
 export function masteryOf(items: readonly MasteryItem[]): KnowledgePointStats[] {
-  const byPoint = new Map<number, { name: string; questions: Set<string>; score: number; full: number }>();
-  for (const item of items) {
-    const entry = byPoint.get(item.pointId) ?? { name: item.pointName, questions: new Set(), score: 0, full: 0 };
-    entry.questions.add(item.questionKey);
-    entry.score += item.score;
-    entry.full += item.full;
-    byPoint.set(item.pointId, entry);
-  }
+  const byPoint: PointSums = new Map();
+  for (const item of items) addObservation(byPoint, item.pointId, item.pointName, item.questionKey, item.score, item.full);
+  return masteryOfSums(byPoint);
+}
+
+/** Per knowledge point: its name, the questions behind it, the sum of marks and of full marks. */
+type PointSums = Map<number, { name: string; questions: Set<string>; score: number; full: number }>;
+
+/** One observation (what a MasteryItem carries) added to its point's sums. */
+function addObservation(
+  byPoint: PointSums,
+  pointId: number,
+  pointName: string,
+  questionKey: string,
+  score: number,
+  full: number,
+) {
+  let entry = byPoint.get(pointId);
+  if (!entry) byPoint.set(pointId, (entry = { name: pointName, questions: new Set(), score: 0, full: 0 }));
+  entry.questions.add(questionKey);
+  entry.score += score;
+  entry.full += full;
+}
+
+function masteryOfSums(byPoint: PointSums): KnowledgePointStats[] {
   return [...byPoint.entries()]
     .map(([id, e]) => {
       const rawRate = e.full > 0 ? e.score / e.full : null;
@@ -621,17 +712,20 @@ export function masteryOf(items: readonly MasteryItem[]): KnowledgePointStats[] 
 }
 
 function knowledgePointMastery(questions: readonly AnalysisQuestion[], present: readonly AnalysisStudent[]) {
-  const items: MasteryItem[] = [];
+  // masteryOf over one item per question, point and participant with a mark, added as they come (the
+  // same order, so the same sums) without making the items.
+  const byPoint: PointSums = new Map();
   questions.forEach((q, qi) => {
+    const questionKey = String(q.no);
     for (const point of q.knowledgePoints ?? []) {
       for (const s of present) {
         const score = s.scores[qi];
         if (score === null || score === undefined) continue;
-        items.push({ pointId: point.id, pointName: point.name, questionKey: String(q.no), score, full: q.full });
+        addObservation(byPoint, point.id, point.name, questionKey, score, q.full);
       }
     }
   });
-  return masteryOf(items);
+  return masteryOfSums(byPoint);
 }
 
 /**
