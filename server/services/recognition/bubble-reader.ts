@@ -556,7 +556,9 @@ export function bubbleConfidence(
   }
   const doubt = (excess: number, span: number) =>
     excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / span);
-  // Ink only along the inside's edge, and little of it: the printed outline, not pencil.
+  // Ink only along the inside's edge, and little of it: the printed outline, not pencil. (A bubble
+  // read beside a line or streak carries edgeInk 0: what is left of a tick under a line can lie at
+  // the edge too.)
   const outline = (m.edgeInk ?? 0) >= OUTLINE_EDGE_SHARE && m.ink <= OUTLINE_MAX_INK;
   const byInk = outline
     ? 1
@@ -803,7 +805,7 @@ export function readObjective(
         fill: beside.fill,
         ink: beside.ink,
         specks: beside.specks,
-        edgeInk: beside.edgeInk,
+        edgeInk: 0,
         streak: true,
         line,
       });
@@ -818,7 +820,7 @@ export function readObjective(
             fill: beside.fill,
             ink: beside.ink,
             specks: beside.specks,
-            edgeInk: beside.edgeInk,
+            edgeInk: 0,
             line: false,
             crossed: true,
           });
@@ -839,7 +841,7 @@ export function readObjective(
       if (!near) continue;
       const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
       if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
-        Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: beside.edgeInk, crossed: true });
+        Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true });
         break;
       }
     }

@@ -352,6 +352,8 @@ describe('readObjective on generated pages of each hard kind', () => {
     const bubble3 = (no: number, label: string) =>
       read3.measures.find((m) => m.questionNo === no)!.bubbles.find((b) => b.label === label)!;
     expect(bubble3(13, 'C').crossed).toBe(true);
+    // What is left beside a line (a tick's arm at the edge) is never taken for the printed outline.
+    expect(bubble3(13, 'C').edgeInk).toBe(0);
     // Over the fill the line's ink shows on all four sides of the ring: found as a diagonal.
     expect(bubble3(15, 'D').diagonal).toBe(true);
     expect(bubble3(15, 'D').across).not.toBeNull();
