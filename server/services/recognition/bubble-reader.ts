@@ -26,6 +26,12 @@ import type { GreyImage } from './grey-image';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
+/**
+ * The inside's outer band: beyond this share of the way from its centre to its edge (squared, as the
+ * ellipse test measures). The band holds about 40 % of the inside's area.
+ */
+const EDGE_BAND = 0.78;
+const EDGE_BAND_SQ = EDGE_BAND * EDGE_BAND;
 /** The paper around a bubble: outside its outline by this much, inside its rectangle grown by `PAPER_MARGIN_MM`. */
 const OUTLINE_CLEAR_MM = 0.4;
 const PAPER_MARGIN_MM = 1;
@@ -82,6 +88,15 @@ const EMPTY_FILL_SPAN = 0.1;
 const DOUBT_FLOOR = 0.3;
 /** An empty-looking bubble with this many separate specks of ink is doubtful (dust is one or two). */
 const SPECKLE_DOUBT = 4;
+/**
+ * The printed outline seen inside an empty bubble (a photo's curled edge bends the page under the
+ * fit, so a thin arc of the outline falls inside the measured ellipse, where a JPEG breaks it into
+ * specks): at least `OUTLINE_EDGE_SHARE` of the ink in the inside's outer band, and no more ink than
+ * `OUTLINE_MAX_INK`. Such ink and specks are not held against an empty bubble; its darkness still is.
+ * Pencil, even faint on a 1-bit scan, spreads over the bubble (about 40 % of it in the band).
+ */
+const OUTLINE_EDGE_SHARE = 0.95;
+const OUTLINE_MAX_INK = 0.06;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -130,6 +145,12 @@ export type BubbleMeasure = {
   ink: number;
   /** Separate specks of ink inside. */
   specks: number;
+  /**
+   * Share of the inside's ink pixels that lie in its outer band (beyond `EDGE_BAND` of the way from
+   * centre to edge): near 1 when the ink is the printed outline showing inside (a photo's curled edge,
+   * a fit a little off), lower when pencil is spread over the bubble. 0 with no ink.
+   */
+  edgeInk: number;
   /** Ink on the paper above and below the bubble: a line runs down through it; `lineX` its image column. */
   vertical: boolean;
   lineX: number;
@@ -213,6 +234,7 @@ export function measureBubble(
   let inkCount = 0;
   let innerCount = 0;
   let ringCount = 0;
+  const edge = new Uint32Array(256);
   for (let y = top; y <= bottom; y += 1) {
     const row = y * img.width;
     // Template millimetres of the row's first pixel, relative to the bubble centre; step per pixel.
@@ -227,6 +249,7 @@ export function measureBubble(
         inkSum += value;
         inkCount += 1;
         inside[value]! += 1;
+        if (inner > EDGE_BAND_SQ) edge[value]! += 1;
       } else if (Math.abs(u) <= mx && Math.abs(v) <= my && (u / orx) ** 2 + (v / ory) ** 2 > 1) {
         paper[value]! += 1;
         paperCount += 1;
@@ -246,6 +269,7 @@ export function measureBubble(
     white: 255,
     ink: 0,
     specks: 0,
+    edgeInk: 0,
     vertical: false,
     lineX: 0,
     lineWidthPx: 0,
@@ -268,7 +292,11 @@ export function measureBubble(
   const inkBelow = white - INK_LEVEL * range;
   const lineBelow = white - LINE_LEVEL * range;
   let dark = 0;
-  for (let g = 0; g < inkBelow && g < 256; g += 1) dark += inside[g] as number;
+  let edgeDark = 0;
+  for (let g = 0; g < inkBelow && g < 256; g += 1) {
+    dark += inside[g] as number;
+    edgeDark += edge[g] as number;
+  }
 
   // Separate specks of ink inside (8-connected starts): a 1-bit scanner keeps faint pencil as scattered
   // specks, where dust is one blob and a mark's strokes are a few.
@@ -342,6 +370,7 @@ export function measureBubble(
     white,
     ink: dark / inkCount,
     specks,
+    edgeInk: dark === 0 ? 0 : edgeDark / dark,
     vertical,
     lineX: vertical ? lineSum / (sides[0]! + sides[1]!) : 0,
     lineWidthPx: vertical ? lineMax - lineMin + 1 : 0,
@@ -508,7 +537,10 @@ const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
  * page's empty and marked levels (half way is never certain). An empty bubble: by how far its ink and
  * fill stay within the page's empty population.
  */
-export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number }, model: PageModel): number {
+export function bubbleConfidence(
+  m: Pick<BubbleMeasure, 'fill' | 'ink'> & { specks?: number; edgeInk?: number },
+  model: PageModel,
+): number {
   const share = fillShare(m.fill, model);
   if (m.ink >= model.ink.threshold || m.fill >= model.fill.threshold) {
     // Marked: as sure as the stronger of its two kinds of evidence.
@@ -524,12 +556,18 @@ export function bubbleConfidence(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { spec
   }
   const doubt = (excess: number, span: number) =>
     excess <= 0 ? 1 : Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * excess) / span);
-  const byInk = doubt(m.ink - model.emptyInk.level - Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread), EMPTY_INK_SPAN);
+  // Ink only along the inside's edge, and little of it: the printed outline, not pencil. (A bubble
+  // read beside a line or streak carries edgeInk 0: what is left of a tick under a line can lie at
+  // the edge too.)
+  const outline = (m.edgeInk ?? 0) >= OUTLINE_EDGE_SHARE && m.ink <= OUTLINE_MAX_INK;
+  const byInk = outline
+    ? 1
+    : doubt(m.ink - model.emptyInk.level - Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread), EMPTY_INK_SPAN);
   const byFill = doubt(m.fill - model.emptyFill.level - Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread), EMPTY_FILL_SPAN);
   const byShare = doubt(share - EMPTY_SHARE, DOUBT_SHARE - EMPTY_SHARE);
   // More scattered specks than the page's empty bubbles have: what a 1-bit scan leaves of faint pencil.
   const specksAbove = (m.specks ?? 0) - model.emptySpecks.level - 3 * model.emptySpecks.spread;
-  const bySpecks = specksAbove >= SPECKLE_DOUBT ? DOUBT_FLOOR : 1;
+  const bySpecks = specksAbove >= SPECKLE_DOUBT && !outline ? DOUBT_FLOOR : 1;
   // Just under a threshold is never sure either.
   const byThreshold = Math.min(
     (model.ink.threshold - m.ink) / (MARK_SPAN / 2),
@@ -763,7 +801,14 @@ export function readObjective(
       const beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
       // Too little left beside the streak to read: never certain.
       const line = beside.horizontal || beside.hidden > 1 - MIN_SEEN_SHARE;
-      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, streak: true, line });
+      Object.assign(b, {
+        fill: beside.fill,
+        ink: beside.ink,
+        specks: beside.specks,
+        edgeInk: 0,
+        streak: true,
+        line,
+      });
     } else {
       b.line = b.vertical || b.horizontal || b.diagonal;
       if (b.line && b.across && b.ink < SOLID_INK) {
@@ -771,7 +816,14 @@ export function readObjective(
         // line. What is left says whether there is a mark under it (a fill, a tick's other arm, grey, speckle).
         const beside = measureBubble(img, p.t, p.inverse, option, black, b.across);
         if (beside.hidden <= 1 - MIN_SEEN_SHARE) {
-          Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, line: false, crossed: true });
+          Object.assign(b, {
+            fill: beside.fill,
+            ink: beside.ink,
+            specks: beside.specks,
+            edgeInk: 0,
+            line: false,
+            crossed: true,
+          });
         }
       }
     }
@@ -789,7 +841,7 @@ export function readObjective(
       if (!near) continue;
       const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
       if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
-        Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, crossed: true });
+        Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true });
         break;
       }
     }

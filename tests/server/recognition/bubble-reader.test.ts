@@ -352,6 +352,8 @@ describe('readObjective on generated pages of each hard kind', () => {
     const bubble3 = (no: number, label: string) =>
       read3.measures.find((m) => m.questionNo === no)!.bubbles.find((b) => b.label === label)!;
     expect(bubble3(13, 'C').crossed).toBe(true);
+    // What is left beside a line (a tick's arm at the edge) is never taken for the printed outline.
+    expect(bubble3(13, 'C').edgeInk).toBe(0);
     // Over the fill the line's ink shows on all four sides of the ring: found as a diagonal.
     expect(bubble3(15, 'D').diagonal).toBe(true);
     expect(bubble3(15, 'D').across).not.toBeNull();
@@ -368,5 +370,89 @@ describe('readObjective on generated pages of each hard kind', () => {
     const read2 = readObjective(await decodeGrey(streaked.jpeg), streaked.transform, page.objective, 22);
     expect(read2.streaks.length).toBe(1);
     for (const r of read2.readings) expect(r.marked, `question ${r.questionNo}`).toEqual(streaked.expected.get(r.questionNo));
+  });
+});
+
+describe('the printed outline seen inside an empty bubble (a photo near a curled edge)', () => {
+  // A 5 x 3.5 mm bubble drawn at 12 px/mm on paper 235 with toner 22: its printed outline 0.3 mm wide.
+  const px = 12;
+  const t = { a: px, b: 0, c: 0, d: px, e: 0, f: 0 };
+  const inverse = invertAffine(t);
+  const bubble = { label: 'A', xMm: 4, yMm: 4, wMm: 5, hMm: 3.5 };
+  const [cx, cy, rx, ry] = [6.5, 5.75, 2.5, 1.75];
+  const draw = (paint: (u: number, v: number, x: number, y: number) => number | null): GreyImage => {
+    const random = seededRandom(7);
+    const width = 13 * px;
+    const data = new Uint8Array(width * width);
+    for (let y = 0; y < width; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const value = paint(x / px - cx, y / px - cy, x, y);
+        data[y * width + x] = Math.round((value ?? 235) + (random() - 0.5) * 6);
+      }
+    }
+    return { data, width, height: width };
+  };
+  /** The printed outline where a curled page put it: shifted by (du, dv) mm, broken into specks along the arc that falls inside. */
+  const outline = (u: number, v: number, x: number, du: number, dv: number) => {
+    const r = Math.hypot((u - du) / rx, (v - dv) / ry);
+    if (Math.abs(r - 1) * Math.min(rx, ry) > 0.15) return null;
+    // Inside the measured ellipse the arc is broken every few pixels (JPEG, blur): specks.
+    const inner = Math.hypot(u / (rx - 0.55), v / (ry - 0.55));
+    return inner <= 1 && x % 4 >= 2 ? null : 40;
+  };
+  const model = pageModel(
+    page(
+      60,
+      Array.from({ length: 20 }, () => ({ ink: 1, fill: 0.85 })),
+    ).map((b) => ({ ...b, specks: 0 })),
+  );
+
+  it('finds the ink of an outline arc all in the inside outer band, and reads the bubble blank with confidence', () => {
+    const m = measureBubble(
+      draw((u, v, x) => outline(u, v, x, -0.5, 0.35)),
+      t,
+      inverse,
+      bubble,
+      22,
+    );
+    expect(m.ink).toBeGreaterThan(0.005);
+    expect(m.ink).toBeLessThan(0.06);
+    expect(m.specks).toBeGreaterThanOrEqual(4);
+    expect(m.edgeInk).toBeGreaterThanOrEqual(0.95);
+    expect(isMarked(m, model)).toBe(false);
+    // Judged as pencil (ink and specks where the page's empty bubbles have none), it would go to review.
+    expect(bubbleConfidence({ ...m, edgeInk: 0 }, model)).toBeLessThan(LOW_CONFIDENCE);
+    expect(bubbleConfidence(m, model)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('still reads a light fill under the same arc as marked or doubtful', () => {
+    const random = seededRandom(3);
+    const m = measureBubble(
+      draw((u, v, x) => {
+        const line = outline(u, v, x, -0.5, 0.35);
+        const inFill = (u / (rx * 0.95)) ** 2 + (v / (ry * 0.95)) ** 2 <= 1;
+        return inFill ? Math.min(line ?? 255, 150 + (random() - 0.5) * 30) : line;
+      }),
+      t,
+      inverse,
+      bubble,
+      22,
+    );
+    expect(isMarked(m, model) || bubbleConfidence(m, model) < LOW_CONFIDENCE).toBe(true);
+  });
+
+  it('still doubts faint pencil on a 1-bit scan: specks spread over the bubble, not along its edge', () => {
+    const random = seededRandom(9);
+    const m = measureBubble(
+      draw((u, v) => ((u / rx) ** 2 + (v / ry) ** 2 <= 0.9 && random() < 0.012 ? 30 : null)),
+      t,
+      inverse,
+      bubble,
+      22,
+    );
+    expect(m.specks).toBeGreaterThanOrEqual(4);
+    expect(m.edgeInk).toBeLessThan(0.8);
+    expect(isMarked(m, model)).toBe(false);
+    expect(bubbleConfidence(m, model)).toBeLessThan(LOW_CONFIDENCE);
   });
 });
