@@ -52,7 +52,7 @@ const BUDGET = { landing: 150 * KIB, portalRoute: 300 * KIB, scanStation: 250 * 
  * a table; 学情讲评 fits), Form lost its unused Checkbox fields (个人中心 fits) and Form.InputNumber began
  * loading when a form shows one (the login page fits; 学校设置 -6 KiB) and its unused TextArea field went,
  * and 打印条码 laid out its four number fields without Semi Form (it fits).
- * Raised when the next wave merged: 12 KiB on 校本资料 (its 试卷 / 题目合集 tabs), 3 KiB on /edit (存为题目合集),
+ * Raised when the next wave merged: 13 KiB on 校本资料 (its 试卷 / 题目合集 tabs, the shared LibraryFilters), 3 KiB on /edit (存为题目合集),
  * up to 1 KiB on six analysis pages and 作业列表 (学生学情's student picker, chart drill-down, the shared
  * SubjectSelect).
  */
@@ -67,7 +67,7 @@ const KNOWN_OVER: Record<string, number> = {
   'portal: person-page': 336,
   'portal: rehearse-page': 356,
   'portal: report-page': 350,
-  'portal: school-materials-page': 342,
+  'portal: school-materials-page': 343,
   'portal: team-details-page': 313,
   'portal: team-group-page': 334,
   'portal: team-member-page': 354,
