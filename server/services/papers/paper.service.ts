@@ -38,7 +38,7 @@ import {
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { can, loadActor } from '../org/permissions';
-import { descendantIds, escapeLike, loadQuestions, visibleQuestionsOf } from './question-bank.service';
+import { descendantIds, escapeLike, loadQuestions, visibleChapterSubtree, visibleQuestionsOf } from './question-bank.service';
 import {
   requireOwnerOrAdmin,
   requireSchool,
@@ -367,15 +367,7 @@ export function createPaperService({
       if (query.subjectId) filters.push(eq(papers.subjectId, query.subjectId));
       if (query.schoolYearId) filters.push(eq(papers.schoolYearId, query.schoolYearId));
       if (query.chapterId) {
-        const [chapter] = await db
-          .select({ subjectId: chapters.subjectId })
-          .from(chapters)
-          .where(eq(chapters.id, query.chapterId));
-        const [subject] = chapter
-          ? await db.select({ id: subjects.id, name: subjects.name }).from(subjects).where(eq(subjects.id, chapter.subjectId))
-          : [];
-        const nodes = subject ? await usableChapters(scope, subject) : [];
-        const ids = nodes.some((n) => n.id === query.chapterId) ? descendantIds(nodes, query.chapterId) : [];
+        const ids = await visibleChapterSubtree(db, scope, query.chapterId);
         filters.push(ids.length > 0 ? inArray(papers.sharedChapterId, ids) : sql`false`);
       }
       const [result, actor] = await Promise.all([

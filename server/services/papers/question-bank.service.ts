@@ -86,6 +86,21 @@ export async function visibleNodes(
     .orderBy(sql`${table.orgId} nulls first`, asc(table.sort), asc(table.id));
 }
 
+/**
+ * A chapter and its subchapters, as far as the school can see them (校本资料's 章节 filter of papers and of
+ * question sets); none for a chapter the school cannot see.
+ */
+export async function visibleChapterSubtree(db: Db, scope: SchoolScope, chapterId: number): Promise<number[]> {
+  const [chapter] = await db
+    .select({ subjectId: chapters.subjectId, subjectName: subjects.name })
+    .from(chapters)
+    .innerJoin(subjects, eq(subjects.id, chapters.subjectId))
+    .where(eq(chapters.id, chapterId));
+  if (!chapter) return [];
+  const nodes = await visibleNodes(db, chapters, scope, { id: chapter.subjectId, name: chapter.subjectName });
+  return nodes.some((n) => n.id === chapterId) ? descendantIds(nodes, chapterId) : [];
+}
+
 /** Questions by id with their chapters and knowledge points, in the order of `ids`. */
 export async function loadQuestions(db: Db, ids: number[]): Promise<Question[]> {
   if (ids.length === 0) return [];

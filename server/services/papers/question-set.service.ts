@@ -20,7 +20,7 @@ import type { Db } from '../../db/client';
 import { chapters, classes, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { type Actor, can, loadActor } from '../org/permissions';
-import { descendantIds, escapeLike, loadQuestions, visibleNodes, visibleQuestionsOf } from './question-bank.service';
+import { escapeLike, loadQuestions, visibleChapterSubtree, visibleNodes, visibleQuestionsOf } from './question-bank.service';
 import { requireSchool, requireSchoolYear, requireSubject, type SchoolScope } from './school-scope';
 
 type InputData = z.output<typeof questionSetInputSchema>;
@@ -144,18 +144,6 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
   }
 
   /** The chapter and its subchapters, among those the school reads for the chapter's subject. */
-  async function chapterFilter(scope: SchoolScope, chapterId: number): Promise<SQL> {
-    const [chapter] = await db
-      .select({ subjectId: chapters.subjectId, subjectName: subjects.name })
-      .from(chapters)
-      .innerJoin(subjects, eq(subjects.id, chapters.subjectId))
-      .where(eq(chapters.id, chapterId));
-    if (!chapter) return sql`false`;
-    const nodes = await visibleNodes(db, chapters, scope, { id: chapter.subjectId, name: chapter.subjectName });
-    const ids = nodes.some((n) => n.id === chapterId) ? descendantIds(nodes, chapterId) : [];
-    return ids.length > 0 ? inArray(questionSets.chapterId, ids) : sql`false`;
-  }
-
   return {
     /** 校本资料's shared sets (newest share first), or the caller's own (newest change first). */
     async list(userId: number, query: ListData): Promise<QuestionSetPage> {
@@ -169,7 +157,10 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
       }
       if (query.subjectId) filters.push(eq(questionSets.subjectId, query.subjectId));
       if (query.schoolYearId) filters.push(eq(questionSets.schoolYearId, query.schoolYearId));
-      if (query.chapterId) filters.push(await chapterFilter(scope, query.chapterId));
+      if (query.chapterId) {
+        const ids = await visibleChapterSubtree(db, scope, query.chapterId);
+        filters.push(ids.length > 0 ? inArray(questionSets.chapterId, ids) : sql`false`);
+      }
       const where = and(...filters);
       const order =
         query.scope === 'mine'
