@@ -26,6 +26,7 @@ import {
 import { CLASS_TYPE, type ClassItem } from '../../../src/shared/contract/system';
 import { layoutAnswerSheet } from '../../../src/shared/lib/answer-sheet-layout';
 import type { Db } from '../../db/client';
+import { pageOf } from './paged';
 import {
   answerSheetPrints,
   answerSheetTemplates,
@@ -296,21 +297,7 @@ export function createHomeworkService({
           ),
         );
       }
-      const where = and(...filters);
-      const [total] = await db.select({ value: count() }).from(homework).where(where);
-      const ids = await db
-        .select({ id: homework.id })
-        .from(homework)
-        .where(where)
-        .orderBy(desc(homework.createdAt), desc(homework.id))
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize);
-      return {
-        list: await describe(ids.map((row) => row.id)),
-        total: total?.value ?? 0,
-        page: query.page,
-        pageSize: query.pageSize,
-      };
+      return pageOf(db, homework, homework.id, and(...filters), [desc(homework.createdAt), desc(homework.id)], query, describe);
     },
 
     /**

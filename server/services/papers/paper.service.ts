@@ -22,6 +22,7 @@ import {
   schoolYearGrade,
 } from '../../../src/shared/contract/papers';
 import type { Db } from '../../db/client';
+import { pageOf } from './paged';
 import {
   answerSheetTemplates,
   chapters,
@@ -319,24 +320,7 @@ export function createPaperService({
     query: { page: number; pageSize: number },
     order: SQL[],
   ): Promise<Paged<PaperSummary>> {
-    const where = and(...filters);
-    const [total] = await db.select({ value: count() }).from(papers).where(where);
-    const rows = await db
-      .select({ id: papers.id })
-      .from(papers)
-      .where(where)
-      .orderBy(...order)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize);
-    return {
-      list: await summarize(
-        scope,
-        rows.map((row) => row.id),
-      ),
-      total: total?.value ?? 0,
-      page: query.page,
-      pageSize: query.pageSize,
-    };
+    return pageOf(db, papers, papers.id, and(...filters), order, query, (ids) => summarize(scope, ids));
   }
 
   return {

@@ -14,6 +14,7 @@ import type {
   questionQuerySchema,
 } from '../../../src/shared/contract/papers';
 import type { Db } from '../../db/client';
+import { pageOf } from './paged';
 import {
   chapters,
   knowledgePoints,
@@ -254,25 +255,9 @@ export function createQuestionBankService({ db }: { db: Db }) {
           ),
         );
       }
-      const where = and(...filters);
-      const [total] = await db.select({ value: count() }).from(questions).where(where);
-      const ids = await db
-        .select({ id: questions.id })
-        .from(questions)
-        .where(where)
-        // The school's own questions first, then the shared bank, each in the order they were added.
-        .orderBy(sql`${questions.orgId} nulls last`, asc(questions.id))
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize);
-      return {
-        list: await loadQuestions(
-          db,
-          ids.map((row) => row.id),
-        ),
-        total: total?.value ?? 0,
-        page: query.page,
-        pageSize: query.pageSize,
-      };
+      // The school's own questions first, then the shared bank, each in the order they were added.
+      const order = [sql`${questions.orgId} nulls last`, asc(questions.id)];
+      return pageOf(db, questions, questions.id, and(...filters), order, query, (ids) => loadQuestions(db, ids));
     },
 
     async create(userId: number, raw: QuestionInputData): Promise<Question> {

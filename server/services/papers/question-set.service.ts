@@ -17,6 +17,7 @@ import {
   type questionSetListQuerySchema,
 } from '../../../src/shared/contract/question-sets';
 import type { Db } from '../../db/client';
+import { pageOf } from './paged';
 import { chapters, classes, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { type Actor, can, loadActor } from '../org/permissions';
@@ -166,23 +167,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
         query.scope === 'mine'
           ? [desc(questionSets.updatedAt), desc(questionSets.id)]
           : [desc(questionSets.sharedAt), desc(questionSets.id)];
-      const [total] = await db.select({ value: count() }).from(questionSets).where(where);
-      const rows = await db
-        .select({ id: questionSets.id })
-        .from(questionSets)
-        .where(where)
-        .orderBy(...order)
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize);
-      return {
-        list: await summarize(
-          actor,
-          rows.map((row) => row.id),
-        ),
-        total: total?.value ?? 0,
-        page: query.page,
-        pageSize: query.pageSize,
-      };
+      return pageOf(db, questionSets, questionSets.id, where, order, query, (ids) => summarize(actor, ids));
     },
 
     async detail(userId: number, id: number): Promise<QuestionSetDetail> {
