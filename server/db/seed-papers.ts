@@ -186,23 +186,44 @@ type DemoHomeworkPlan = {
   sections?: [QuestionType, number][];
   /** Shared to 校本资料 by its author a day after it started, so the school's library is not empty. */
   shared?: boolean;
+  /**
+   * With the demo semester (seed-semester.ts): the share of its classes' students already scanned and
+   * marked (the rest 未扫描, for the scan demo); its status then follows from the scores by the status rule.
+   */
+  answered?: number;
 };
 
-/** The twelve demo homework: subject, title, status, how many days ago it started, which classes (0..3). */
+/**
+ * The twelve demo homework: subject, title, status, how many days ago it started, which classes (0..3).
+ * The statuses are what the status rule gives once the demo semester has answered them (`answered`).
+ */
 const DEMO_HOMEWORK: DemoHomeworkPlan[] = [
-  { subject: '数学', title: '有理数单元练习', status: 'finished', daysAgo: 35, classes: [0, 1, 2, 3], shared: true },
-  { subject: '语文', title: '第一单元基础练习', status: 'finished', daysAgo: 33, classes: [0, 1], shared: true },
-  { subject: '英语', title: 'Starter Units 词汇与语法', status: 'finished', daysAgo: 30, classes: [0, 1, 2, 3], shared: true },
-  { subject: '数学', title: '整式的加减课后作业', status: 'finished', daysAgo: 26, classes: [0, 1] },
-  { subject: '语文', title: '古诗文默写与理解', status: 'marking', daysAgo: 21, classes: [2, 3], shared: true },
-  { subject: '数学', title: '一元一次方程周测', status: 'marking', daysAgo: 17, classes: [0, 1, 2, 3] },
-  { subject: '英语', title: 'Unit 1 课时练习', status: 'scanning', daysAgo: 12, classes: [0, 1] },
-  { subject: '数学', title: '几何图形初步练习', status: 'scanning', daysAgo: 9, classes: [2, 3] },
+  { subject: '数学', title: '有理数单元练习', status: 'finished', daysAgo: 35, classes: [0, 1, 2, 3], shared: true, answered: 1 },
+  { subject: '语文', title: '第一单元基础练习', status: 'marking', daysAgo: 33, classes: [0, 1], shared: true, answered: 0.7 },
+  {
+    subject: '英语',
+    title: 'Starter Units 词汇与语法',
+    status: 'finished',
+    daysAgo: 30,
+    classes: [0, 1, 2, 3],
+    shared: true,
+    answered: 1,
+  },
+  { subject: '数学', title: '整式的加减课后作业', status: 'marking', daysAgo: 26, classes: [0, 1], answered: 0.7 },
+  { subject: '语文', title: '古诗文默写与理解', status: 'marking', daysAgo: 21, classes: [2, 3], shared: true, answered: 0.9 },
+  { subject: '数学', title: '一元一次方程周测', status: 'marking', daysAgo: 17, classes: [0, 1, 2, 3], answered: 0.9 },
+  { subject: '英语', title: 'Unit 1 课时练习', status: 'assigned', daysAgo: 12, classes: [0, 1] },
+  { subject: '数学', title: '几何图形初步练习', status: 'assigned', daysAgo: 9, classes: [2, 3] },
   { subject: '语文', title: '现代文阅读专项', status: 'assigned', daysAgo: 5, classes: [0, 1, 2, 3] },
   { subject: '英语', title: 'Unit 2 单元检测', status: 'assigned', daysAgo: 3, classes: [2, 3] },
   { subject: '数学', title: '相交线与平行线预习', status: 'assigned', daysAgo: 1, classes: [0, 1] },
   { subject: '语文', title: '名著导读《朝花夕拾》', status: 'draft', daysAgo: 0, classes: [0] },
 ];
+
+/** The demo homework under way, by title, with the share of their students scanned and marked. */
+export const DEMO_HOMEWORK_ANSWERED = new Map(
+  DEMO_HOMEWORK.filter((plan) => plan.answered !== undefined).map((plan) => [plan.title, plan.answered!]),
+);
 
 /**
  * The homework whose answer sheets go through the real scan path (server/services/scan/demo-scans.ts

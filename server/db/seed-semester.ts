@@ -10,6 +10,8 @@
  * key the strong students contradict, so 答案可能有误 shows); multiple choice may be incomplete (partial
  * credit); manual questions get part scores, marked by the subject's teacher (marking_tasks) at a time
  * around the due date. About 4 % of students miss each homework (no answers at all, never a 0).
+ * The demo homework under way (seed-papers.ts) are answered too, for the share of their students the demo
+ * says is scanned, and take the status the marking rule gives them.
  *
  * Rows go in with one INSERT ... SELECT FROM jsonb_to_recordset per table, so PGlite seeds it in a
  * few seconds. Idempotent: does nothing when the school already has question scores.
@@ -20,8 +22,10 @@ import { DEFAULT_PARTIAL_CREDIT } from '../../src/shared/contract/marking';
 import { CLASS_TYPE } from '../../src/shared/contract/system';
 import { DEFAULT_ERROR_CAUSES } from '../services/rehearse/wrong-book-rules';
 import { recomputeWrongBook } from '../services/rehearse/wrong-book.service';
+import { syncHomeworkStatus } from '../services/marking/marking-progress';
 import type { Db } from './client';
 import { classes, subjects, users } from './schema';
+import { DEMO_HOMEWORK_ANSWERED } from './seed-papers';
 import { homeworkAbsences, questionScores } from './schema-marking';
 import { homework, homeworkClasses, paperQuestions, papers, paperSections, questions, students } from './schema-papers';
 
@@ -151,6 +155,57 @@ type AnswerRow = {
   at: number;
 };
 
+type Params = Map<number, { a: number; b: number; favourite: number }>;
+type PaperRow = { no: number; score: number; q: { id: number; type: QType; answer: string[] } };
+
+/**
+ * One student's answers to a paper under the model: choice questions choose options (wrong answers favour
+ * the question's distractor; the suspect question's key is contradicted by strong students), manual
+ * questions get whole-mark part scores, all marked around the due date.
+ */
+function answerPaper(
+  paper: { hw: number; student: number; theta: number; due: Date; rows: PaperRow[]; params: Params; suspectQuestion: number },
+  random: () => number,
+): AnswerRow[] {
+  const { theta } = paper;
+  const out: AnswerRow[] = [];
+  for (const row of paper.rows) {
+    const { a, b, favourite } = paper.params.get(row.q.id)!;
+    const p = logistic(a * (theta - b));
+    const right = random() < p;
+    const at = Math.round(paper.due.getTime() / 60_000 + (random() * 60 - 20) * 60);
+    const base = { hw: paper.hw, sid: paper.student, qno: row.no, at };
+    if (row.q.type === 'single' || row.q.type === 'judge' || row.q.type === 'multiple') {
+      const key = keyLabels(row.q.type, row.q.answer);
+      const offered = row.q.type === 'judge' ? ['T', 'F'] : ['A', 'B', 'C', 'D'];
+      const distractors = offered.filter((l) => !key.includes(l));
+      let labels: string[];
+      if (row.no === paper.suspectQuestion && theta > 0.3 && random() < 0.7)
+        labels = [distractors[favourite % distractors.length]!];
+      else if (right) labels = key;
+      else if (random() < 0.04 + Math.max(0, -theta) * 0.05) labels = [];
+      else if (row.q.type === 'multiple' && key.length > 1 && random() < 0.5) labels = key.slice(0, key.length - 1);
+      else if (row.q.type === 'multiple') labels = [...new Set([key[0]!, distractors[favourite % distractors.length]!])].sort();
+      else {
+        // Wrong answers favour one distractor.
+        const pick = random() < 0.55 ? favourite % distractors.length : Math.floor(random() * distractors.length);
+        labels = [distractors[pick]!];
+      }
+      const exact = labels.length === key.length && labels.every((l) => key.includes(l));
+      const partial = !exact && labels.length > 0 && labels.every((l) => key.includes(l));
+      const score = exact ? row.score : partial && row.q.type === 'multiple' ? row.score * DEFAULT_PARTIAL_CREDIT : 0;
+      out.push({ ...base, labels, score, manual: false });
+    } else if (row.q.type === 'blank') {
+      out.push({ ...base, labels: null, score: right ? row.score : 0, manual: true });
+    } else {
+      // Part scores: the expected share p, with marker noise, in whole marks.
+      const share = Math.min(1, Math.max(0, p + normal(random) * 0.15));
+      out.push({ ...base, labels: null, score: Math.round(share * row.score), manual: true });
+    }
+  }
+  return out;
+}
+
 type Bank = { id: number; type: QType; answer: string[]; difficulty: number; score: number }[];
 
 /** Who made the demo papers of each subject (usernames of the demo accounts). */
@@ -212,6 +267,22 @@ export async function seedSemesterDemo(
 
   const answerRows: AnswerRow[] = [];
   const absences: (typeof homeworkAbsences.$inferInsert)[] = [];
+  // The demo homework under way (seed-papers' `answered`): a share of their students scanned and marked,
+  // drawn from a generator of their own so the semester's figures stay as they are.
+  const underWay = await db
+    .select({
+      id: homework.id,
+      title: homework.title,
+      paperId: homework.paperId,
+      createdBy: homework.createdBy,
+      subjectId: papers.subjectId,
+      startDate: homework.startDate,
+      dueDate: homework.dueDate,
+    })
+    .from(homework)
+    .innerJoin(papers, eq(papers.id, homework.paperId))
+    .where(and(eq(homework.orgId, school.orgId), inArray(homework.title, [...DEMO_HOMEWORK_ANSWERED.keys()])));
+  const demoRandom = generator(20261101);
 
   for (const [subjectName, plan] of Object.entries(PLANS)) {
     const subject = subjectRows.find((s) => s.name === subjectName);
@@ -301,46 +372,55 @@ export async function seedSemesterDemo(
           continue;
         }
         const theta = student.theta + student.drift * week + normal(random) * 0.25;
-        for (const row of paperRows) {
-          const { a, b, favourite } = params.get(row.q.id)!;
-          const p = logistic(a * (theta - b));
-          const right = random() < p;
-          const at = Math.round(due.getTime() / 60_000 + (random() * 60 - 20) * 60);
-          const base = { hw: hw!.id, sid: student.id, qno: row.no, at };
-          if (row.q.type === 'single' || row.q.type === 'judge' || row.q.type === 'multiple') {
-            const key = keyLabels(row.q.type, row.q.answer);
-            const offered = row.q.type === 'judge' ? ['T', 'F'] : ['A', 'B', 'C', 'D'];
-            const distractors = offered.filter((l) => !key.includes(l));
-            let labels: string[];
-            if (row.no === suspectQuestion && theta > 0.3 && random() < 0.7)
-              labels = [distractors[favourite % distractors.length]!];
-            else if (right) labels = key;
-            else if (random() < 0.04 + Math.max(0, -theta) * 0.05) labels = [];
-            else if (row.q.type === 'multiple' && key.length > 1 && random() < 0.5) labels = key.slice(0, key.length - 1);
-            else if (row.q.type === 'multiple')
-              labels = [...new Set([key[0]!, distractors[favourite % distractors.length]!])].sort();
-            else {
-              // Wrong answers favour one distractor.
-              const pick = random() < 0.55 ? favourite % distractors.length : Math.floor(random() * distractors.length);
-              labels = [distractors[pick]!];
-            }
-            const exact = labels.length === key.length && labels.every((l) => key.includes(l));
-            const partial = !exact && labels.length > 0 && labels.every((l) => key.includes(l));
-            const score = exact ? row.score : partial && row.q.type === 'multiple' ? row.score * DEFAULT_PARTIAL_CREDIT : 0;
-            answerRows.push({ ...base, labels, score, manual: false });
-          } else if (row.q.type === 'blank') {
-            answerRows.push({ ...base, labels: null, score: right ? row.score : 0, manual: true });
-          } else {
-            // Part scores: the expected share p, with marker noise, in whole marks.
-            const share = Math.min(1, Math.max(0, p + normal(random) * 0.15));
-            answerRows.push({ ...base, labels: null, score: Math.round(share * row.score), manual: true });
-          }
+        answerRows.push(
+          ...answerPaper({ hw: hw!.id, student: student.id, theta, due, rows: paperRows, params, suspectQuestion }, random),
+        );
+      }
+    }
+
+    for (const demo of underWay.filter((d) => d.subjectId === subject.id)) {
+      const questionRows = await db
+        .select({
+          no: paperQuestions.no,
+          score: paperQuestions.score,
+          id: questions.id,
+          type: questions.type,
+          answer: questions.answer,
+        })
+        .from(paperQuestions)
+        .innerJoin(questions, eq(questions.id, paperQuestions.questionId))
+        .where(eq(paperQuestions.paperId, demo.paperId))
+        .orderBy(asc(paperQuestions.no));
+      const rows = questionRows
+        .filter((r) => params.has(r.id))
+        .map((r) => ({ no: r.no, score: r.score, q: { id: r.id, type: r.type as QType, answer: r.answer } }));
+      const assigned = await db
+        .select({ classId: homeworkClasses.classId })
+        .from(homeworkClasses)
+        .where(eq(homeworkClasses.homeworkId, demo.id));
+      const inClasses = new Set(assigned.map((a) => a.classId));
+      const share = DEMO_HOMEWORK_ANSWERED.get(demo.title) ?? 0;
+      const due = new Date(`${demo.dueDate}T12:00:00Z`);
+      const weeksAgo = Math.floor((now.getTime() - new Date(`${demo.startDate}T00:00:00Z`).getTime()) / (7 * 86_400_000));
+      const week = Math.min(SEMESTER_WEEKS, Math.max(0, SEMESTER_WEEKS - weeksAgo));
+      for (const student of cohort.filter((c) => inClasses.has(classIds[c.classIndex]!))) {
+        // Not scanned yet (the rest of the class is scanned when the demo is tried).
+        if (demoRandom() >= share) continue;
+        if (share === 1 && demoRandom() < ABSENT_RATE) {
+          absences.push({ homeworkId: demo.id, studentId: student.id, orgId: school.orgId, markedBy: demo.createdBy });
+          continue;
         }
+        const theta = student.theta + student.drift * week + normal(demoRandom) * 0.25;
+        answerRows.push(
+          ...answerPaper({ hw: demo.id, student: student.id, theta, due, rows, params, suspectQuestion: -1 }, demoRandom),
+        );
       }
     }
   }
   await insertScores(db, school.orgId, answerRows);
   if (absences.length) await db.insert(homeworkAbsences).values(absences);
+  // Their statuses follow from their scores, by the rule marking applies.
+  for (const demo of underWay) await syncHomeworkStatus(db, school.orgId, demo.id);
   await seedWrongBook(db, school.orgId);
   await db
     .update(questions)

@@ -2,10 +2,12 @@
  * Progress of a homework through recognition and marking: the counts the overview and the socket.io
  * events carry, which review items a homework lists, and the homework status that follows from them.
  *
- * Status rule (only for homework that has scanned pages, and never for a draft):
+ * Status rule (never for a draft):
+ * - 'finished' when the owner closed it (结束阅卷);
  * - 'scanning' while any of its pages waits for recognition;
- * - 'finished' when the owner closed it (结束阅卷), or when none waits, no review item is open and every
- *   student of its classes is scanned and fully marked, or marked absent (缺考);
+ * - 'assigned' while none of its students is scanned and it keeps no page;
+ * - 'finished' when none waits, no review item is open and every student of its classes is scanned and
+ *   fully marked, or marked absent (缺考);
  * - 'marking' otherwise.
  * A late page therefore moves a finished homework back to 'scanning' and on again.
  */
@@ -84,13 +86,14 @@ export async function syncHomeworkStatus(db: Db, orgId: number, homeworkId: numb
       .where(eq(homeworkClosures.homeworkId, homeworkId));
     let next: string;
     if (closure) next = 'finished';
-    else if (progress.stored === 0) next = row.status === 'finished' ? 'assigned' : row.status;
     else if (progress.pending > 0) next = 'scanning';
     else {
       const statuses = await homeworkStudentStatuses(tx, orgId, homeworkId);
       const scanned = statuses.some((s) => s.status === 'marking' || s.status === 'complete');
       const done = statuses.every((s) => s.status === 'complete' || s.status === 'absent');
-      next = progress.review === 0 && scanned && done ? 'finished' : 'marking';
+      // Nothing scanned and no page kept: back to 已布置 (a status set by hand would not say what happened).
+      if (!scanned && progress.stored === 0) next = 'assigned';
+      else next = progress.review === 0 && scanned && done ? 'finished' : 'marking';
     }
     if (next !== row.status) await tx.update(homework).set({ status: next }).where(eq(homework.id, homeworkId));
     return progress;

@@ -1,8 +1,10 @@
-import { and, count, countDistinct, eq, sql } from 'drizzle-orm';
+import { and, count, countDistinct, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { homework, questionScores } from '../../../server/db/schema';
 import { answers, markingTasks } from '../../../server/db/schema-marking';
+import { DEMO_HOMEWORK_ANSWERED } from '../../../server/db/seed-papers';
 import { seedSemesterDemo, seedSemesterForSchool } from '../../../server/db/seed-semester';
+import { homeworkStudentStatuses } from '../../../server/services/marking/student-status';
 import { useTestApp } from '../helper';
 
 describe('the demo semester', () => {
@@ -20,6 +22,8 @@ describe('the demo semester', () => {
     const scored = await db
       .select({ homeworkId: questionScores.homeworkId, students: countDistinct(questionScores.studentId) })
       .from(questionScores)
+      .innerJoin(homework, eq(homework.id, questionScores.homeworkId))
+      .where(notInArray(homework.title, [...DEMO_HOMEWORK_ANSWERED.keys()]))
       .groupBy(questionScores.homeworkId);
     expect(scored.length).toBe(30);
     // Every homework has absent students (fewer than 160 scored), and most students took part.
@@ -48,6 +52,30 @@ describe('the demo semester', () => {
     expect(tasks!.value).toBeGreaterThan(1000);
     const [marked] = await db.select({ value: count() }).from(questionScores).where(eq(questionScores.source, 'marked'));
     expect(marked!.value).toBe(tasks!.value);
+  });
+
+  it('answers the demo homework under way for their share of students, and their statuses follow from it', async () => {
+    const db = app().database.db;
+    const rows = await db
+      .select({ id: homework.id, title: homework.title, status: homework.status })
+      .from(homework)
+      .where(inArray(homework.title, [...DEMO_HOMEWORK_ANSWERED.keys()]));
+    expect(rows).toHaveLength(DEMO_HOMEWORK_ANSWERED.size);
+    for (const row of rows) {
+      const statuses = await homeworkStudentStatuses(db, 1, row.id);
+      const count = (status: string) => statuses.filter((s) => s.status === status).length;
+      const share = DEMO_HOMEWORK_ANSWERED.get(row.title)!;
+      // Scanned students are fully marked; the rest are 未扫描 (or, for the finished ones, 缺考).
+      expect(count('marking')).toBe(0);
+      expect(count('complete') / statuses.length).toBeGreaterThan(share - 0.15);
+      if (share === 1) {
+        expect(count('unscanned')).toBe(0);
+        expect(row.status).toBe('finished');
+      } else {
+        expect(count('unscanned')).toBeGreaterThan(0);
+        expect(row.status).toBe('marking');
+      }
+    }
   });
 
   it('does nothing the second time', async () => {
