@@ -4,9 +4,10 @@ import type { MarkingOverview } from '../../shared/contract/marking';
 import styles from './marking.module.css';
 import { ProgressBar } from '../../shared/ui/progress-bar';
 
-type Props = { recognition: MarkingOverview['recognition']; onShowReview: () => void };
+/** `scannedStudents`: students with answers; scores can exist without pages (entered by the demo seed). */
+type Props = { recognition: MarkingOverview['recognition']; scannedStudents: number; onShowReview: () => void };
 
-export function RecognitionPanel({ recognition, onShowReview }: Props) {
+export function RecognitionPanel({ recognition, scannedStudents, onShowReview }: Props) {
   const { stored, recognised, pending, review } = recognition;
   const percent = stored === 0 ? 0 : Math.round((recognised / stored) * 100);
   return (
@@ -34,7 +35,9 @@ export function RecognitionPanel({ recognition, onShowReview }: Props) {
       <div className={styles.recognitionBar}>
         <span className={styles.statLabel}>
           {stored === 0
-            ? '还没有扫描上传的答题卡'
+            ? scannedStudents > 0
+              ? `已有 ${scannedStudents} 名学生的成绩，没有扫描图像`
+              : '还没有扫描上传的答题卡'
             : pending > 0
               ? `正在识别… ${recognised}/${stored}`
               : `识别完成 ${recognised}/${stored}`}

@@ -124,7 +124,11 @@ function HomeworkMarking({ homeworkId }: { homeworkId: number }) {
           <Button onClick={() => navigate('/paperlist')}>返回作业列表</Button>
         </div>
       </header>
-      <RecognitionPanel recognition={overview.recognition} onShowReview={() => selectTab('review')} />
+      <RecognitionPanel
+        recognition={overview.recognition}
+        scannedStudents={overview.students?.scanned ?? 0}
+        onShowReview={() => selectTab('review')}
+      />
       <StudentsPanel overview={overview} onChanged={replace} />
       <Tabs
         type="line"
