@@ -18,6 +18,7 @@ import {
 } from '../../../src/shared/contract/question-sets';
 import type { Db } from '../../db/client';
 import { pageOf } from './paged';
+import { shareToLibrary, unshareFromLibrary } from './library-sharing';
 import { chapters, classes, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { type Actor, can, loadActor } from '../org/permissions';
@@ -229,18 +230,23 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
 
     /** 共享到校本资料: the owner only (an admin does not publish a colleague's draft on their behalf). */
     async share(userId: number, id: number): Promise<QuestionSetSummary> {
-      const { actor, set } = await readable(userId, id);
-      if (set.createdBy !== userId) throw ApiError.forbidden();
-      if (set.sharedAt === null) await db.update(questionSets).set({ sharedAt: now() }).where(eq(questionSets.id, id));
+      const { scope, actor, set } = await readable(userId, id);
+      await shareToLibrary(
+        scope,
+        set,
+        (sharedAt) => db.update(questionSets).set({ sharedAt }).where(eq(questionSets.id, id)),
+        now,
+      );
       const [summary] = await summarize(actor, [id]);
       return summary!;
     },
 
     /** 撤回 (the owner) or 移除 (an admin) a set from 校本资料; the set itself stays its owner's. */
     async unshare(userId: number, id: number): Promise<null> {
-      const { set } = await editable(userId, id);
-      if (set.sharedAt === null) throw ApiError.notFound();
-      await db.update(questionSets).set({ sharedAt: null }).where(eq(questionSets.id, id));
+      const { scope, set } = await readable(userId, id);
+      await unshareFromLibrary(db, scope, set, () =>
+        db.update(questionSets).set({ sharedAt: null }).where(eq(questionSets.id, id)),
+      );
       return null;
     },
 

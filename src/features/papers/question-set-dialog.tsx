@@ -8,10 +8,10 @@ import { useState } from 'react';
 import { MAX_SET_DESCRIPTION, MAX_SET_NAME, type QuestionSetDetail } from '../../shared/contract/question-sets';
 import { useRemote } from '../../shared/ui/use-remote';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
-import { fetchChapters, fetchSchoolYears } from './papers-api';
+import { FilingChapterSelect } from './filing-chapter-select';
+import { fetchSchoolYears } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { createQuestionSet, updateQuestionSet } from './question-sets-api';
-import { toPathOptions } from './tree-data';
 
 /** What the dialog works on: new questions of a subject, or an existing set. */
 export type QuestionSetTarget =
@@ -53,7 +53,6 @@ function QuestionSetForm({
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const years = useRemote(user.orgId ? `school-years:${user.orgId}` : null, () => fetchSchoolYears(http, user.orgId ?? 0));
-  const chapters = useRemote(`chapters:${subjectId}`, () => fetchChapters(http, subjectId));
 
   const save = async () => {
     if (!name.trim()) return setError('请输入合集名称');
@@ -115,16 +114,7 @@ function QuestionSetForm({
           onChange={(value) => setSchoolYearId(value ? Number(value) : null)}
           style={{ width: '100%' }}
         />
-        <LabelledSelect
-          label="所属章节"
-          placeholder="所属章节（可不选）"
-          showClear
-          filter
-          optionList={toPathOptions(chapters.data ?? [])}
-          value={chapterId ?? undefined}
-          onChange={(value) => setChapterId(typeof value === 'number' ? value : null)}
-          style={{ width: '100%' }}
-        />
+        <FilingChapterSelect subjectId={subjectId} value={chapterId} onChange={setChapterId} />
         <TextArea
           aria-label="合集说明"
           placeholder="说明（可不填）：适用范围、使用建议"

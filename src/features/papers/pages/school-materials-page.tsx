@@ -6,7 +6,7 @@
  * the question bank (see question-set-library.tsx). Another school's items never appear (the server
  * scopes them).
  */
-import { Button, Empty, Modal, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { MaterialListQuery } from '../../../shared/contract/materials';
@@ -15,14 +15,8 @@ import { formatDate } from '../../../shared/lib/format-date';
 import { useRemote } from '../../../shared/ui/use-remote';
 import { NoSchoolPanel } from '../no-school-panel';
 import { PagedList } from '../paged-list';
-import {
-  PaperTitleSearch,
-  paperActionsColumn,
-  paperMeta,
-  paperSchoolYearColumn,
-  paperSubjectColumn,
-  paperTitleColumn,
-} from '../paper-columns';
+import { paperActionsColumn, paperMeta, paperSchoolYearColumn, paperSubjectColumn, paperTitleColumn } from '../paper-columns';
+import { filingLine, NameSearch, WithdrawButton, withdrawnToast } from '../library-parts';
 import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
 import { LibraryFilters, type LibraryFilterValues } from '../library-filters';
 import { usePapersServices } from '../papers-services';
@@ -84,28 +78,16 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
     }
   };
 
-  // Modal.confirm shows its button loading while this runs.
+  // The confirmation shows its button loading while this runs.
   const remove = async (paper: PaperSummary) => {
     try {
       await unsharePaper(http, paper.id);
-      Toast.success(paper.mine ? `已撤回「${paper.title}」` : `已从校本资料移除「${paper.title}」`);
+      Toast.success(withdrawnToast(paper.title, paper.mine));
       if (rows.length === 1 && page > 1) setPage(page - 1);
       else materials.reload();
     } catch {
       // Shown by the client.
     }
-  };
-
-  const confirmRemove = (paper: PaperSummary) => {
-    const verb = paper.mine ? '撤回' : '移除';
-    Modal.confirm({
-      title: `从校本资料${verb}「${paper.title}」？`,
-      content: '试卷本身保留在作者的我的试卷中；已被复制的副本不受影响。',
-      okText: verb,
-      cancelText: '取消',
-      okButtonProps: { type: 'danger' },
-      onOk: () => remove(paper),
-    });
   };
 
   const actions = (paper: PaperSummary) => (
@@ -117,15 +99,12 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         复制到我的试卷
       </Button>
       {paper.mine || materials.data?.canRemoveAny ? (
-        <Button
-          size="small"
-          theme="borderless"
-          type="danger"
-          aria-label={`${paper.mine ? '撤回' : '移除'}：${paper.title}`}
-          onClick={() => confirmRemove(paper)}
-        >
-          {paper.mine ? '撤回' : '移除'}
-        </Button>
+        <WithdrawButton
+          name={paper.title}
+          mine={paper.mine}
+          kept="试卷本身保留在作者的我的试卷中"
+          onConfirm={() => remove(paper)}
+        />
       ) : null}
     </Space>
   );
@@ -188,7 +167,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
       {tab === 'papers' ? (
         <>
           <div className={styles.filters} role="search" aria-label="筛选校本资料">
-            <PaperTitleSearch width={220} onSearch={filter(setKeyword)} />
+            <NameSearch label="试卷名称" width={220} onSearch={filter(setKeyword)} />
             <LibraryFilters orgId={orgId} value={libraryFilters} onChange={filter(setLibraryFilters)} />
           </div>
           <PagedList
@@ -205,9 +184,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
                 <div className={styles.cardHead}>
                   <Typography.Text strong>{paper.title}</Typography.Text>
                 </div>
-                <div className={styles.sub}>
-                  {`${paper.subject.name} · ${paper.schoolYear.name}${paper.sharedChapter ? ` · ${paper.sharedChapter.name}` : ''}`}
-                </div>
+                <div className={styles.sub}>{filingLine(paper, paper.sharedChapter)}</div>
                 <div className={styles.sub}>
                   {`${paperMeta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
                 </div>
