@@ -25,6 +25,7 @@ import {
   subjects,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { can, loadActor } from '../org/permissions';
 import { requireOwnerOrAdmin, requireSchool, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
 
 type QuestionRow = typeof questions.$inferSelect;
@@ -257,7 +258,22 @@ export function createQuestionBankService({ db }: { db: Db }) {
       }
       // The school's own questions first, then the shared bank, each in the order they were added.
       const order = [sql`${questions.orgId} nulls last`, asc(questions.id)];
-      return pageOf(db, questions, questions.id, and(...filters), order, query, (ids) => loadQuestions(db, ids));
+      const actor = await loadActor(db, userId, scope.orgId);
+      return pageOf(db, questions, questions.id, and(...filters), order, query, async (ids) => {
+        const [rows, authors] = await Promise.all([
+          loadQuestions(db, ids),
+          ids.length === 0
+            ? []
+            : db.select({ id: questions.id, createdBy: questions.createdBy }).from(questions).where(inArray(questions.id, ids)),
+        ]);
+        const authorOf = new Map(authors.map((row) => [row.id, row.createdBy]));
+        // 本校题 its author or an admin may change (the same rule as requireOwnQuestion); the shared bank nobody.
+        return rows.map((question) => {
+          const createdBy = authorOf.get(question.id) ?? null;
+          const canEdit = !question.shared && (createdBy === userId || can(actor, { kind: 'owned.edit', ownerId: createdBy }));
+          return { ...question, canEdit };
+        });
+      });
     },
 
     async create(userId: number, raw: QuestionInputData): Promise<Question> {

@@ -11,6 +11,7 @@ import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { FilingChapterSelect } from './filing-chapter-select';
 import { fetchSchoolYears } from './papers-api';
 import { usePapersServices } from './papers-services';
+import { type TargetFormProps, targetDialog } from './target-dialog';
 import { createQuestionSet, updateQuestionSet } from './question-sets-api';
 
 /** What the dialog works on: new questions of a subject, or an existing set. */
@@ -18,30 +19,7 @@ export type QuestionSetTarget =
   | { kind: 'create'; subjectId: number; subjectName: string; questionIds: number[]; name: string }
   | { kind: 'edit'; set: QuestionSetDetail };
 
-export function QuestionSetDialog({
-  target,
-  onClose,
-  onSaved,
-}: {
-  target: QuestionSetTarget | null;
-  onClose: () => void;
-  onSaved: (set: QuestionSetDetail) => void;
-}) {
-  // Remounted per target, so the fields start from it.
-  if (target === null) return null;
-  const key = target.kind === 'edit' ? `edit:${target.set.id}` : 'create';
-  return <QuestionSetForm key={key} target={target} onClose={onClose} onSaved={onSaved} />;
-}
-
-function QuestionSetForm({
-  target,
-  onClose,
-  onSaved,
-}: {
-  target: QuestionSetTarget;
-  onClose: () => void;
-  onSaved: (set: QuestionSetDetail) => void;
-}) {
+function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionSetTarget, QuestionSetDetail>) {
   const { http, user } = usePapersServices();
   const editing = target.kind === 'edit' ? target.set : null;
   const subjectId = editing ? editing.subject.id : target.kind === 'create' ? target.subjectId : 0;
@@ -133,3 +111,8 @@ function QuestionSetForm({
     </Modal>
   );
 }
+
+/** Nothing for null; the form afresh for each target. */
+export const QuestionSetDialog = targetDialog(QuestionSetForm, (target) =>
+  target.kind === 'edit' ? `edit:${target.set.id}` : 'create',
+);

@@ -1,10 +1,11 @@
 /**
- * /schoolmaterials (校本资料): the school's shared library, in two tabs. 试卷: teachers share their papers
+ * /schoolmaterials (校本资料): the school's shared library, in three tabs. 试卷: teachers share their papers
  * from 我的试卷 (共享到校本资料), each filed under a school year, subject and optionally a chapter; here
  * everyone of the school searches and filters them, previews one, and copies it into their own papers.
  * The owner withdraws an item, an admin removes any. 题目合集 (`?tab=sets`): question sets gathered from
- * the question bank (see question-set-library.tsx). Another school's items never appear (the server
- * scopes them).
+ * the question bank (see question-set-library.tsx). 本校题 (`?tab=questions`): the questions the school
+ * wrote itself, written and curated here (see school-questions.tsx). Another school's items never appear
+ * (the server scopes them).
  */
 import { Button, Empty, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense, useState } from 'react';
@@ -27,6 +28,8 @@ export const MATERIAL_PAGE_SIZE = 10;
 
 // The 题目合集 tab (its list, view and dialog) is fetched when opened, not with the papers' first view.
 const QuestionSetLibrary = lazy(() => import('../question-set-library').then((m) => ({ default: m.QuestionSetLibrary })));
+// So is the 本校题 tab (its list and the question editor).
+const SchoolQuestions = lazy(() => import('../school-questions').then((m) => ({ default: m.SchoolQuestions })));
 
 export function SchoolMaterialsPage() {
   const { user } = usePapersServices();
@@ -38,7 +41,8 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'sets' ? 'sets' : 'papers';
+  const asked = params.get('tab');
+  const tab = asked === 'sets' || asked === 'questions' ? asked : 'papers';
   const [keyword, setKeyword] = useState('');
   const [libraryFilters, setLibraryFilters] = useState<LibraryFilterValues>({});
   const { subjectId, schoolYearId, chapterId } = libraryFilters;
@@ -141,7 +145,9 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
           <Typography.Text type="tertiary">
             {tab === 'papers'
               ? '本校老师共享的试卷，可预览、复制到我的试卷后修改和布置'
-              : '本校老师从题库中整理的题目合集，可查看、复制，或直接用来组卷'}
+              : tab === 'sets'
+                ? '本校老师从题库中整理的题目合集，可查看、复制，或直接用来组卷'
+                : '本校老师自己编写的题目，组卷选题时在题库中标为「本校题」'}
           </Typography.Text>
         </div>
         {tab === 'papers' ? (
@@ -154,14 +160,20 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         type="line"
         className={styles.tabs}
         activeKey={tab}
-        onChange={(key) => setParams(key === 'sets' ? { tab: 'sets' } : {}, { replace: true })}
+        onChange={(key) => setParams(key === 'papers' ? {} : { tab: key }, { replace: true })}
       >
         <TabPane tab="试卷" itemKey="papers" />
         <TabPane tab="题目合集" itemKey="sets" />
+        <TabPane tab="本校题" itemKey="questions" />
       </Tabs>
       {tab === 'sets' ? (
         <Suspense fallback={<Spin />}>
           <QuestionSetLibrary orgId={orgId} />
+        </Suspense>
+      ) : null}
+      {tab === 'questions' ? (
+        <Suspense fallback={<Spin />}>
+          <SchoolQuestions />
         </Suspense>
       ) : null}
       {tab === 'papers' ? (
