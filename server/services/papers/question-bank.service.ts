@@ -89,19 +89,27 @@ export async function visibleNodes(
 }
 
 /**
- * A chapter and its subchapters, as far as the school can see them (校本资料's 章节 filter of papers and of
- * question sets); none for a chapter the school cannot see.
+ * A chapter (or knowledge point) and those below it, as far as the school can see them (校本资料's 章节
+ * filter of papers and of question sets, 知识点 of question sets); none for one the school cannot see.
  */
-export async function visibleChapterSubtree(db: Db, scope: SchoolScope, chapterId: number): Promise<number[]> {
-  const [chapter] = await db
-    .select({ subjectId: chapters.subjectId, subjectName: subjects.name })
-    .from(chapters)
-    .innerJoin(subjects, eq(subjects.id, chapters.subjectId))
-    .where(eq(chapters.id, chapterId));
-  if (!chapter) return [];
-  const nodes = await visibleNodes(db, chapters, scope, { id: chapter.subjectId, name: chapter.subjectName });
-  return nodes.some((n) => n.id === chapterId) ? descendantIds(nodes, chapterId) : [];
+export async function visibleSubtree(
+  db: Db,
+  scope: SchoolScope,
+  table: typeof chapters | typeof knowledgePoints,
+  nodeId: number,
+): Promise<number[]> {
+  const [node] = await db
+    .select({ subjectId: table.subjectId, subjectName: subjects.name })
+    .from(table)
+    .innerJoin(subjects, eq(subjects.id, table.subjectId))
+    .where(eq(table.id, nodeId));
+  if (!node) return [];
+  const nodes = await visibleNodes(db, table, scope, { id: node.subjectId, name: node.subjectName });
+  return nodes.some((n) => n.id === nodeId) ? descendantIds(nodes, nodeId) : [];
 }
+
+export const visibleChapterSubtree = (db: Db, scope: SchoolScope, chapterId: number) =>
+  visibleSubtree(db, scope, chapters, chapterId);
 
 /** Questions by id with their chapters and knowledge points, in the order of `ids`. */
 export async function loadQuestions(db: Db, ids: number[]): Promise<Question[]> {

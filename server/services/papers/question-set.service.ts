@@ -19,10 +19,17 @@ import {
 import type { Db } from '../../db/client';
 import { pageOf } from './paged';
 import { shareToLibrary, unshareFromLibrary } from './library-sharing';
-import { chapters, classes, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
+import { chapters, classes, knowledgePoints, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { type Actor, can, loadActor } from '../org/permissions';
-import { escapeLike, loadQuestions, visibleChapterSubtree, visibleNodes, visibleQuestionsOf } from './question-bank.service';
+import {
+  escapeLike,
+  loadQuestions,
+  visibleChapterSubtree,
+  visibleNodes,
+  visibleQuestionsOf,
+  visibleSubtree,
+} from './question-bank.service';
 import { requireSchool, requireSchoolYear, requireSubject, type SchoolScope } from './school-scope';
 
 type InputData = z.output<typeof questionSetInputSchema>;
@@ -66,6 +73,10 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
       const nodes = await visibleNodes(db, chapters, scope, subject);
       if (!nodes.some((n) => n.id === input.chapterId)) throw ApiError.badRequest('章节不存在或不属于该学科');
     }
+    if (input.knowledgePointId !== null) {
+      const nodes = await visibleNodes(db, knowledgePoints, scope, subject);
+      if (!nodes.some((n) => n.id === input.knowledgePointId)) throw ApiError.badRequest('知识点不存在或不属于该学科');
+    }
     const visible = await db
       .select({ id: questions.id })
       .from(questions)
@@ -101,12 +112,14 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
           subjectName: subjects.name,
           schoolYearName: classes.name,
           chapterName: chapters.name,
+          pointName: knowledgePoints.name,
           authorName: users.nickname,
         })
         .from(questionSets)
         .innerJoin(subjects, eq(subjects.id, questionSets.subjectId))
         .innerJoin(classes, eq(classes.id, questionSets.schoolYearId))
         .leftJoin(chapters, eq(chapters.id, questionSets.chapterId))
+        .leftJoin(knowledgePoints, eq(knowledgePoints.id, questionSets.knowledgePointId))
         .leftJoin(users, eq(users.id, questionSets.createdBy))
         .where(inArray(questionSets.id, ids)),
       db
@@ -127,6 +140,8 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
           subject: { id: set.subjectId, name: row.subjectName },
           schoolYear: { id: set.schoolYearId, name: row.schoolYearName },
           chapter: set.chapterId === null || row.chapterName === null ? null : { id: set.chapterId, name: row.chapterName },
+          knowledgePoint:
+            set.knowledgePointId === null || row.pointName === null ? null : { id: set.knowledgePointId, name: row.pointName },
           questionCount: counts.find((c) => c.setId === id)?.value ?? 0,
           createdBy: set.createdBy === null || row.authorName === null ? null : { id: set.createdBy, name: row.authorName },
           mine: set.createdBy === actor.userId,
@@ -163,6 +178,10 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
         const ids = await visibleChapterSubtree(db, scope, query.chapterId);
         filters.push(ids.length > 0 ? inArray(questionSets.chapterId, ids) : sql`false`);
       }
+      if (query.knowledgePointId) {
+        const ids = await visibleSubtree(db, scope, knowledgePoints, query.knowledgePointId);
+        filters.push(ids.length > 0 ? inArray(questionSets.knowledgePointId, ids) : sql`false`);
+      }
       const where = and(...filters);
       const order =
         query.scope === 'mine'
@@ -188,6 +207,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
             subjectId: input.subjectId,
             schoolYearId: input.schoolYearId,
             chapterId: input.chapterId,
+            knowledgePointId: input.knowledgePointId,
             name: input.name,
             description: input.description,
             createdBy: userId,
@@ -212,6 +232,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
             subjectId: input.subjectId,
             schoolYearId: input.schoolYearId,
             chapterId: input.chapterId,
+            knowledgePointId: input.knowledgePointId,
             name: input.name,
             description: input.description,
             updatedAt: now(),
@@ -263,6 +284,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
             subjectId: set.subjectId,
             schoolYearId: set.schoolYearId,
             chapterId: set.chapterId,
+            knowledgePointId: set.knowledgePointId,
             name: `${set.name.slice(0, MAX_SET_NAME - 4)}（副本）`,
             description: set.description,
             createdBy: userId,

@@ -1,14 +1,14 @@
 /**
- * 存为题目合集 / 编辑题目合集: the set's name, school year, chapter (optional) and description. Made from
- * the 试题篮's questions (with 共享到校本资料 ticked by default), or changing a set the caller may edit
- * (its questions are kept; they are taken out one by one in the set's view).
+ * 存为题目合集 / 编辑题目合集: the set's name, school year, chapter and knowledge point (both optional) and
+ * description. Made from the 试题篮's questions (with 共享到校本资料 ticked by default), or changing a
+ * set the caller may edit (its questions are kept; they are taken out one by one in the set's view).
  */
 import { Banner, Checkbox, Input, Modal, TextArea, Toast } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { MAX_SET_DESCRIPTION, MAX_SET_NAME, type QuestionSetDetail } from '../../shared/contract/question-sets';
 import { useRemote } from '../../shared/ui/use-remote';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
-import { FilingChapterSelect } from './filing-chapter-select';
+import { FilingChapterSelect, FilingPointSelect } from './filing-chapter-select';
 import { fetchSchoolYears } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { type TargetFormProps, targetDialog } from './target-dialog';
@@ -26,6 +26,7 @@ function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionS
   const [name, setName] = useState(editing ? editing.name : target.kind === 'create' ? target.name : '');
   const [schoolYearId, setSchoolYearId] = useState<number | null>(editing ? editing.schoolYear.id : user.schoolYearId);
   const [chapterId, setChapterId] = useState<number | null>(editing?.chapter?.id ?? null);
+  const [knowledgePointId, setKnowledgePointId] = useState<number | null>(editing?.knowledgePoint?.id ?? null);
   const [description, setDescription] = useState(editing?.description ?? '');
   const [shared, setShared] = useState(true);
   const [error, setError] = useState('');
@@ -37,7 +38,7 @@ function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionS
     if (!schoolYearId) return setError('请选择学年');
     setError('');
     setBusy(true);
-    const fields = { name: name.trim(), subjectId, schoolYearId, chapterId, description: description.trim() };
+    const fields = { name: name.trim(), subjectId, schoolYearId, chapterId, knowledgePointId, description: description.trim() };
     try {
       const set = editing
         ? await updateQuestionSet(http, editing.id, { ...fields, questionIds: editing.questions.map((q) => q.id) })
@@ -93,6 +94,7 @@ function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionS
           style={{ width: '100%' }}
         />
         <FilingChapterSelect subjectId={subjectId} value={chapterId} onChange={setChapterId} />
+        <FilingPointSelect subjectId={subjectId} value={knowledgePointId} onChange={setKnowledgePointId} />
         <TextArea
           aria-label="合集说明"
           placeholder="说明（可不填）：适用范围、使用建议"

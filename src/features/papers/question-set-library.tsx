@@ -1,7 +1,7 @@
 /**
  * 校本资料's 题目合集 tab: the question sets teachers of the school shared (or, with 我的题目合集, the
- * caller's own, shared or not), filtered by subject, school year and chapter, with who made each and
- * when. Open one to read its questions; 用此合集组卷 starts a new paper on /edit with them; 复制到我的题目合集.
+ * caller's own, shared or not), filtered by subject, school year, chapter and knowledge point, with
+ * who made each and when. Open one to read its questions; 用此合集组卷 starts a new paper on /edit with them; 复制到我的题目合集.
  * The owner and admins (the server's `canEdit`) edit, withdraw or remove, and delete a set.
  */
 import { Button, Empty, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
@@ -25,6 +25,7 @@ import {
   unshareQuestionSet,
 } from './question-sets-api';
 import { LibraryFilters, type LibraryFilterValues } from './library-filters';
+import { FilingPointSelect } from './filing-chapter-select';
 import { filingLine, NameSearch, WithdrawButton, withdrawnToast } from './library-parts';
 
 export const SET_PAGE_SIZE = 10;
@@ -38,6 +39,7 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
   const [keyword, setKeyword] = useState('');
   const [libraryFilters, setLibraryFilters] = useState<LibraryFilterValues>({});
   const { subjectId, schoolYearId, chapterId } = libraryFilters;
+  const [knowledgePointId, setKnowledgePointId] = useState<number | null>(null);
   const [page, setPage] = useState(1);
   const [openId, setOpenId] = useState<number | null>(null);
   const [editing, setEditing] = useState<QuestionSetTarget | null>(null);
@@ -51,10 +53,11 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
     ...(subjectId ? { subjectId } : {}),
     ...(schoolYearId ? { schoolYearId } : {}),
     ...(chapterId ? { chapterId } : {}),
+    ...(knowledgePointId ? { knowledgePointId } : {}),
   };
   const sets = useRemote(`question-sets:${JSON.stringify(query)}`, () => fetchQuestionSetPage(http, query));
   const rows = sets.data?.list ?? [];
-  const filtered = Boolean(keyword || subjectId || schoolYearId || chapterId);
+  const filtered = Boolean(keyword || subjectId || schoolYearId || chapterId || knowledgePointId);
 
   const filter =
     <T,>(set: (value: T) => void) =>
@@ -200,7 +203,12 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
       title: '章节',
       dataIndex: 'chapter',
       width: 150,
-      render: (_: unknown, set: QuestionSetSummary) => set.chapter?.name ?? '—',
+      render: (_: unknown, set: QuestionSetSummary) => (
+        <div>
+          {set.chapter?.name ?? '—'}
+          {set.knowledgePoint ? <div className={styles.sub}>{`知识点：${set.knowledgePoint.name}`}</div> : null}
+        </div>
+      ),
     },
     {
       title: '创建人',
@@ -231,7 +239,23 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
           <Radio value="mine">我的题目合集</Radio>
         </RadioGroup>
         <NameSearch label="合集名称" width={200} onSearch={filter(setKeyword)} />
-        <LibraryFilters orgId={orgId} value={libraryFilters} onChange={filter(setLibraryFilters)} />
+        <LibraryFilters
+          orgId={orgId}
+          value={libraryFilters}
+          onChange={(next) => {
+            // A knowledge point belongs to a subject: cleared with it, as 章节 is.
+            if (next.subjectId !== subjectId) setKnowledgePointId(null);
+            filter(setLibraryFilters)(next);
+          }}
+        />
+        {subjectId ? (
+          <FilingPointSelect
+            subjectId={subjectId}
+            value={knowledgePointId}
+            onChange={filter(setKnowledgePointId)}
+            style={{ width: 200 }}
+          />
+        ) : null}
       </div>
       <PagedList
         label="题目合集列表"
@@ -252,7 +276,9 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
                 </Tag>
               ) : null}
             </div>
-            <div className={styles.sub}>{filingLine(set, set.chapter)}</div>
+            <div className={styles.sub}>
+              {`${filingLine(set, set.chapter)}${set.knowledgePoint ? ` · 知识点：${set.knowledgePoint.name}` : ''}`}
+            </div>
             <div className={styles.sub}>{`${set.questionCount} 题 · ${setByline(set)}`}</div>
             {actions(set)}
           </>

@@ -78,9 +78,10 @@ afterEach(() => Modal.destroyAll());
 
 describe('校本资料 · 题目合集', () => {
   it('lists shared sets with chapter, who made them and when; a colleague reads, copies and composes', async () => {
-    const fake = renderSets([summary(1, { name: '有理数易错题' })]);
+    const fake = renderSets([summary(1, { name: '有理数易错题', knowledgePoint: { id: 21, name: '相反数' } })]);
     const row = (await screen.findByText('有理数易错题')).closest('tr')!;
     expect(within(row).getByText('第一章 有理数')).toBeInTheDocument();
+    expect(within(row).getByText('知识点：相反数')).toBeInTheDocument();
     expect(within(row).getByText('李主任')).toBeInTheDocument();
     expect(within(row).getByText('2026-11-21')).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: /编辑|删除|撤回|移除/ })).toBeNull();
