@@ -15,6 +15,8 @@ type FilingProps = {
   value: number | null;
   onChange: (id: number | null) => void;
   style?: CSSProperties;
+  /** Instead of the dialogs' 「…（可不选）」, e.g. a filter's 全部知识点. */
+  placeholder?: string;
 };
 
 const TREES = {
@@ -22,14 +24,14 @@ const TREES = {
   knowledgePoints: { label: '知识点', placeholder: '知识点（可不选）', fetch: fetchKnowledgePoints },
 } as const;
 
-function FilingTreeSelect({ tree, subjectId, value, onChange, style }: FilingProps & { tree: keyof typeof TREES }) {
+function FilingTreeSelect({ tree, subjectId, value, onChange, style, placeholder }: FilingProps & { tree: keyof typeof TREES }) {
   const { http } = usePapersServices();
-  const { label, placeholder, fetch } = TREES[tree];
+  const { label, fetch } = TREES[tree];
   const nodes = useRemote(subjectId === null ? null : `${tree}:${subjectId}`, () => fetch(http, subjectId!));
   return (
     <LabelledSelect
       label={label}
-      placeholder={placeholder}
+      placeholder={placeholder ?? TREES[tree].placeholder}
       showClear
       filter
       optionList={toPathOptions(nodes.data ?? [])}

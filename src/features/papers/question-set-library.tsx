@@ -253,6 +253,7 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
             subjectId={subjectId}
             value={knowledgePointId}
             onChange={filter(setKnowledgePointId)}
+            placeholder="全部知识点"
             style={{ width: 200 }}
           />
         ) : null}
