@@ -121,9 +121,6 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
                   onChange={(checked) => update(row.questionNo, { doubleMarking: checked })}
                 />
                 双评
-                {row.doubleMarking && row.userIds.length < 2 && !problem ? (
-                  <span className={styles.creditHint}>须选两位及以上阅卷老师</span>
-                ) : null}
               </label>
               <label className={styles.assignField}>
                 误差
@@ -146,6 +143,8 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
                 <span className={styles.fieldError} role="alert">
                   {problem}
                 </span>
+              ) : row.doubleMarking && row.userIds.length < 2 ? (
+                <span className={styles.fieldHint}>双评须选两位及以上阅卷老师</span>
               ) : null}
             </li>
           );

@@ -244,7 +244,7 @@ describe('/correct', () => {
     renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
     const row = await screen.findByRole('listitem', { name: '第14题分配' });
     await userEvent.click(within(row).getByRole('switch', { name: '第14题双评' }));
-    expect(within(row).getByText('须选两位及以上阅卷老师')).toBeInTheDocument();
+    expect(within(row).getByText('双评须选两位及以上阅卷老师')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '保存分配' }));
     expect(within(row).getByRole('alert')).toHaveTextContent('双评至少需要两位阅卷老师');
     expect(fake.putJson).not.toHaveBeenCalled();
