@@ -5,7 +5,7 @@
  * or more underscores) and stored as the bank's rich text; the contract's own checks run before sending,
  * the server checks again.
  */
-import { Banner, Button, Checkbox, CheckboxGroup, Input, Modal, Radio, RadioGroup, TextArea, Toast } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Checkbox, CheckboxGroup, Input, Radio, RadioGroup, TextArea, Toast } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import {
   DIFFICULTIES,
@@ -24,7 +24,7 @@ import { useRemote } from '../../shared/ui/use-remote';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { createQuestion, fetchChapters, fetchKnowledgePoints, fetchSubjects, updateQuestion } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { type TargetFormProps, targetDialog } from './target-dialog';
+import { SaveModal, type TargetFormProps, targetDialog } from './target-dialog';
 import { toPathOptions } from './tree-data';
 
 const LETTERS = 'ABCDEFGH';
@@ -123,16 +123,12 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
 
   const full = { width: '100%' };
   return (
-    <Modal
+    <SaveModal
       title={editing ? '编辑本校题' : '新建本校题'}
-      visible
       width="min(94vw, 640px)"
-      onCancel={onClose}
-      onOk={() => void save()}
-      okText="保存"
-      cancelText="取消"
-      okButtonProps={{ loading: busy, 'aria-label': '保存' }}
-      cancelButtonProps={{ 'aria-label': '取消' }}
+      busy={busy}
+      onClose={onClose}
+      onSave={() => void save()}
       bodyStyle={{ maxHeight: '70vh', overflowY: 'auto' }}
     >
       {editing && hasRichParts(editing) ? (
@@ -305,7 +301,7 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
           style={full}
         />
       </div>
-    </Modal>
+    </SaveModal>
   );
 }
 

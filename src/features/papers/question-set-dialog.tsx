@@ -3,7 +3,7 @@
  * description. Made from the 试题篮's questions (with 共享到校本资料 ticked by default), or changing a
  * set the caller may edit (its questions are kept; they are taken out one by one in the set's view).
  */
-import { Banner, Checkbox, Input, Modal, TextArea, Toast } from '@douyinfe/semi-ui-19';
+import { Banner, Checkbox, Input, TextArea, Toast } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { MAX_SET_DESCRIPTION, MAX_SET_NAME, type QuestionSetDetail } from '../../shared/contract/question-sets';
 import { useRemote } from '../../shared/ui/use-remote';
@@ -11,7 +11,7 @@ import { LabelledSelect } from '../../shared/ui/labelled-select';
 import { FilingChapterSelect, FilingPointSelect } from './filing-chapter-select';
 import { fetchSchoolYears } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { type TargetFormProps, targetDialog } from './target-dialog';
+import { SaveModal, type TargetFormProps, targetDialog } from './target-dialog';
 import { createQuestionSet, updateQuestionSet } from './question-sets-api';
 
 /** What the dialog works on: new questions of a subject, or an existing set. */
@@ -61,17 +61,12 @@ function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionS
   const count = editing ? editing.questionCount : target.kind === 'create' ? target.questionIds.length : 0;
   const subjectName = editing ? editing.subject.name : target.kind === 'create' ? target.subjectName : '';
   return (
-    <Modal
+    <SaveModal
       title={editing ? '编辑题目合集' : '存为题目合集'}
-      visible
       width="min(94vw, 480px)"
-      onCancel={onClose}
-      onOk={() => void save()}
-      okText="保存"
-      cancelText="取消"
-      // Semi names these buttons "confirm" and "cancel" for screen readers; say it in Chinese.
-      okButtonProps={{ loading: busy, 'aria-label': '保存' }}
-      cancelButtonProps={{ 'aria-label': '取消' }}
+      busy={busy}
+      onClose={onClose}
+      onSave={() => void save()}
     >
       <p style={{ marginTop: 0 }}>{`${subjectName} · 共 ${count} 题`}</p>
       {error ? <Banner type="danger" description={error} closeIcon={null} style={{ marginBottom: 12 }} /> : null}
@@ -110,7 +105,7 @@ function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionS
           </Checkbox>
         )}
       </div>
-    </Modal>
+    </SaveModal>
   );
 }
 
