@@ -1,12 +1,12 @@
 /**
  * 题目合集 (question sets): a teacher's named selection of questions of one subject, filed under a
- * school year and optionally a chapter, which they may share to 校本资料. Items point at questions of the
+ * school year and optionally a chapter and a knowledge point, which they may share to 校本资料. Items point at questions of the
  * shared bank or of the school's own; deleting a school question takes it out of every set.
  */
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { classes, orgs, subjects, users } from './schema-accounts';
-import { chapters, questions } from './schema-papers';
+import { chapters, knowledgePoints, questions } from './schema-papers';
 
 const stamp = (name: string) =>
   timestamp(name, { withTimezone: true })
@@ -28,6 +28,8 @@ export const questionSets = pgTable(
       .notNull()
       .references(() => classes.id, { onDelete: 'restrict' }),
     chapterId: integer('chapter_id').references((): AnyPgColumn => chapters.id, { onDelete: 'set null' }),
+    /** Optional, like the chapter: the knowledge point the set practises (校本资料 filters by it). */
+    knowledgePointId: integer('knowledge_point_id').references((): AnyPgColumn => knowledgePoints.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),

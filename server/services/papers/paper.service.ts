@@ -23,6 +23,7 @@ import {
 } from '../../../src/shared/contract/papers';
 import type { Db } from '../../db/client';
 import { pageOf } from './paged';
+import { shareToLibrary, unshareFromLibrary } from './library-sharing';
 import {
   answerSheetTemplates,
   chapters,
@@ -374,10 +375,9 @@ export function createPaperService({
         const nodes = subject ? await usableChapters(scope, subject) : [];
         if (!nodes.some((n) => n.id === request.chapterId)) throw ApiError.badRequest('章节不存在或不属于该试卷的学科');
       }
-      await db
-        .update(papers)
-        .set({ sharedAt: paper.sharedAt ?? new Date(), sharedChapterId: request.chapterId })
-        .where(eq(papers.id, id));
+      await shareToLibrary(scope, paper, (sharedAt) =>
+        db.update(papers).set({ sharedAt, sharedChapterId: request.chapterId }).where(eq(papers.id, id)),
+      );
       const [summary] = await summarize(scope, [id]);
       return summary!;
     },
@@ -386,9 +386,9 @@ export function createPaperService({
     async unshare(userId: number, id: number): Promise<null> {
       const scope = await requireSchool(db, userId);
       const paper = await requirePaper(scope, id);
-      if (paper.sharedAt === null) throw ApiError.notFound();
-      await requireOwnerOrAdmin(db, scope, paper.createdBy);
-      await db.update(papers).set({ sharedAt: null, sharedChapterId: null }).where(eq(papers.id, id));
+      await unshareFromLibrary(db, scope, paper, () =>
+        db.update(papers).set({ sharedAt: null, sharedChapterId: null }).where(eq(papers.id, id)),
+      );
       return null;
     },
 

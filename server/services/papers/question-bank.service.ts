@@ -25,6 +25,7 @@ import {
   subjects,
 } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
+import { can, loadActor } from '../org/permissions';
 import { requireOwnerOrAdmin, requireSchool, requireSubject, sameNameSubjectIds, type SchoolScope } from './school-scope';
 
 type QuestionRow = typeof questions.$inferSelect;
@@ -88,19 +89,27 @@ export async function visibleNodes(
 }
 
 /**
- * A chapter and its subchapters, as far as the school can see them (校本资料's 章节 filter of papers and of
- * question sets); none for a chapter the school cannot see.
+ * A chapter (or knowledge point) and those below it, as far as the school can see them (校本资料's 章节
+ * filter of papers and of question sets, 知识点 of question sets); none for one the school cannot see.
  */
-export async function visibleChapterSubtree(db: Db, scope: SchoolScope, chapterId: number): Promise<number[]> {
-  const [chapter] = await db
-    .select({ subjectId: chapters.subjectId, subjectName: subjects.name })
-    .from(chapters)
-    .innerJoin(subjects, eq(subjects.id, chapters.subjectId))
-    .where(eq(chapters.id, chapterId));
-  if (!chapter) return [];
-  const nodes = await visibleNodes(db, chapters, scope, { id: chapter.subjectId, name: chapter.subjectName });
-  return nodes.some((n) => n.id === chapterId) ? descendantIds(nodes, chapterId) : [];
+export async function visibleSubtree(
+  db: Db,
+  scope: SchoolScope,
+  table: typeof chapters | typeof knowledgePoints,
+  nodeId: number,
+): Promise<number[]> {
+  const [node] = await db
+    .select({ subjectId: table.subjectId, subjectName: subjects.name })
+    .from(table)
+    .innerJoin(subjects, eq(subjects.id, table.subjectId))
+    .where(eq(table.id, nodeId));
+  if (!node) return [];
+  const nodes = await visibleNodes(db, table, scope, { id: node.subjectId, name: node.subjectName });
+  return nodes.some((n) => n.id === nodeId) ? descendantIds(nodes, nodeId) : [];
 }
+
+export const visibleChapterSubtree = (db: Db, scope: SchoolScope, chapterId: number) =>
+  visibleSubtree(db, scope, chapters, chapterId);
 
 /** Questions by id with their chapters and knowledge points, in the order of `ids`. */
 export async function loadQuestions(db: Db, ids: number[]): Promise<Question[]> {
@@ -257,7 +266,22 @@ export function createQuestionBankService({ db }: { db: Db }) {
       }
       // The school's own questions first, then the shared bank, each in the order they were added.
       const order = [sql`${questions.orgId} nulls last`, asc(questions.id)];
-      return pageOf(db, questions, questions.id, and(...filters), order, query, (ids) => loadQuestions(db, ids));
+      const actor = await loadActor(db, userId, scope.orgId);
+      return pageOf(db, questions, questions.id, and(...filters), order, query, async (ids) => {
+        const [rows, authors] = await Promise.all([
+          loadQuestions(db, ids),
+          ids.length === 0
+            ? []
+            : db.select({ id: questions.id, createdBy: questions.createdBy }).from(questions).where(inArray(questions.id, ids)),
+        ]);
+        const authorOf = new Map(authors.map((row) => [row.id, row.createdBy]));
+        // 本校题 its author or an admin may change (the same rule as requireOwnQuestion); the shared bank nobody.
+        return rows.map((question) => {
+          const createdBy = authorOf.get(question.id) ?? null;
+          const canEdit = !question.shared && (createdBy === userId || can(actor, { kind: 'owned.edit', ownerId: createdBy }));
+          return { ...question, canEdit };
+        });
+      });
     },
 
     async create(userId: number, raw: QuestionInputData): Promise<Question> {

@@ -18,10 +18,18 @@ import {
 } from '../../../src/shared/contract/question-sets';
 import type { Db } from '../../db/client';
 import { pageOf } from './paged';
-import { chapters, classes, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
+import { shareToLibrary, unshareFromLibrary } from './library-sharing';
+import { chapters, classes, knowledgePoints, questions, questionSetItems, questionSets, subjects, users } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { type Actor, can, loadActor } from '../org/permissions';
-import { escapeLike, loadQuestions, visibleChapterSubtree, visibleNodes, visibleQuestionsOf } from './question-bank.service';
+import {
+  escapeLike,
+  loadQuestions,
+  visibleChapterSubtree,
+  visibleNodes,
+  visibleQuestionsOf,
+  visibleSubtree,
+} from './question-bank.service';
 import { requireSchool, requireSchoolYear, requireSubject, type SchoolScope } from './school-scope';
 
 type InputData = z.output<typeof questionSetInputSchema>;
@@ -65,6 +73,10 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
       const nodes = await visibleNodes(db, chapters, scope, subject);
       if (!nodes.some((n) => n.id === input.chapterId)) throw ApiError.badRequest('章节不存在或不属于该学科');
     }
+    if (input.knowledgePointId !== null) {
+      const nodes = await visibleNodes(db, knowledgePoints, scope, subject);
+      if (!nodes.some((n) => n.id === input.knowledgePointId)) throw ApiError.badRequest('知识点不存在或不属于该学科');
+    }
     const visible = await db
       .select({ id: questions.id })
       .from(questions)
@@ -100,12 +112,14 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
           subjectName: subjects.name,
           schoolYearName: classes.name,
           chapterName: chapters.name,
+          pointName: knowledgePoints.name,
           authorName: users.nickname,
         })
         .from(questionSets)
         .innerJoin(subjects, eq(subjects.id, questionSets.subjectId))
         .innerJoin(classes, eq(classes.id, questionSets.schoolYearId))
         .leftJoin(chapters, eq(chapters.id, questionSets.chapterId))
+        .leftJoin(knowledgePoints, eq(knowledgePoints.id, questionSets.knowledgePointId))
         .leftJoin(users, eq(users.id, questionSets.createdBy))
         .where(inArray(questionSets.id, ids)),
       db
@@ -126,6 +140,8 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
           subject: { id: set.subjectId, name: row.subjectName },
           schoolYear: { id: set.schoolYearId, name: row.schoolYearName },
           chapter: set.chapterId === null || row.chapterName === null ? null : { id: set.chapterId, name: row.chapterName },
+          knowledgePoint:
+            set.knowledgePointId === null || row.pointName === null ? null : { id: set.knowledgePointId, name: row.pointName },
           questionCount: counts.find((c) => c.setId === id)?.value ?? 0,
           createdBy: set.createdBy === null || row.authorName === null ? null : { id: set.createdBy, name: row.authorName },
           mine: set.createdBy === actor.userId,
@@ -162,6 +178,10 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
         const ids = await visibleChapterSubtree(db, scope, query.chapterId);
         filters.push(ids.length > 0 ? inArray(questionSets.chapterId, ids) : sql`false`);
       }
+      if (query.knowledgePointId) {
+        const ids = await visibleSubtree(db, scope, knowledgePoints, query.knowledgePointId);
+        filters.push(ids.length > 0 ? inArray(questionSets.knowledgePointId, ids) : sql`false`);
+      }
       const where = and(...filters);
       const order =
         query.scope === 'mine'
@@ -187,6 +207,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
             subjectId: input.subjectId,
             schoolYearId: input.schoolYearId,
             chapterId: input.chapterId,
+            knowledgePointId: input.knowledgePointId,
             name: input.name,
             description: input.description,
             createdBy: userId,
@@ -211,6 +232,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
             subjectId: input.subjectId,
             schoolYearId: input.schoolYearId,
             chapterId: input.chapterId,
+            knowledgePointId: input.knowledgePointId,
             name: input.name,
             description: input.description,
             updatedAt: now(),
@@ -229,18 +251,23 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
 
     /** 共享到校本资料: the owner only (an admin does not publish a colleague's draft on their behalf). */
     async share(userId: number, id: number): Promise<QuestionSetSummary> {
-      const { actor, set } = await readable(userId, id);
-      if (set.createdBy !== userId) throw ApiError.forbidden();
-      if (set.sharedAt === null) await db.update(questionSets).set({ sharedAt: now() }).where(eq(questionSets.id, id));
+      const { scope, actor, set } = await readable(userId, id);
+      await shareToLibrary(
+        scope,
+        set,
+        (sharedAt) => db.update(questionSets).set({ sharedAt }).where(eq(questionSets.id, id)),
+        now,
+      );
       const [summary] = await summarize(actor, [id]);
       return summary!;
     },
 
     /** 撤回 (the owner) or 移除 (an admin) a set from 校本资料; the set itself stays its owner's. */
     async unshare(userId: number, id: number): Promise<null> {
-      const { set } = await editable(userId, id);
-      if (set.sharedAt === null) throw ApiError.notFound();
-      await db.update(questionSets).set({ sharedAt: null }).where(eq(questionSets.id, id));
+      const { scope, set } = await readable(userId, id);
+      await unshareFromLibrary(db, scope, set, () =>
+        db.update(questionSets).set({ sharedAt: null }).where(eq(questionSets.id, id)),
+      );
       return null;
     },
 
@@ -257,6 +284,7 @@ export function createQuestionSetService({ db, now = () => new Date() }: { db: D
             subjectId: set.subjectId,
             schoolYearId: set.schoolYearId,
             chapterId: set.chapterId,
+            knowledgePointId: set.knowledgePointId,
             name: `${set.name.slice(0, MAX_SET_NAME - 4)}（副本）`,
             description: set.description,
             createdBy: userId,

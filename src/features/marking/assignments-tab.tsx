@@ -27,14 +27,10 @@ function rowsOf(questions: MarkingQuestion[]): Row[] {
     .filter((q) => q.manual)
     .map((q) => ({
       questionNo: q.questionNo,
-      // `assigned` is who marks it; nobody assigned means the owner marks, who the overview lists first
-      // among the markers (as 阅卷任务 names them); older answers only had the markers (who has marked).
-      userIds:
-        q.assigned === undefined
-          ? q.markers.map((m) => m.userId)
-          : q.assigned.length > 0
-            ? q.assigned
-            : q.markers.slice(0, 1).map((m) => m.userId),
+      // `assigned` is who marks it. Nobody assigned stays nobody (saving does not turn the owner into an
+      // assignment): the owner marks, and pages scanned 按学科分配 go to the class's subject teacher.
+      // Older answers only had the markers (who has marked).
+      userIds: q.assigned === undefined ? q.markers.map((m) => m.userId) : q.assigned,
       doubleMarking: q.doubleMarking,
       tolerance: q.tolerance,
     }));
@@ -88,7 +84,7 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
     <>
       <div className={styles.toolbar}>
         <Typography.Text type="tertiary">
-          为每道主观题选择阅卷老师；开启双评后每份答卷由两位老师各评一次，两次分差超过误差时由第三位老师再评，仍超出时交由您仲裁。
+          为每道主观题选择阅卷老师；不选则由您阅卷，扫描时选了按学科分配的答卷由该班任课老师阅卷。双评须为该题指定至少两位阅卷老师：每份答卷由两位老师各评一次，两次分差超过误差时由第三位老师再评，仍超出时交由您仲裁。
         </Typography.Text>
       </div>
       <ul className={styles.assignRows} aria-label="任务分配">
@@ -111,7 +107,7 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
                 multiple
                 filter
                 maxTagCount={4}
-                placeholder="选择阅卷老师"
+                placeholder="未分配：由您或任课老师阅卷"
                 emptyContent="学校暂无可分配的老师"
                 optionList={teacherOptions}
                 value={row.userIds}
@@ -147,6 +143,8 @@ export function AssignmentsTab({ overview, onSaved }: { overview: MarkingOvervie
                 <span className={styles.fieldError} role="alert">
                   {problem}
                 </span>
+              ) : row.doubleMarking && row.userIds.length < 2 ? (
+                <span className={styles.fieldHint}>双评须选两位及以上阅卷老师</span>
               ) : null}
             </li>
           );

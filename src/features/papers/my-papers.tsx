@@ -14,14 +14,8 @@ import { formatScore } from './basket.store';
 import styles from './pages/paperlist-page.module.css';
 import compose from './compose.module.css';
 import { PagedList, useWordDownload } from './paged-list';
-import {
-  PaperTitleSearch,
-  paperActionsColumn,
-  paperMeta,
-  paperSchoolYearColumn,
-  paperSubjectColumn,
-  paperTitleColumn,
-} from './paper-columns';
+import { paperActionsColumn, paperMeta, paperSchoolYearColumn, paperSubjectColumn, paperTitleColumn } from './paper-columns';
+import { NameSearch } from './library-parts';
 import { unsharePaper } from './materials-api';
 import { createHomework, deletePaper, fetchPaperPage } from './papers-api';
 import { usePapersServices } from './papers-services';
@@ -196,7 +190,7 @@ export function MyPapers({ onAssigned }: { onAssigned: () => void }) {
           <Radio value="mine">我的试卷</Radio>
           <Radio value="school">全校试卷</Radio>
         </RadioGroup>
-        <PaperTitleSearch width={240} onSearch={search} />
+        <NameSearch label="试卷名称" width={240} onSearch={search} />
       </div>
       <PagedList
         label="试卷列表"

@@ -1,12 +1,11 @@
 /**
- * What the lists of papers share (我的试卷 and 校本资料): the search box over titles, the line that
- * sums a paper up, and the table columns for its title, subject, school year and actions. Each list
- * adds its own columns between them.
+ * What the lists of papers share (我的试卷 and 校本资料): the line that sums a paper up and the table
+ * columns for its title, subject, school year and actions. Each list adds its own columns between them;
+ * the search box over names is library-parts.tsx's NameSearch.
  */
-import { IconSearch } from '@douyinfe/semi-icons';
-import { Button, Input, Typography } from '@douyinfe/semi-ui-19';
+import { Typography } from '@douyinfe/semi-ui-19';
 import type { ColumnProps } from '@douyinfe/semi-ui-19/lib/es/table';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { PaperSummary } from '../../shared/contract/papers';
 import { formatScore } from './basket.store';
 import styles from './pages/paperlist-page.module.css';
@@ -48,32 +47,4 @@ export const paperSchoolYearColumn: PaperColumn = {
 
 export function paperActionsColumn(width: number, actions: (paper: PaperSummary) => ReactNode): PaperColumn {
   return { title: '操作', dataIndex: 'actions', width, render: (_: unknown, paper: PaperSummary) => actions(paper) };
-}
-
-/**
- * The search box over paper titles and its 搜索 button. `onSearch` gets the trimmed keyword on 搜索 or
- * Enter, and '' as soon as the box is cleared.
- */
-export function PaperTitleSearch({ width, onSearch }: { width: number; onSearch: (keyword: string) => void }) {
-  const [input, setInput] = useState('');
-  const search = () => onSearch(input.trim());
-  return (
-    <>
-      <Input
-        aria-label="试卷名称"
-        placeholder="按试卷名称搜索"
-        prefix={<IconSearch />}
-        showClear
-        maxLength={60}
-        value={input}
-        onChange={(value) => {
-          setInput(value);
-          if (value === '') onSearch('');
-        }}
-        onEnterPress={search}
-        style={{ width }}
-      />
-      <Button onClick={search}>搜索</Button>
-    </>
-  );
 }

@@ -11,6 +11,7 @@ import {
   paperDraftSchema,
   paperSummaryPageSchema,
   questionPageSchema,
+  questionSchema,
   studentListSchema,
   subjectListSchema,
   treeSchema,
@@ -21,6 +22,7 @@ import {
   type HomeworkStatus,
   type PaperInput,
   type PaperListQuery,
+  type QuestionInput,
   type QuestionQuery,
 } from '../../shared/contract/papers';
 import { MESSAGES } from '../../shared/contract/envelope';
@@ -35,6 +37,14 @@ export const fetchKnowledgePoints = (http: HttpClient, subjectId: number) =>
   http.get(`/api/subjects/${subjectId}/knowledge-points`, undefined, treeSchema);
 
 export const fetchQuestions = (http: HttpClient, query: QuestionQuery) => http.get('/api/questions', query, questionPageSchema);
+
+/** 新建本校题: a question of the caller's school, in the question bank tagged 本校题. */
+export const createQuestion = (http: HttpClient, input: QuestionInput) => http.postJson('/api/questions', input, questionSchema);
+
+export const updateQuestion = (http: HttpClient, id: number, input: QuestionInput) =>
+  http.putJson(`/api/questions/${id}`, input, questionSchema);
+
+export const deleteQuestion = (http: HttpClient, id: number) => http.deleteQuery(`/api/questions/${id}`);
 
 export const fetchPaper = (http: HttpClient, paperId: number) => http.get(`/api/papers/${paperId}`, undefined, paperDetailSchema);
 

@@ -1,66 +1,44 @@
 /**
- * 存为题目合集 / 编辑题目合集: the set's name, school year, chapter (optional) and description. Made from
- * the 试题篮's questions (with 共享到校本资料 ticked by default), or changing a set the caller may edit
- * (its questions are kept; they are taken out one by one in the set's view).
+ * 存为题目合集 / 编辑题目合集: the set's name, school year, chapter and knowledge point (both optional) and
+ * description. Made from the 试题篮's questions (with 共享到校本资料 ticked by default), or changing a
+ * set the caller may edit (its questions are kept; they are taken out one by one in the set's view).
  */
-import { Banner, Checkbox, Input, Modal, TextArea, Toast } from '@douyinfe/semi-ui-19';
+import { Banner, Checkbox, Input, TextArea, Toast } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { MAX_SET_DESCRIPTION, MAX_SET_NAME, type QuestionSetDetail } from '../../shared/contract/question-sets';
 import { useRemote } from '../../shared/ui/use-remote';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
-import { fetchChapters, fetchSchoolYears } from './papers-api';
+import { FilingChapterSelect, FilingPointSelect } from './filing-chapter-select';
+import { fetchSchoolYears } from './papers-api';
 import { usePapersServices } from './papers-services';
+import { SaveModal, type TargetFormProps, targetDialog } from './target-dialog';
 import { createQuestionSet, updateQuestionSet } from './question-sets-api';
-import { toPathOptions } from './tree-data';
 
 /** What the dialog works on: new questions of a subject, or an existing set. */
 export type QuestionSetTarget =
   | { kind: 'create'; subjectId: number; subjectName: string; questionIds: number[]; name: string }
   | { kind: 'edit'; set: QuestionSetDetail };
 
-export function QuestionSetDialog({
-  target,
-  onClose,
-  onSaved,
-}: {
-  target: QuestionSetTarget | null;
-  onClose: () => void;
-  onSaved: (set: QuestionSetDetail) => void;
-}) {
-  // Remounted per target, so the fields start from it.
-  if (target === null) return null;
-  const key = target.kind === 'edit' ? `edit:${target.set.id}` : 'create';
-  return <QuestionSetForm key={key} target={target} onClose={onClose} onSaved={onSaved} />;
-}
-
-function QuestionSetForm({
-  target,
-  onClose,
-  onSaved,
-}: {
-  target: QuestionSetTarget;
-  onClose: () => void;
-  onSaved: (set: QuestionSetDetail) => void;
-}) {
+function QuestionSetForm({ target, onClose, onSaved }: TargetFormProps<QuestionSetTarget, QuestionSetDetail>) {
   const { http, user } = usePapersServices();
   const editing = target.kind === 'edit' ? target.set : null;
   const subjectId = editing ? editing.subject.id : target.kind === 'create' ? target.subjectId : 0;
   const [name, setName] = useState(editing ? editing.name : target.kind === 'create' ? target.name : '');
   const [schoolYearId, setSchoolYearId] = useState<number | null>(editing ? editing.schoolYear.id : user.schoolYearId);
   const [chapterId, setChapterId] = useState<number | null>(editing?.chapter?.id ?? null);
+  const [knowledgePointId, setKnowledgePointId] = useState<number | null>(editing?.knowledgePoint?.id ?? null);
   const [description, setDescription] = useState(editing?.description ?? '');
   const [shared, setShared] = useState(true);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const years = useRemote(user.orgId ? `school-years:${user.orgId}` : null, () => fetchSchoolYears(http, user.orgId ?? 0));
-  const chapters = useRemote(`chapters:${subjectId}`, () => fetchChapters(http, subjectId));
 
   const save = async () => {
     if (!name.trim()) return setError('请输入合集名称');
     if (!schoolYearId) return setError('请选择学年');
     setError('');
     setBusy(true);
-    const fields = { name: name.trim(), subjectId, schoolYearId, chapterId, description: description.trim() };
+    const fields = { name: name.trim(), subjectId, schoolYearId, chapterId, knowledgePointId, description: description.trim() };
     try {
       const set = editing
         ? await updateQuestionSet(http, editing.id, { ...fields, questionIds: editing.questions.map((q) => q.id) })
@@ -83,17 +61,12 @@ function QuestionSetForm({
   const count = editing ? editing.questionCount : target.kind === 'create' ? target.questionIds.length : 0;
   const subjectName = editing ? editing.subject.name : target.kind === 'create' ? target.subjectName : '';
   return (
-    <Modal
+    <SaveModal
       title={editing ? '编辑题目合集' : '存为题目合集'}
-      visible
       width="min(94vw, 480px)"
-      onCancel={onClose}
-      onOk={() => void save()}
-      okText="保存"
-      cancelText="取消"
-      // Semi names these buttons "confirm" and "cancel" for screen readers; say it in Chinese.
-      okButtonProps={{ loading: busy, 'aria-label': '保存' }}
-      cancelButtonProps={{ 'aria-label': '取消' }}
+      busy={busy}
+      onClose={onClose}
+      onSave={() => void save()}
     >
       <p style={{ marginTop: 0 }}>{`${subjectName} · 共 ${count} 题`}</p>
       {error ? <Banner type="danger" description={error} closeIcon={null} style={{ marginBottom: 12 }} /> : null}
@@ -115,16 +88,8 @@ function QuestionSetForm({
           onChange={(value) => setSchoolYearId(value ? Number(value) : null)}
           style={{ width: '100%' }}
         />
-        <LabelledSelect
-          label="所属章节"
-          placeholder="所属章节（可不选）"
-          showClear
-          filter
-          optionList={toPathOptions(chapters.data ?? [])}
-          value={chapterId ?? undefined}
-          onChange={(value) => setChapterId(typeof value === 'number' ? value : null)}
-          style={{ width: '100%' }}
-        />
+        <FilingChapterSelect subjectId={subjectId} value={chapterId} onChange={setChapterId} />
+        <FilingPointSelect subjectId={subjectId} value={knowledgePointId} onChange={setKnowledgePointId} />
         <TextArea
           aria-label="合集说明"
           placeholder="说明（可不填）：适用范围、使用建议"
@@ -140,6 +105,11 @@ function QuestionSetForm({
           </Checkbox>
         )}
       </div>
-    </Modal>
+    </SaveModal>
   );
 }
+
+/** Nothing for null; the form afresh for each target. */
+export const QuestionSetDialog = targetDialog(QuestionSetForm, (target) =>
+  target.kind === 'edit' ? `edit:${target.set.id}` : 'create',
+);

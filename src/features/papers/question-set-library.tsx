@@ -1,11 +1,10 @@
 /**
  * 校本资料's 题目合集 tab: the question sets teachers of the school shared (or, with 我的题目合集, the
- * caller's own, shared or not), filtered by subject, school year and chapter, with who made each and
- * when. Open one to read its questions; 用此合集组卷 starts a new paper on /edit with them; 复制到我的题目合集.
+ * caller's own, shared or not), filtered by subject, school year, chapter and knowledge point, with
+ * who made each and when. Open one to read its questions; 用此合集组卷 starts a new paper on /edit with them; 复制到我的题目合集.
  * The owner and admins (the server's `canEdit`) edit, withdraw or remove, and delete a set.
  */
-import { IconSearch } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Modal, Radio, RadioGroup, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { QuestionSetListQuery, QuestionSetSummary } from '../../shared/contract/question-sets';
@@ -26,6 +25,8 @@ import {
   unshareQuestionSet,
 } from './question-sets-api';
 import { LibraryFilters, type LibraryFilterValues } from './library-filters';
+import { FilingPointSelect } from './filing-chapter-select';
+import { filingLine, NameSearch, WithdrawButton, withdrawnToast } from './library-parts';
 
 export const SET_PAGE_SIZE = 10;
 
@@ -35,10 +36,10 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
   const [scope, setScope] = useState<Scope>('shared');
-  const [keywordInput, setKeywordInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const [libraryFilters, setLibraryFilters] = useState<LibraryFilterValues>({});
   const { subjectId, schoolYearId, chapterId } = libraryFilters;
+  const [knowledgePointId, setKnowledgePointId] = useState<number | null>(null);
   const [page, setPage] = useState(1);
   const [openId, setOpenId] = useState<number | null>(null);
   const [editing, setEditing] = useState<QuestionSetTarget | null>(null);
@@ -52,10 +53,11 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
     ...(subjectId ? { subjectId } : {}),
     ...(schoolYearId ? { schoolYearId } : {}),
     ...(chapterId ? { chapterId } : {}),
+    ...(knowledgePointId ? { knowledgePointId } : {}),
   };
   const sets = useRemote(`question-sets:${JSON.stringify(query)}`, () => fetchQuestionSetPage(http, query));
   const rows = sets.data?.list ?? [];
-  const filtered = Boolean(keyword || subjectId || schoolYearId || chapterId);
+  const filtered = Boolean(keyword || subjectId || schoolYearId || chapterId || knowledgePointId);
 
   const filter =
     <T,>(set: (value: T) => void) =>
@@ -100,23 +102,13 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
   const edit = (set: QuestionSetSummary) =>
     run(`edit:${set.id}`, async () => setEditing({ kind: 'edit', set: await fetchQuestionSet(http, set.id) }));
 
-  const confirmUnshare = (set: QuestionSetSummary) => {
-    const verb = set.mine ? '撤回' : '移除';
-    Modal.confirm({
-      title: `从校本资料${verb}「${set.name}」？`,
-      content: '合集本身保留在作者的我的题目合集中；已被复制的副本不受影响。',
-      okText: verb,
-      cancelText: '取消',
-      okButtonProps: { type: 'danger' },
-      onOk: () =>
-        run(`unshare:${set.id}`, async () => {
-          await unshareQuestionSet(http, set.id);
-          Toast.success(set.mine ? `已撤回「${set.name}」` : `已从校本资料移除「${set.name}」`);
-          if (scope === 'shared') afterRemoval();
-          else sets.reload();
-        }),
+  const unshare = (set: QuestionSetSummary) =>
+    run(`unshare:${set.id}`, async () => {
+      await unshareQuestionSet(http, set.id);
+      Toast.success(withdrawnToast(set.name, set.mine));
+      if (scope === 'shared') afterRemoval();
+      else sets.reload();
     });
-  };
 
   const confirmDelete = (set: QuestionSetSummary) =>
     Modal.confirm({
@@ -174,15 +166,12 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
         </Button>
       ) : null}
       {set.canEdit && set.sharedAt !== null ? (
-        <Button
-          size="small"
-          theme="borderless"
-          type="danger"
-          aria-label={`${set.mine ? '撤回' : '移除'}：${set.name}`}
-          onClick={() => confirmUnshare(set)}
-        >
-          {set.mine ? '撤回' : '移除'}
-        </Button>
+        <WithdrawButton
+          name={set.name}
+          mine={set.mine}
+          kept="合集本身保留在作者的我的题目合集中"
+          onConfirm={() => unshare(set)}
+        />
       ) : null}
       {set.canEdit ? (
         <Button size="small" theme="borderless" type="danger" aria-label={`删除：${set.name}`} onClick={() => confirmDelete(set)}>
@@ -191,9 +180,6 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
       ) : null}
     </Space>
   );
-
-  const chapterLine = (set: QuestionSetSummary) =>
-    `${set.subject.name} · ${set.schoolYear.name}${set.chapter ? ` · ${set.chapter.name}` : ''}`;
 
   const columns = [
     {
@@ -217,7 +203,12 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
       title: '章节',
       dataIndex: 'chapter',
       width: 150,
-      render: (_: unknown, set: QuestionSetSummary) => set.chapter?.name ?? '—',
+      render: (_: unknown, set: QuestionSetSummary) => (
+        <div>
+          {set.chapter?.name ?? '—'}
+          {set.knowledgePoint ? <div className={styles.sub}>{`知识点：${set.knowledgePoint.name}`}</div> : null}
+        </div>
+      ),
     },
     {
       title: '创建人',
@@ -235,8 +226,6 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
     { title: '操作', dataIndex: 'actions', width: 260, render: (_: unknown, set: QuestionSetSummary) => actions(set) },
   ];
 
-  const search = () => filter(setKeyword)(keywordInput.trim());
-
   return (
     <section aria-label="题目合集">
       <div className={styles.filters} role="search" aria-label="筛选题目合集">
@@ -249,22 +238,25 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
           <Radio value="shared">本校共享</Radio>
           <Radio value="mine">我的题目合集</Radio>
         </RadioGroup>
-        <Input
-          aria-label="合集名称"
-          placeholder="按合集名称搜索"
-          prefix={<IconSearch />}
-          showClear
-          maxLength={60}
-          value={keywordInput}
-          onChange={(value) => {
-            setKeywordInput(value);
-            if (value === '') filter(setKeyword)('');
+        <NameSearch label="合集名称" width={200} onSearch={filter(setKeyword)} />
+        <LibraryFilters
+          orgId={orgId}
+          value={libraryFilters}
+          onChange={(next) => {
+            // A knowledge point belongs to a subject: cleared with it, as 章节 is.
+            if (next.subjectId !== subjectId) setKnowledgePointId(null);
+            filter(setLibraryFilters)(next);
           }}
-          onEnterPress={search}
-          style={{ width: 200 }}
         />
-        <Button onClick={search}>搜索</Button>
-        <LibraryFilters orgId={orgId} value={libraryFilters} onChange={filter(setLibraryFilters)} />
+        {subjectId ? (
+          <FilingPointSelect
+            subjectId={subjectId}
+            value={knowledgePointId}
+            onChange={filter(setKnowledgePointId)}
+            placeholder="全部知识点"
+            style={{ width: 200 }}
+          />
+        ) : null}
       </div>
       <PagedList
         label="题目合集列表"
@@ -285,7 +277,9 @@ export function QuestionSetLibrary({ orgId }: { orgId: number }) {
                 </Tag>
               ) : null}
             </div>
-            <div className={styles.sub}>{chapterLine(set)}</div>
+            <div className={styles.sub}>
+              {`${filingLine(set, set.chapter)}${set.knowledgePoint ? ` · 知识点：${set.knowledgePoint.name}` : ''}`}
+            </div>
             <div className={styles.sub}>{`${set.questionCount} 题 · ${setByline(set)}`}</div>
             {actions(set)}
           </>

@@ -5,12 +5,9 @@
 import { Modal, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useState } from 'react';
 import type { PaperSummary } from '../../shared/contract/papers';
-import { useRemote } from '../../shared/ui/use-remote';
+import { FilingChapterSelect } from './filing-chapter-select';
 import { sharePaper } from './materials-api';
-import { fetchChapters } from './papers-api';
 import { usePapersServices } from './papers-services';
-import { LabelledSelect } from '../../shared/ui/labelled-select';
-import { toPathOptions } from './tree-data';
 
 export function ShareDialog({
   paper,
@@ -24,8 +21,6 @@ export function ShareDialog({
   const { http } = usePapersServices();
   const [chapterId, setChapterId] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const subjectId = paper?.subject.id ?? null;
-  const chapters = useRemote(subjectId === null ? null : `chapters:${subjectId}`, () => fetchChapters(http, subjectId!));
 
   const close = () => {
     setChapterId(null);
@@ -63,16 +58,7 @@ export function ShareDialog({
           <Typography.Paragraph>
             {`「${paper.title}」（${paper.subject.name} · ${paper.schoolYear.name}）共享后，本校老师都能在校本资料中预览并复制它；你可以随时撤回。`}
           </Typography.Paragraph>
-          <LabelledSelect
-            label="所属章节"
-            placeholder="所属章节（可不选）"
-            showClear
-            filter
-            optionList={toPathOptions(chapters.data ?? [])}
-            value={chapterId ?? undefined}
-            onChange={(value) => setChapterId(typeof value === 'number' ? value : null)}
-            style={{ width: '100%', marginTop: 8 }}
-          />
+          <FilingChapterSelect subjectId={paper.subject.id} value={chapterId} onChange={setChapterId} style={{ marginTop: 8 }} />
         </>
       ) : null}
     </Modal>

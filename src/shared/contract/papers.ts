@@ -151,6 +151,8 @@ export const questionSchema = z.object({
   usageCount: z.number().int().nonnegative(),
   /** True for the shared bank (read-only for schools); false for the school's own questions. */
   shared: z.boolean(),
+  /** GET /api/questions only: whether the caller may change or delete it (本校题: its author or an admin). */
+  canEdit: z.boolean().optional(),
 });
 export type Question = z.infer<typeof questionSchema>;
 

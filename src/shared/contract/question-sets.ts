@@ -1,6 +1,7 @@
 /**
  * 题目合集 (question sets): a teacher's named selection of bank questions (the shared bank's or the
- * school's own), of one subject, filed under a school year and optionally a chapter, shared to 校本资料.
+ * school's own), of one subject, filed under a school year and optionally a chapter and a knowledge
+ * point, shared to 校本资料.
  * The owner and the school's admins change a set; colleagues read shared sets and copy them.
  * - GET    /api/question-sets             QuestionSetListQuery -> QuestionSetPage
  * - POST   /api/question-sets             QuestionSetCreate -> QuestionSetDetail
@@ -25,6 +26,8 @@ export const questionSetInputSchema = z.object({
   subjectId: idSchema,
   schoolYearId: idSchema,
   chapterId: idSchema.nullable().default(null),
+  /** Optional: the knowledge point of the set's subject it practises. */
+  knowledgePointId: idSchema.nullable().default(null),
   description: text().trim().max(MAX_SET_DESCRIPTION, `说明不能超过 ${MAX_SET_DESCRIPTION} 个字`).default(''),
   /** The questions in order. */
   questionIds: z
@@ -47,6 +50,8 @@ export const questionSetListQuerySchema = pageQuerySchema.extend({
   schoolYearId: formIdSchema.optional(),
   /** A chapter includes its subchapters. */
   chapterId: formIdSchema.optional(),
+  /** A knowledge point includes those below it. */
+  knowledgePointId: formIdSchema.optional(),
 });
 export type QuestionSetListQuery = z.input<typeof questionSetListQuerySchema>;
 
@@ -57,6 +62,8 @@ export const questionSetSummarySchema = z.object({
   subject: idNameSchema,
   schoolYear: idNameSchema,
   chapter: idNameSchema.nullable(),
+  /** Always sent by the server (null: none chosen). */
+  knowledgePoint: idNameSchema.nullable().optional(),
   questionCount: z.number().int().nonnegative(),
   /** Who made it (null when that account is gone), whether that is the caller, and whether the caller may change it. */
   createdBy: idNameSchema.nullable(),

@@ -186,19 +186,21 @@ describe('/correct', () => {
     );
   });
 
-  it('shows the owner as the marker of a question nobody is assigned to, as 阅卷任务 does', async () => {
+  it('keeps a question nobody is assigned to unassigned on save, so 按学科分配 still hands it to the subject teacher', async () => {
     const fake = server({
       overview: overview({
         questions: [question(14, { assigned: [], markers: [{ userId: 7, name: '王老师', marked: 2 }] })],
       }),
     });
     renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
-    await screen.findByRole('listitem', { name: '第14题分配' });
+    const row = await screen.findByRole('listitem', { name: '第14题分配' });
+    expect(within(row).getByText('未分配：由您或任课老师阅卷')).toBeInTheDocument();
+    expect(screen.getByText(/双评须为该题指定至少两位阅卷老师/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '保存分配' }));
     await waitFor(() =>
       expect(fake.putJson).toHaveBeenCalledWith(
         '/api/marking/homework/3/assignments',
-        { questions: [{ questionNo: 14, userIds: [7], doubleMarking: false, tolerance: 0 }] },
+        { questions: [{ questionNo: 14, userIds: [], doubleMarking: false, tolerance: 0 }] },
         expect.anything(),
       ),
     );
@@ -242,6 +244,7 @@ describe('/correct', () => {
     renderMarking('/correct?homeworkId=3&tab=assign', fake.http);
     const row = await screen.findByRole('listitem', { name: '第14题分配' });
     await userEvent.click(within(row).getByRole('switch', { name: '第14题双评' }));
+    expect(within(row).getByText('双评须选两位及以上阅卷老师')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '保存分配' }));
     expect(within(row).getByRole('alert')).toHaveTextContent('双评至少需要两位阅卷老师');
     expect(fake.putJson).not.toHaveBeenCalled();

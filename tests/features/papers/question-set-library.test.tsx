@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Modal } from '@douyinfe/semi-ui-19';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SchoolMaterialsPage } from '../../../src/features/papers/pages/school-materials-page';
 import type { QuestionSetDetail, QuestionSetSummary } from '../../../src/shared/contract/question-sets';
 import { fakeHttp, question, renderWithPapers } from './papers-test-kit';
@@ -49,6 +49,7 @@ function renderSets(rows: QuestionSetSummary[]) {
     if (url === '/api/subjects') return [{ id: 1, name: '数学', questionCount: 10 }];
     if (url === '/api/system/class') return [{ id: 1, name: '2026级 (初一)' }];
     if (url.endsWith('/chapters')) return [];
+    if (url.endsWith('/knowledge-points')) return [{ id: 21, name: '相反数', children: [] }];
     throw new Error(`unexpected ${url}`);
   });
   fake.postJson.mockImplementation(async (url: string) => {
@@ -77,10 +78,16 @@ const setQueries = (get: ReturnType<typeof fakeHttp>['get']) =>
 afterEach(() => Modal.destroyAll());
 
 describe('校本资料 · 题目合集', () => {
+  // The tab is a lazy chunk: loaded once here, so a slow machine does not spend a test's wait on it.
+  beforeAll(async () => {
+    await import('../../../src/features/papers/question-set-library');
+  }, 30_000);
+
   it('lists shared sets with chapter, who made them and when; a colleague reads, copies and composes', async () => {
-    const fake = renderSets([summary(1, { name: '有理数易错题' })]);
+    const fake = renderSets([summary(1, { name: '有理数易错题', knowledgePoint: { id: 21, name: '相反数' } })]);
     const row = (await screen.findByText('有理数易错题')).closest('tr')!;
     expect(within(row).getByText('第一章 有理数')).toBeInTheDocument();
+    expect(within(row).getByText('知识点：相反数')).toBeInTheDocument();
     expect(within(row).getByText('李主任')).toBeInTheDocument();
     expect(within(row).getByText('2026-11-21')).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: /编辑|删除|撤回|移除/ })).toBeNull();
@@ -132,5 +139,16 @@ describe('校本资料 · 题目合集', () => {
     const draft = screen.getByText('草稿').closest('tr')!;
     expect(within(draft).getByText('未共享')).toBeInTheDocument();
     expect(within(draft).getByRole('button', { name: '共享：草稿' })).toBeInTheDocument();
+  });
+
+  it('filters by a knowledge point once a subject is chosen', async () => {
+    const fake = renderSets([summary(1)]);
+    await screen.findByText('合集1');
+    expect(screen.queryByRole('combobox', { name: '知识点' })).toBeNull();
+    await userEvent.click(screen.getByRole('combobox', { name: '学科' }));
+    await userEvent.click(await screen.findByRole('option', { name: /数学$/ }));
+    await userEvent.click(await screen.findByRole('combobox', { name: '知识点' }));
+    await userEvent.click(await screen.findByRole('option', { name: /相反数$/ }));
+    await waitFor(() => expect(setQueries(fake.get).at(-1)).toMatchObject({ subjectId: 1, knowledgePointId: 21, page: 1 }));
   });
 });

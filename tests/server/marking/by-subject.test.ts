@@ -1,7 +1,8 @@
 /**
  * 是否按学科分配试卷给任课老师: pages scanned with the setting go to the marking queue of the teacher of the
  * paper's subject in the student's class; an assignment made in 任务分配 still wins; pages scanned
- * without it go to the question's markers (the owner when nobody is assigned).
+ * without it go to the question's markers (the owner when nobody is assigned). 双评 needs an explicit
+ * assignment of two markers or more.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKING_MESSAGES, markingOverviewSchema, markingTaskSchema } from '../../../src/shared/contract/marking';
@@ -68,6 +69,30 @@ describe('marking assigned by subject (按学科分配)', () => {
     expect(markingTaskSchema.parse(data(await next(colleague, hw.id))).questionNo).toBe(5);
     expect(failure(await next(mathTeacher, hw.id)).status).toBe(403);
     expect((await overview(owner, hw.id)).questions[4]!.bySubject).toEqual([]);
+  });
+
+  it('refuses 双评 without two explicit markers (400 in Chinese) and leaves an unassigned question with the subject teacher', async () => {
+    const hw = await scanned(true);
+    const assign = (userIds: number[], doubleMarking: boolean) =>
+      owner({
+        method: 'PUT',
+        url: `/api/marking/homework/${hw.id}/assignments`,
+        payload: { questions: [{ questionNo: 5, userIds, doubleMarking, tolerance: 1 }] },
+      });
+    for (const userIds of [[], [colleague.userId], [colleague.userId, colleague.userId]]) {
+      expect(failure(await assign(userIds, true))).toEqual({
+        status: 400,
+        msg: `第 5 题：${MARKING_MESSAGES.doubleMarkingNeedsTwo}`,
+      });
+    }
+    // Saved without markers (and without 双评), the question stays 按学科分配: its subject teacher marks it.
+    data(await assign([], false));
+    expect((await overview(owner, hw.id)).questions[4]!.bySubject).toEqual([mathTeacher.userId]);
+    expect(markingTaskSchema.parse(data(await next(mathTeacher, hw.id))).questionNo).toBe(5);
+    // With two markers, 双评 is taken and the subject teacher no longer marks it.
+    data(await assign([owner.userId, colleague.userId], true));
+    expect(failure(await next(mathTeacher, hw.id)).status).toBe(403);
+    expect(markingTaskSchema.parse(data(await next(colleague, hw.id))).questionNo).toBe(5);
   });
 
   it('leaves pages scanned without the setting to the owner', async () => {

@@ -218,6 +218,26 @@ describe('the question bank endpoints', () => {
       expect(failure(await other.call({ method: 'DELETE', url: `/api/questions/${ownId}` })).status).toBe(404);
     });
 
+    it("lets a colleague read the school's question but not change or delete it; its author and the school's creator may (canEdit)", async () => {
+      const ownPage = async (caller: Caller) =>
+        questionPageSchema.parse((await caller({ method: 'GET', url: `/api/questions?subjectId=${MATH}&scope=own` })).json().data)
+          .list;
+      const colleague = await callerFor(app(), 'director');
+      const creator = await callerFor(app(), 'creator');
+      expect((await ownPage(teacher)).find((q) => q.id === ownId)?.canEdit).toBe(true);
+      expect((await ownPage(colleague)).find((q) => q.id === ownId)?.canEdit).toBe(false);
+      expect((await ownPage(creator)).find((q) => q.id === ownId)?.canEdit).toBe(true);
+      const payload = { ...ownQuestion, stem: '同事改过的题干' };
+      expect(failure(await colleague({ method: 'PUT', url: `/api/questions/${ownId}`, payload })).status).toBe(403);
+      expect(failure(await colleague({ method: 'DELETE', url: `/api/questions/${ownId}` })).status).toBe(403);
+      const edited = await creator({ method: 'PUT', url: `/api/questions/${ownId}`, payload: { ...ownQuestion, difficulty: 3 } });
+      expect(questionSchema.parse(edited.json().data)).toMatchObject({ id: ownId, difficulty: 3 });
+      const shared = questionPageSchema.parse(
+        (await creator({ method: 'GET', url: `/api/questions?subjectId=${MATH}&scope=shared&pageSize=1` })).json().data,
+      ).list[0]!;
+      expect(shared.canEdit).toBe(false);
+    });
+
     it('deletes its own question', async () => {
       expect((await teacher({ method: 'DELETE', url: `/api/questions/${ownId}` })).statusCode).toBe(200);
       expect(failure(await teacher({ method: 'DELETE', url: `/api/questions/${ownId}` })).status).toBe(404);

@@ -168,6 +168,35 @@ describe('题目合集 (/api/question-sets)', () => {
     expect((await list(colleague, '?pageSize=1')).list[0]!.id).toBe(loose.id);
   });
 
+  it('files a set under a knowledge point (optional), filters by it with the points below it, and copies keep it', async () => {
+    const points = treeSchema.parse(
+      (await teacher({ method: 'GET', url: `/api/subjects/${MATH}/knowledge-points` })).json().data,
+    );
+    const top = points[0]!;
+    const leaf = top.children[0] ?? top;
+    const filed = await make(teacher, { name: '知识点合集', knowledgePointId: leaf.id, shared: true });
+    const loose = await make(teacher, { name: '不挂知识点', shared: true });
+    expect(filed.knowledgePoint).toEqual({ id: leaf.id, name: leaf.name });
+    expect(loose.knowledgePoint).toBeNull();
+    const ids = async (query: string) => (await list(colleague, query)).list.map((s) => s.id);
+    expect(await ids(`?knowledgePointId=${top.id}`)).toContain(filed.id);
+    expect(await ids(`?knowledgePointId=${top.id}`)).not.toContain(loose.id);
+    expect(await ids(`?knowledgePointId=999999`)).toEqual([]);
+    const copy = questionSetDetailSchema.parse(
+      (await colleague({ method: 'POST', url: `/api/question-sets/${filed.id}/copy`, payload: {} })).json().data,
+    );
+    expect(copy.knowledgePoint).toEqual({ id: leaf.id, name: leaf.name });
+    const chinesePoints = treeSchema.parse(
+      (await teacher({ method: 'GET', url: '/api/subjects/2/knowledge-points' })).json().data,
+    );
+    const wrong = await teacher({
+      method: 'POST',
+      url: '/api/question-sets',
+      payload: input({ knowledgePointId: chinesePoints[0]!.id }),
+    });
+    expect(failure(wrong)).toEqual({ status: 400, msg: '知识点不存在或不属于该学科' });
+  });
+
   it("another school never sees, reads, copies, changes or deletes this school's sets (404)", async () => {
     const set = await make(teacher, { name: '相反数', shared: true });
     expect((await list(other.call)).list.map((s) => s.id)).not.toContain(set.id);

@@ -1,12 +1,13 @@
 /**
- * /schoolmaterials (校本资料): the school's shared library, in two tabs. 试卷: teachers share their papers
+ * /schoolmaterials (校本资料): the school's shared library, in three tabs. 试卷: teachers share their papers
  * from 我的试卷 (共享到校本资料), each filed under a school year, subject and optionally a chapter; here
  * everyone of the school searches and filters them, previews one, and copies it into their own papers.
  * The owner withdraws an item, an admin removes any. 题目合集 (`?tab=sets`): question sets gathered from
- * the question bank (see question-set-library.tsx). Another school's items never appear (the server
- * scopes them).
+ * the question bank (see question-set-library.tsx). 本校题 (`?tab=questions`): the questions the school
+ * wrote itself, written and curated here (see school-questions.tsx). Another school's items never appear
+ * (the server scopes them).
  */
-import { Button, Empty, Modal, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Space, Spin, TabPane, Tabs, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { MaterialListQuery } from '../../../shared/contract/materials';
@@ -15,14 +16,8 @@ import { formatDate } from '../../../shared/lib/format-date';
 import { useRemote } from '../../../shared/ui/use-remote';
 import { NoSchoolPanel } from '../no-school-panel';
 import { PagedList } from '../paged-list';
-import {
-  PaperTitleSearch,
-  paperActionsColumn,
-  paperMeta,
-  paperSchoolYearColumn,
-  paperSubjectColumn,
-  paperTitleColumn,
-} from '../paper-columns';
+import { paperActionsColumn, paperMeta, paperSchoolYearColumn, paperSubjectColumn, paperTitleColumn } from '../paper-columns';
+import { filingLine, NameSearch, WithdrawButton, withdrawnToast } from '../library-parts';
 import { copyPaper, fetchMaterialPage, unsharePaper } from '../materials-api';
 import { LibraryFilters, type LibraryFilterValues } from '../library-filters';
 import { usePapersServices } from '../papers-services';
@@ -33,6 +28,8 @@ export const MATERIAL_PAGE_SIZE = 10;
 
 // The 题目合集 tab (its list, view and dialog) is fetched when opened, not with the papers' first view.
 const QuestionSetLibrary = lazy(() => import('../question-set-library').then((m) => ({ default: m.QuestionSetLibrary })));
+// So is the 本校题 tab (its list and the question editor).
+const SchoolQuestions = lazy(() => import('../school-questions').then((m) => ({ default: m.SchoolQuestions })));
 
 export function SchoolMaterialsPage() {
   const { user } = usePapersServices();
@@ -44,7 +41,8 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
   const { http } = usePapersServices();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'sets' ? 'sets' : 'papers';
+  const asked = params.get('tab');
+  const tab = asked === 'sets' || asked === 'questions' ? asked : 'papers';
   const [keyword, setKeyword] = useState('');
   const [libraryFilters, setLibraryFilters] = useState<LibraryFilterValues>({});
   const { subjectId, schoolYearId, chapterId } = libraryFilters;
@@ -84,28 +82,16 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
     }
   };
 
-  // Modal.confirm shows its button loading while this runs.
+  // The confirmation shows its button loading while this runs.
   const remove = async (paper: PaperSummary) => {
     try {
       await unsharePaper(http, paper.id);
-      Toast.success(paper.mine ? `已撤回「${paper.title}」` : `已从校本资料移除「${paper.title}」`);
+      Toast.success(withdrawnToast(paper.title, paper.mine));
       if (rows.length === 1 && page > 1) setPage(page - 1);
       else materials.reload();
     } catch {
       // Shown by the client.
     }
-  };
-
-  const confirmRemove = (paper: PaperSummary) => {
-    const verb = paper.mine ? '撤回' : '移除';
-    Modal.confirm({
-      title: `从校本资料${verb}「${paper.title}」？`,
-      content: '试卷本身保留在作者的我的试卷中；已被复制的副本不受影响。',
-      okText: verb,
-      cancelText: '取消',
-      okButtonProps: { type: 'danger' },
-      onOk: () => remove(paper),
-    });
   };
 
   const actions = (paper: PaperSummary) => (
@@ -117,15 +103,12 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         复制到我的试卷
       </Button>
       {paper.mine || materials.data?.canRemoveAny ? (
-        <Button
-          size="small"
-          theme="borderless"
-          type="danger"
-          aria-label={`${paper.mine ? '撤回' : '移除'}：${paper.title}`}
-          onClick={() => confirmRemove(paper)}
-        >
-          {paper.mine ? '撤回' : '移除'}
-        </Button>
+        <WithdrawButton
+          name={paper.title}
+          mine={paper.mine}
+          kept="试卷本身保留在作者的我的试卷中"
+          onConfirm={() => remove(paper)}
+        />
       ) : null}
     </Space>
   );
@@ -162,7 +145,9 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
           <Typography.Text type="tertiary">
             {tab === 'papers'
               ? '本校老师共享的试卷，可预览、复制到我的试卷后修改和布置'
-              : '本校老师从题库中整理的题目合集，可查看、复制，或直接用来组卷'}
+              : tab === 'sets'
+                ? '本校老师从题库中整理的题目合集，可查看、复制，或直接用来组卷'
+                : '本校老师自己编写的题目，组卷选题时在题库中标为「本校题」'}
           </Typography.Text>
         </div>
         {tab === 'papers' ? (
@@ -175,20 +160,26 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
         type="line"
         className={styles.tabs}
         activeKey={tab}
-        onChange={(key) => setParams(key === 'sets' ? { tab: 'sets' } : {}, { replace: true })}
+        onChange={(key) => setParams(key === 'papers' ? {} : { tab: key }, { replace: true })}
       >
         <TabPane tab="试卷" itemKey="papers" />
         <TabPane tab="题目合集" itemKey="sets" />
+        <TabPane tab="本校题" itemKey="questions" />
       </Tabs>
       {tab === 'sets' ? (
         <Suspense fallback={<Spin />}>
           <QuestionSetLibrary orgId={orgId} />
         </Suspense>
       ) : null}
+      {tab === 'questions' ? (
+        <Suspense fallback={<Spin />}>
+          <SchoolQuestions />
+        </Suspense>
+      ) : null}
       {tab === 'papers' ? (
         <>
           <div className={styles.filters} role="search" aria-label="筛选校本资料">
-            <PaperTitleSearch width={220} onSearch={filter(setKeyword)} />
+            <NameSearch label="试卷名称" width={220} onSearch={filter(setKeyword)} />
             <LibraryFilters orgId={orgId} value={libraryFilters} onChange={filter(setLibraryFilters)} />
           </div>
           <PagedList
@@ -205,9 +196,7 @@ function SchoolMaterials({ orgId }: { orgId: number }) {
                 <div className={styles.cardHead}>
                   <Typography.Text strong>{paper.title}</Typography.Text>
                 </div>
-                <div className={styles.sub}>
-                  {`${paper.subject.name} · ${paper.schoolYear.name}${paper.sharedChapter ? ` · ${paper.sharedChapter.name}` : ''}`}
-                </div>
+                <div className={styles.sub}>{filingLine(paper, paper.sharedChapter)}</div>
                 <div className={styles.sub}>
                   {`${paperMeta(paper)} · ${sharer(paper)} 共享于 ${paper.sharedAt ? formatDate(paper.sharedAt) : ''}`}
                 </div>
