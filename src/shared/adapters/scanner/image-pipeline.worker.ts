@@ -3,6 +3,9 @@
  * The scan image pipeline's worker, one of a pool (image-pipeline.ts): raw image → (1-bit expanded to
  * greyscale) → the paper size's target → JPEG through OffscreenCanvas.convertToBlob. Answers carry the
  * request id. Per page the JPEG encoder is nearly all of the cost, so everything around it avoids copies:
+ * - a JPEG file that step 5 has nothing to do to (upright, 8-bit, complete, of its target size or one
+ *   row/column larger) is the page as it is, or with its frame header cropped: no decode, no encode
+ *   (lib/scan-image.ts `jpegAsPage`; a folder of a scanning program's JPEGs costs ~2 ms a page);
  * - a page already at its target goes to the encoder as is (a bitmap through a `bitmaprenderer`, which
  *   takes it over without drawing it);
  * - a page within a pixel of its target (a 300 dpi scanner's 2480x3508 A4) is encoded as scanned and its
@@ -15,7 +18,7 @@
  */
 import pica from 'pica';
 import type { PixelSize, RawImage } from '../../contract/scan';
-import { cropJpegFrame, outputSize, pixelsToRgba, sizing } from '../../lib/scan-image';
+import { cropJpegFrame, jpegAsPage, outputSize, pixelsToRgba, sizing } from '../../lib/scan-image';
 import type { PipelineRequest, PipelineResponse } from './image-pipeline';
 
 /** A decoded page: a bitmap, or RGBA rows (scanner pixels, already greyscale when 1-bit). */
@@ -97,7 +100,21 @@ function jpegOf(canvas: OffscreenCanvas, quality: number): Promise<Blob> {
   return canvas.convertToBlob({ type: 'image/jpeg', quality });
 }
 
+/** A JPEG file that needs nothing done to it (lib/scan-image.ts `jpegAsPage`) is the page as it is. */
+async function passedThrough(raw: RawImage, paperSize: number): Promise<Encoded | null> {
+  if (raw.kind !== 'encoded') return null;
+  // Whatever the file's name or type says: only a JPEG's first bytes are FF D8 (a PNG is not read whole here).
+  const head = new Uint8Array(await raw.blob.slice(0, 2).arrayBuffer());
+  if (head[0] !== 0xff || head[1] !== 0xd8) return null;
+  const page = jpegAsPage(new Uint8Array(await raw.blob.arrayBuffer()), paperSize);
+  if (!page) return null;
+  const blob = new Blob([page.jpeg as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' });
+  return { blob, ...page.size };
+}
+
 async function convert(request: PipelineRequest): Promise<Encoded> {
+  const passed = await passedThrough(request.raw, request.paperSize);
+  if (passed) return passed;
   const { page, size } = await decode(request.raw);
   const target = outputSize(size, request.paperSize);
   const how = sizing(size, target);
