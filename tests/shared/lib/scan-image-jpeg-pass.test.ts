@@ -2,7 +2,7 @@
  * A JPEG page that spec §4 step 5 has nothing to do to goes to the upload as it is (no decode and encode
  * in the station's worker): checked on real JPEGs made and decoded by sharp (libjpeg-turbo, as browsers).
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { PAPER_SIZE_CODES } from '../../../src/shared/contract/scan';
 import { jpegAsPage, jpegInfo } from '../../../src/shared/lib/scan-image';
@@ -10,7 +10,7 @@ import { jpegAsPage, jpegInfo } from '../../../src/shared/lib/scan-image';
 const A4 = PAPER_SIZE_CODES.A4;
 
 /** A white page with a dark mark near its top left corner, as a JPEG. */
-async function page(width: number, height: number, configure: (image: sharp.Sharp) => sharp.Sharp = (i) => i) {
+async function page(width: number, height: number, configure: (image: Sharp) => Sharp = (i) => i) {
   const mark = await sharp({ create: { width: 50, height: 30, channels: 3, background: '#202020' } })
     .png()
     .toBuffer();
