@@ -5,7 +5,8 @@
  * name and id of a page. The worker (adapters/scanner/image-pipeline.worker.ts) does the resampling and
  * JPEG encoding around these.
  */
-import { OTHER_RESIZE_TARGET, RESIZE_TARGETS, type PixelSize, type PaperSizeCode, type RawImage } from '../contract/scan';
+import type { PaperSizeCode, RawImage } from '../contract/scan';
+import { OTHER_RESIZE_TARGET, RESIZE_TARGETS, type PixelSize } from '../contract/scan-sizes';
 
 /** The size a page of this paper size is resized to, or null to leave it as scanned (spec §5). */
 export function resizeTarget(paperSize: number): PixelSize | null {
