@@ -6,12 +6,14 @@
 //   a pool of workers.
 // Every pass checks its last JPEG's declared size by decoding it, and that pages came back in order.
 import { PDFDocument, rgb } from 'pdf-lib';
+import pica from 'pica';
 import { createFileImportDriver } from '../../src/shared/adapters/scanner/file-import-driver';
 import { createImagePipeline, defaultPoolSize } from '../../src/shared/adapters/scanner/image-pipeline';
 import { renderSimulatedPage } from '../../src/shared/adapters/scanner/simulated-driver';
 import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
-import type { PaperSizeCode, RawImage, ScannedPage } from '../../src/shared/contract/scan';
-import { planSimulatedBatch } from '../../src/shared/lib/simulated-scan';
+import type { AnswerSheetTemplate } from '../../src/shared/contract/answer-sheet';
+import { RESIZE_TARGETS, type PaperSizeCode, type RawImage, type ScannedPage } from '../../src/shared/contract/scan';
+import { planSimulatedBatch, type SimulatedPage } from '../../src/shared/lib/simulated-scan';
 
 /** One measured pass: per-page times (one at a time) or the wall time of a burst, and the last page. */
 export type Pass = { times: number[]; elapsedMs: number; pages: number; width: number; height: number; bytes: number };
@@ -44,16 +46,16 @@ function sheets(count: number, height: number): () => RawImage[] {
     });
 }
 
-/** The same sheets as PNG files, as the scanning service (DWT ConvertToBlob) hands them over. */
-function pngSheets(count: number): () => Promise<RawImage[]> {
-  const bitmaps = sheets(count, 3508);
+/** The same sheets as image files, as the scanning service (DWT ConvertToBlob) or a scanning program hands them over. */
+function encodedSheets(count: number, type: 'image/png' | 'image/jpeg', height = 3508): () => Promise<RawImage[]> {
+  const bitmaps = sheets(count, height);
   let files: Promise<Blob[]> | null = null;
   return async () => {
     files ??= Promise.all(
       bitmaps().map((raw) => {
-        const canvas = new OffscreenCanvas(2480, 3508);
+        const canvas = new OffscreenCanvas(2480, height);
         canvas.getContext('bitmaprenderer')!.transferFromImageBitmap((raw as Extract<RawImage, { kind: 'bitmap' }>).bitmap);
-        return canvas.convertToBlob({ type: 'image/png' });
+        return canvas.convertToBlob({ type, quality: 0.85 });
       }),
     );
     return (await files).map((blob) => ({ kind: 'encoded', blob, bitDepth: 24 }));
@@ -89,7 +91,22 @@ const KINDS: Record<
   png: {
     label: 'A4 2480x3508 PNG from the scanning service → 2480x3507 (decode, edge crop)',
     paperSize: 1,
-    make: pngSheets,
+    make: (count) => encodedSheets(count, 'image/png'),
+  },
+  jpeg: {
+    label: 'A4 2480x3508 JPEG file → 2480x3507 (header crop, no decode)',
+    paperSize: 1,
+    make: (count) => encodedSheets(count, 'image/jpeg'),
+  },
+  'jpeg-exact': {
+    label: 'A4 2480x3507 JPEG file (at target: passed through)',
+    paperSize: 1,
+    make: (count) => encodedSheets(count, 'image/jpeg', 3507),
+  },
+  'jpeg-16k': {
+    label: '16k from a 2480x3508 JPEG file → 2184x3072 (decode, resample)',
+    paperSize: 0,
+    make: (count) => encodedSheets(count, 'image/jpeg'),
   },
   '16k': { label: '16k from a 2480x3508 scan → 2184x3072 (resampled)', paperSize: 0, make: (count) => sheets(count, 3508) },
   bitonal: { label: '1-bit A4 2480x3507 → greyscale', paperSize: 1, make: bitonal },
@@ -226,6 +243,176 @@ async function pdfImport(): Promise<PdfImportCheck> {
   };
 }
 
+/** One way of resampling an A4 scan to 16k, run on a bitmap; resolves with a canvas ready to encode. */
+type Resample = {
+  method: string;
+  run: (bitmap: ImageBitmap, target: { width: number; height: number }) => Promise<OffscreenCanvas>;
+};
+
+const picaResizer = pica({ features: ['js', 'wasm'] });
+
+/** pica on raw RGBA, as the worker ran it (read the bitmap's pixels, resize, put them on a canvas). */
+function picaResample(filter: 'box' | 'hamming' | 'lanczos2' | 'lanczos3' | 'mks2013'): Resample {
+  return {
+    method: `pica ${filter} (wasm)`,
+    run: async (bitmap, target) => {
+      const source = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d', { alpha: false })!;
+      source.drawImage(bitmap, 0, 0);
+      const src = source.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      const out = await picaResizer.resizeBuffer({
+        src,
+        width: bitmap.width,
+        height: bitmap.height,
+        toWidth: target.width,
+        toHeight: target.height,
+        filter,
+      });
+      const canvas = new OffscreenCanvas(target.width, target.height);
+      const rgba = new Uint8ClampedArray(out.buffer as ArrayBuffer, out.byteOffset, out.length);
+      canvas.getContext('2d', { alpha: false })!.putImageData(new ImageData(rgba, target.width, target.height), 0, 0);
+      return canvas;
+    },
+  };
+}
+
+/** The browser's resize inside createImageBitmap; the bitmap goes to a canvas without drawing. */
+function bitmapResample(quality: ResizeQuality): Resample {
+  return {
+    method: `createImageBitmap resizeQuality '${quality}'`,
+    run: async (bitmap, target) => {
+      const resized = await createImageBitmap(bitmap, {
+        resizeWidth: target.width,
+        resizeHeight: target.height,
+        resizeQuality: quality,
+      });
+      const canvas = new OffscreenCanvas(target.width, target.height);
+      canvas.getContext('bitmaprenderer')!.transferFromImageBitmap(resized);
+      return canvas;
+    },
+  };
+}
+
+/** OffscreenCanvas drawImage with the given smoothing quality. */
+function drawResample(quality: ImageSmoothingQuality): Resample {
+  return {
+    method: `drawImage imageSmoothingQuality '${quality}'`,
+    run: async (bitmap, target) => {
+      const canvas = new OffscreenCanvas(target.width, target.height);
+      const ctx = canvas.getContext('2d', { alpha: false })!;
+      ctx.imageSmoothingEnabled = true;
+      ctx.imageSmoothingQuality = quality;
+      ctx.drawImage(bitmap, 0, 0, target.width, target.height);
+      return canvas;
+    },
+  };
+}
+
+const RESAMPLES: Resample[] = [
+  picaResample('mks2013'),
+  picaResample('lanczos3'),
+  picaResample('lanczos2'),
+  picaResample('hamming'),
+  picaResample('box'),
+  bitmapResample('high'),
+  bitmapResample('medium'),
+  bitmapResample('low'),
+  drawResample('high'),
+  drawResample('medium'),
+  drawResample('low'),
+];
+
+/** The sheets of the resample comparison, and what the Node side needs to score the results. */
+export type ResampleSetup = {
+  /** The first sheet as PNG (for sharp's reference resample). */
+  source: string;
+  template: AnswerSheetTemplate;
+  plans: SimulatedPage[];
+  methods: string[];
+  /** The JPEG encode alone of a page already at 16k, ms: what every method pays on top of its resample. */
+  encodeOnlyMs: number;
+};
+
+async function base64(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  for (let j = 0; j < bytes.length; j += 0x8000) binary += String.fromCharCode(...bytes.subarray(j, j + 0x8000));
+  return btoa(binary);
+}
+
+let resampleSheets: ImageBitmap[] = [];
+const SIXTEEN_K = RESIZE_TARGETS[0]!;
+
+/**
+ * 16k (2184x3072) from 300 dpi A4 scans (2480x3508): draws the sheets every method is then run on
+ * (`resampleRun`, one call per method so that the Node side can read Chromium's CPU time around it).
+ */
+async function resampleSetup(sheetCount: number): Promise<ResampleSetup> {
+  const students = Array.from({ length: sheetCount }, (_, i) => ({ name: `学生${i + 1}`, code: `2026${i + 1}` }));
+  const { template, pages: planned } = planSimulatedBatch({
+    homeworkId: 1001,
+    spec,
+    students,
+    pageCount: sheetCount + 4,
+    seed: 7,
+  });
+  const plans = planned.filter((p) => p.kind === 'sheet' && p.homeworkId === 1001).slice(0, sheetCount);
+  resampleSheets = plans.map((plan) => {
+    const canvas = new OffscreenCanvas(2480, 3508);
+    canvas.getContext('2d')!.drawImage(renderSimulatedPage(plan, template, spec, 300) as OffscreenCanvas, 0, 0);
+    return canvas.transferToImageBitmap();
+  });
+  const sourceCanvas = new OffscreenCanvas(2480, 3508);
+  sourceCanvas.getContext('2d')!.drawImage(resampleSheets[0]!, 0, 0);
+  const source = await base64(await sourceCanvas.convertToBlob({ type: 'image/png' }));
+  const sized = new OffscreenCanvas(SIXTEEN_K.width, SIXTEEN_K.height);
+  sized.getContext('2d')!.drawImage(resampleSheets[0]!, 0, 0);
+  await sized.convertToBlob({ type: 'image/jpeg', quality: 0.85 });
+  const encodeTimes: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const at = performance.now();
+    await sized.convertToBlob({ type: 'image/jpeg', quality: 0.85 });
+    encodeTimes.push(performance.now() - at);
+  }
+  return {
+    source,
+    template,
+    plans,
+    methods: RESAMPLES.map((r) => r.method),
+    encodeOnlyMs: encodeTimes.sort((a, b) => a - b)[1]!,
+  };
+}
+
+/** Warms a method (wasm compiled, code paths hot) outside the timing. */
+async function resampleWarm(index: number): Promise<void> {
+  await (await RESAMPLES[index]!.run(resampleSheets[0]!, SIXTEEN_K)).convertToBlob({ type: 'image/jpeg', quality: 0.85 });
+}
+
+let lastRun: { first: OffscreenCanvas; jpegs: Blob[] } | null = null;
+
+/** Runs one method on every sheet: the resample and the JPEG 0.85 encode (a draw may be deferred to it). */
+async function resampleRun(index: number): Promise<{ method: string; ms: number[] }> {
+  const resample = RESAMPLES[index]!;
+  const ms: number[] = [];
+  const jpegs: Blob[] = [];
+  let first: OffscreenCanvas | null = null;
+  for (const bitmap of resampleSheets) {
+    const at = performance.now();
+    const canvas = await resample.run(bitmap, SIXTEEN_K);
+    jpegs.push(await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.85 }));
+    ms.push(performance.now() - at);
+    first ??= canvas;
+  }
+  lastRun = { first: first!, jpegs };
+  return { method: resample.method, ms };
+}
+
+/** The last run's first result as PNG (for PSNR/SSIM) and every result as the JPEG the station uploads. */
+async function resampleResults(): Promise<{ png: string; jpegs: string[] }> {
+  const { first, jpegs } = lastRun!;
+  lastRun = null;
+  return { png: await base64(await first.convertToBlob({ type: 'image/png' })), jpegs: await Promise.all(jpegs.map(base64)) };
+}
+
 declare global {
   interface Window {
     bench?: {
@@ -234,6 +421,10 @@ declare global {
       prepare: typeof prepare;
       measure: typeof measurePrepared;
       pdfImport: typeof pdfImport;
+      resampleSetup: typeof resampleSetup;
+      resampleWarm: typeof resampleWarm;
+      resampleRun: typeof resampleRun;
+      resampleResults: typeof resampleResults;
     };
   }
 }
@@ -243,4 +434,8 @@ window.bench = {
   prepare,
   measure: measurePrepared,
   pdfImport,
+  resampleSetup,
+  resampleWarm,
+  resampleRun,
+  resampleResults,
 };

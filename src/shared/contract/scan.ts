@@ -38,20 +38,8 @@ export const SCAN_JPEG_QUALITY = 0.85;
 /** Height of the scan preview container, px (spec §9). */
 export const SCAN_PREVIEW_HEIGHT_PX = 400;
 
-export type PixelSize = { width: number; height: number };
-
-/**
- * Resize targets of spec §5 by paper size code; null = left as scanned. A code not listed here (a
- * scanner may report another size) resizes to {@link OTHER_RESIZE_TARGET}.
- */
-export const RESIZE_TARGETS: Readonly<Record<PaperSizeCode, PixelSize | null>> = {
-  1: { width: 2480, height: 3507 },
-  0: { width: 2184, height: 3072 },
-  2: null,
-  6: null,
-  11: null,
-};
-export const OTHER_RESIZE_TARGET: PixelSize = { width: 2079, height: 2954 };
+// The resize targets live in a module without zod, so that the image pipeline's worker does not carry it.
+export { OTHER_RESIZE_TARGET, RESIZE_TARGETS, type PixelSize } from './scan-sizes';
 
 /** What a station remembers (spec §3 "Scanner setting state"), persisted per station. */
 export const scannerSettingsSchema = z.object({

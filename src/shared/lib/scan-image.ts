@@ -5,7 +5,8 @@
  * name and id of a page. The worker (adapters/scanner/image-pipeline.worker.ts) does the resampling and
  * JPEG encoding around these.
  */
-import { OTHER_RESIZE_TARGET, RESIZE_TARGETS, type PixelSize, type PaperSizeCode, type RawImage } from '../contract/scan';
+import type { PaperSizeCode, RawImage } from '../contract/scan';
+import { OTHER_RESIZE_TARGET, RESIZE_TARGETS, type PixelSize } from '../contract/scan-sizes';
 
 /** The size a page of this paper size is resized to, or null to leave it as scanned (spec §5). */
 export function resizeTarget(paperSize: number): PixelSize | null {
@@ -192,4 +193,112 @@ export function uuidV4(randomBytes: (bytes: Uint8Array) => Uint8Array): string {
   b[8] = ((b[8] as number) & 0x3f) | 0x80;
   const hex = Array.from(b, (byte) => byte.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** What a JPEG file's headers say, read without decoding it (see {@link jpegInfo}). */
+export type JpegInfo = {
+  width: number;
+  height: number;
+  /** 1 = greyscale, 3 = YCbCr (or RGB), 4 = CMYK/YCCK. */
+  components: number;
+  /** Sample precision in bits (8 in almost every file; 12-bit JPEGs do not decode in browsers). */
+  precision: number;
+  /** Sequential (SOF0/SOF1, the only kind {@link cropJpegFrame} crops) or progressive (SOF2). */
+  progressive: boolean;
+  /** The EXIF orientation tag (1–8), 1 when there is none. */
+  orientation: number;
+  /** The file ends with its EOI marker (only padding after it): it was not cut short. */
+  complete: boolean;
+};
+
+/**
+ * Reads a JPEG's size, components, precision, frame type, EXIF orientation and whether it is complete,
+ * walking its markers up to the frame header; null when it is not a Huffman-coded JPEG this can read
+ * (another file type, arithmetic coding, lossless, a broken marker chain). The pipeline lets a JPEG page
+ * that is already upright, 8-bit and of its target size through as it is.
+ */
+export function jpegInfo(jpeg: Uint8Array): JpegInfo | null {
+  if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return null;
+  let orientation = 1;
+  let at = 2;
+  while (at + 4 <= jpeg.length) {
+    if (jpeg[at] !== 0xff) return null;
+    const marker = jpeg[at + 1] as number;
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
+    const length = ((jpeg[at + 2] as number) << 8) | (jpeg[at + 3] as number);
+    if (length < 2 || at + 2 + length > jpeg.length) return null;
+    if (marker === 0xe1) orientation = exifOrientation(jpeg.subarray(at + 4, at + 2 + length)) ?? orientation;
+    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
+      if (length < 8) return null;
+      const start = at + 4;
+      return {
+        precision: jpeg[start] as number,
+        height: ((jpeg[start + 1] as number) << 8) | (jpeg[start + 2] as number),
+        width: ((jpeg[start + 3] as number) << 8) | (jpeg[start + 4] as number),
+        components: jpeg[start + 5] as number,
+        progressive: marker === 0xc2,
+        orientation,
+        complete: endsWithEoi(jpeg),
+      };
+    }
+    // Lossless, hierarchical or arithmetic-coded frames, or a scan before any frame.
+    if ((marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) || marker === 0xda)
+      return null;
+    at += 2 + length;
+  }
+  return null;
+}
+
+/** EOI (FF D9) at the end, allowing the zero or 0xFF padding some writers leave after it. */
+function endsWithEoi(jpeg: Uint8Array): boolean {
+  let end = jpeg.length;
+  while (end > 2 && (jpeg[end - 1] === 0x00 || jpeg[end - 1] === 0xff)) end -= 1;
+  return end >= 4 && jpeg[end - 2] === 0xff && jpeg[end - 1] === 0xd9;
+}
+
+/** The orientation tag (0x0112) of IFD0 in an APP1 segment's payload, if it is EXIF and has one. */
+function exifOrientation(app1: Uint8Array): number | null {
+  // "Exif\0\0", then a TIFF header: byte order, 42, offset of IFD0.
+  if (app1.length < 14 || String.fromCharCode(...app1.subarray(0, 4)) !== 'Exif') return null;
+  const tiff = app1.subarray(6);
+  const little = tiff[0] === 0x49 && tiff[1] === 0x49;
+  if (!little && !(tiff[0] === 0x4d && tiff[1] === 0x4d)) return null;
+  const u16 = (at: number) =>
+    little ? (tiff[at] as number) | ((tiff[at + 1] as number) << 8) : ((tiff[at] as number) << 8) | (tiff[at + 1] as number);
+  const u32 = (at: number) => (little ? u16(at) + u16(at + 2) * 0x10000 : u16(at) * 0x10000 + u16(at + 2));
+  const ifd = u32(4);
+  if (ifd + 2 > tiff.length) return null;
+  const entries = u16(ifd);
+  for (let i = 0; i < entries; i += 1) {
+    const entry = ifd + 2 + i * 12;
+    if (entry + 12 > tiff.length) return null;
+    if (u16(entry) === 0x0112) {
+      const value = u16(entry + 8);
+      return value >= 1 && value <= 8 ? value : null;
+    }
+  }
+  return null;
+}
+
+/**
+ * A JPEG file as the page itself, without decoding and encoding it again, when spec §4 step 5 has
+ * nothing to do to it: not 1-bit (a JPEG never is), already of its paper size's target (or one row or
+ * column larger: then the frame header is cropped, on a copy), upright (no EXIF rotation, which a decoder
+ * would apply), 8-bit grey or YCbCr, and complete. Null when the page must be decoded instead.
+ */
+export function jpegAsPage(jpeg: Uint8Array, paperSize: number): { jpeg: Uint8Array; size: PixelSize } | null {
+  const info = jpegInfo(jpeg);
+  if (!info || !info.complete || info.precision !== 8 || info.orientation !== 1) return null;
+  if (info.components !== 1 && info.components !== 3) return null;
+  const size = { width: info.width, height: info.height };
+  if (size.width === 0 || size.height === 0) return null;
+  const target = outputSize(size, paperSize);
+  const how = sizing(size, target);
+  if (how === 'none') return { jpeg, size };
+  if (how !== 'edge' || target.width > size.width || target.height > size.height || info.progressive) return null;
+  const cropped = jpeg.slice();
+  return cropJpegFrame(cropped, target) ? { jpeg: cropped, size: target } : null;
 }
