@@ -306,10 +306,7 @@ describe('/correct', () => {
       expect(within(list).getByText('无法确定学生')).toBeInTheDocument();
       expect(within(list).getByText('填涂不清晰')).toBeInTheDocument();
       expect(within(list).getByText('空白页')).toBeInTheDocument();
-      expect(fake.axiosGet).toHaveBeenCalledWith(
-        '/api/scan/pages/page-a/image',
-        expect.objectContaining({ responseType: 'blob' }),
-      );
+      expect(fake.getBlob).toHaveBeenCalledWith('/api/scan/pages/page-a/image', undefined, { silent: true });
       expect(await within(list).findByAltText('无法确定学生：学生未知 · 第 1 页 的答题卡扫描图')).toHaveAttribute(
         'src',
         expect.stringMatching(/^blob:/),

@@ -102,7 +102,7 @@ function setup() {
     throw new Error(`unexpected ${url}`);
   });
   const putJson = vi.fn(async (_url: string, body: unknown) => body);
-  const http = { get, putJson, downloadGet: vi.fn(), axios: { get: vi.fn() } } as unknown as HttpClient;
+  const http = { get, putJson, downloadGet: vi.fn(), getBlob: vi.fn() } as unknown as HttpClient;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <MemoryRouter initialEntries={['/rehearse']}>
