@@ -7,7 +7,8 @@
  * (下载 PDF). 生成错题重练 opens the set maker.
  */
 import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Input, Spin, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -352,7 +353,7 @@ function ClassView({ book, onStudent }: { book: ClassBook; onStudent: (id: numbe
         {small ? (
           <MissedCards questions={shown} />
         ) : (
-          <Table
+          <LazyTable
             size="small"
             rowKey="questionId"
             dataSource={shown}
