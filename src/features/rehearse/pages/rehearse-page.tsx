@@ -33,8 +33,11 @@ import {
 import { useRehearseServices } from '../rehearse-services';
 import { BookEntryCard } from '../book-entry-card';
 import { CauseSettings } from '../cause-settings';
-import { SetMaker } from '../set-maker';
+import { lazyPart } from '../../../shared/ui/lazy-part';
 import styles from '../rehearse.module.css';
+
+// 生成重练卷's side sheet (its number fields, the student list) loads when first opened.
+const SetMaker = lazyPart(() => import('../set-maker'), 'SetMaker');
 
 const TYPE_LABELS: Record<string, string> = {
   single: '单选题',
@@ -261,9 +264,9 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
         </Tabs.TabPane>
       </Tabs>
 
-      {classBook.data && classId !== undefined ? (
+      {makerOpen && classBook.data && classId !== undefined ? (
         <SetMaker
-          visible={makerOpen}
+          visible
           onClose={() => setMakerOpen(false)}
           schoolYearId={yearId ?? null}
           classId={classId}
