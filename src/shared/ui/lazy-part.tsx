@@ -1,11 +1,12 @@
 /**
- * Parts of a page that show later (a tab opened later, a dialog, a side sheet), loaded when first shown:
- * `lazyPart(() => import('…/set-maker'), 'SetMaker')` is a component that loads its module on first
- * render. Render it once it is opened (as `{open ? <SetMaker visible … /> : null}`, or in a tab that
- * renders lazily), so that its code is not in the page's first view. Meanwhile it shows nothing (a dialog
- * appears when it is ready) or, given `loading`, the Chinese loading state with that label (a tab's
- * content). A module that fails to load throws to the route's error element, which offers to reload, as
- * a page does. Apart from lazy-page.tsx, which the portal's entry carries.
+ * Parts of a page that show later (a tab opened later, a dialog, a side sheet), out of the page's first
+ * view: `lazyPart(() => import('…/set-maker'), 'SetMaker')` is a component that loads its module on first
+ * render. A tab's content is rendered when the tab opens (the tabs render lazily); a dialog stays mounted
+ * hidden as before (Semi's Modal in a portal opens dependably when `visible` changes, not always when it
+ * mounts visible), so its code arrives right after the page shows. Meanwhile it shows nothing (a hidden
+ * dialog) or, given `loading`, the Chinese loading state with that label (a tab's content). A module that
+ * fails to load throws to the route's error element, which offers to reload, as a page does. Apart from
+ * lazy-page.tsx, which the portal's entry carries.
  */
 import { lazy, Suspense, type ComponentProps, type ComponentType, type JSX } from 'react';
 import { PageLoading } from './page-loading';

@@ -35,7 +35,7 @@ import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
 
-// 存为题目合集's, 自动组卷's and 保存试卷's dialogs are fetched when first opened.
+// 存为题目合集's dialog is fetched when first opened; 自动组卷's and 保存试卷's right after the page shows.
 const QuestionSetDialog = lazy(() => import('../question-set-dialog').then((m) => ({ default: m.QuestionSetDialog })));
 const AutoComposeDialog = lazyPart(() => import('../auto-compose-dialog'), 'AutoComposeDialog');
 const SavePaperDialog = lazyPart(() => import('../save-paper-dialog'), 'SavePaperDialog');
@@ -285,9 +285,9 @@ function Composer() {
           <PaperView model={paperViewFromBasket(basket.title.trim() || '未命名试卷', subjectName, basket.sections)} />
         </div>
       </Modal>
-      {dialog === 'auto' && subjectId && user.schoolYearId ? (
+      {subjectId && user.schoolYearId ? (
         <AutoComposeDialog
-          visible
+          visible={dialog === 'auto'}
           subjectId={subjectId}
           schoolYearId={user.schoolYearId}
           schoolYearName={user.schoolYearName ?? ''}
@@ -315,18 +315,16 @@ function Composer() {
           />
         </Suspense>
       ) : null}
-      {dialog === 'save' ? (
-        <SavePaperDialog
-          visible
-          subjectName={subjectName}
-          onClose={() => setDialog('none')}
-          onAssigned={() => {
-            useBasketStore.getState().clear();
-            setDialog('none');
-            void navigate('/paperlist');
-          }}
-        />
-      ) : null}
+      <SavePaperDialog
+        visible={dialog === 'save'}
+        subjectName={subjectName}
+        onClose={() => setDialog('none')}
+        onAssigned={() => {
+          useBasketStore.getState().clear();
+          setDialog('none');
+          void navigate('/paperlist');
+        }}
+      />
     </main>
   );
 }

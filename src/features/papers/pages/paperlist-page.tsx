@@ -32,7 +32,7 @@ import { Illustration } from '../../../shared/ui/illustration';
 import { lazyPart } from '../../../shared/ui/lazy-part';
 
 // 我的试卷 (its share and assign dialogs) loads when its tab is first opened, not with 作业列表; the
-// roster and answer-sheet dialogs when first opened.
+// roster and answer-sheet dialogs right after the list shows.
 const MyPapers = lazyPart(() => import('../my-papers'), 'MyPapers', '内容加载中…');
 const RosterDialog = lazyPart(() => import('../roster-dialog'), 'RosterDialog');
 const AnswerSheetDialog = lazyPart(() => import('../answer-sheet-dialog'), 'AnswerSheetDialog');
@@ -83,7 +83,7 @@ export function PaperListPage() {
       ) : (
         <HomeworkList schoolYearId={user.schoolYearId} schoolYearName={user.schoolYearName} />
       )}
-      {rosterOpen ? <RosterDialog visible onClose={() => setRosterOpen(false)} /> : null}
+      <RosterDialog visible={rosterOpen} onClose={() => setRosterOpen(false)} />
     </main>
   );
 }
@@ -250,7 +250,7 @@ function HomeworkList({ schoolYearId, schoolYearName }: { schoolYearId: number |
           </Empty>
         }
       />
-      {sheetFor ? <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} /> : null}
+      <AnswerSheetDialog homework={sheetFor} onClose={() => setSheetFor(null)} />
     </section>
   );
 }

@@ -36,7 +36,7 @@ import { CauseSettings } from '../cause-settings';
 import { lazyPart } from '../../../shared/ui/lazy-part';
 import styles from '../rehearse.module.css';
 
-// 生成重练卷's side sheet (its number fields, the student list) loads when first opened.
+// 生成重练卷's side sheet (its number fields, the student list) loads after the class's book, not with the page.
 const SetMaker = lazyPart(() => import('../set-maker'), 'SetMaker');
 
 const TYPE_LABELS: Record<string, string> = {
@@ -264,9 +264,9 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
         </Tabs.TabPane>
       </Tabs>
 
-      {makerOpen && classBook.data && classId !== undefined ? (
+      {classBook.data && classId !== undefined ? (
         <SetMaker
-          visible
+          visible={makerOpen}
           onClose={() => setMakerOpen(false)}
           schoolYearId={yearId ?? null}
           classId={classId}
