@@ -229,7 +229,6 @@ export default defineConfig({
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/, priority: 20 },
             // Named so that the budgets (tests/lint/bundle-budget.test.ts) and the bench can name them.
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 10 },
-            { name: 'axios', test: /node_modules[\\/]axios[\\/]/, priority: 10 },
             { name: 'xstate', test: /node_modules[\\/](xstate|@xstate[\\/]react)[\\/]/, priority: 10 },
             {
               name: 'socket-io',

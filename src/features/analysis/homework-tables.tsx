@@ -2,7 +2,8 @@
  * The tables of one homework shared by 数据分析 and 报告: summary cards, the per-question table (得分率,
  * 区分度, 题总相关, 未作答率, flags), class comparison and knowledge points, and their Excel sheets.
  */
-import { Table, Tag, Tooltip } from '@douyinfe/semi-ui-19';
+import { Tag, Tooltip } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../shared/ui/lazy-table';
 import type { HomeworkAnalysis, HomeworkQuestion } from '../../shared/contract/analysis';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { DENOMINATORS, num, pct } from './analysis-format';
@@ -47,7 +48,7 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
 
 export function QuestionTable({ data, detailed = true }: { data: HomeworkAnalysis; detailed?: boolean }) {
   return (
-    <Table
+    <LazyTable
       size="small"
       pagination={false}
       rowKey="no"
@@ -101,7 +102,7 @@ export function QuestionTable({ data, detailed = true }: { data: HomeworkAnalysi
 
 export function ClassTable({ data }: { data: HomeworkAnalysis }) {
   return (
-    <Table
+    <LazyTable
       size="small"
       pagination={false}
       rowKey="classId"

@@ -74,9 +74,8 @@ export const downloadScoresXlsx = (http: HttpClient, homeworkId: number, title: 
   http.downloadGet(`/api/marking/homework/${homeworkId}/scores.xlsx`, undefined, `${title}-成绩表.xlsx`);
 
 /** An image behind the bearer header (a plain <img src> cannot carry it). Silent: the viewer says it failed. */
-export async function fetchImageBlob(http: HttpClient, url: string): Promise<Blob> {
-  const response = await http.axios.get<Blob>(url, { responseType: 'blob', silent: true });
-  return response.data;
+export function fetchImageBlob(http: HttpClient, url: string): Promise<Blob> {
+  return http.getBlob(url, undefined, { silent: true });
 }
 
 export const answerImageUrl = (answerId: number) => `/api/marking/answers/${answerId}/image`;

@@ -4,7 +4,8 @@
  * ("<title>-成绩表.xlsx").
  */
 import { IconDownload, IconSearch } from '@douyinfe/semi-icons';
-import { Button, Input, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Input, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../shared/ui/lazy-table';
 import { useState } from 'react';
 import { hasScores, STUDENT_STATUS_LABELS, type StudentScore, type StudentStatus } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS, type QuestionType } from '../../shared/contract/papers';
@@ -142,7 +143,7 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
         </Button>
       </div>
       <section aria-label="成绩表">
-        <Table
+        <LazyTable
           rowKey="studentId"
           size="small"
           columns={columns}

@@ -2,7 +2,8 @@
  * One page of a list of 作业列表's tabs (作业, 我的试卷): a table on a wide screen, cards on a small one,
  * the pages below, and what to show when the list is empty. Plus the Word download both lists offer.
  */
-import { Pagination, Spin, Table } from '@douyinfe/semi-ui-19';
+import { Pagination, Spin } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../shared/ui/lazy-table';
 import type { ColumnProps } from '@douyinfe/semi-ui-19/lib/es/table';
 import { useState, type ReactNode } from 'react';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
@@ -43,7 +44,7 @@ export function PagedList<Row extends { id: number }>(props: Props<Row>) {
           </ul>
         </Spin>
       ) : (
-        <Table rowKey="id" columns={columns} dataSource={rows} loading={loading} pagination={false} aria-label={label} />
+        <LazyTable rowKey="id" columns={columns} dataSource={rows} loading={loading} pagination={false} aria-label={label} />
       )}
       {total > pageSize ? (
         <Pagination

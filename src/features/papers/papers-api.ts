@@ -99,11 +99,6 @@ export const downloadAnswerSheetPdf = (http: HttpClient, homeworkId: number, tit
   http.downloadGet(`/api/homework/${homeworkId}/answer-sheet.pdf`, query, `${title}-答题卡.pdf`);
 
 /** The answer sheet PDF as a blob (to open in a tab: the bearer header cannot ride on a plain link). */
-export async function fetchAnswerSheetPdf(http: HttpClient, homeworkId: number, query: AnswerSheetPdfQuery): Promise<Blob> {
-  const response = await http.axios.get<Blob>(`/api/homework/${homeworkId}/answer-sheet.pdf`, {
-    params: query,
-    responseType: 'blob',
-    failureMessage: MESSAGES.downloadFailed,
-  });
-  return response.data;
+export function fetchAnswerSheetPdf(http: HttpClient, homeworkId: number, query: AnswerSheetPdfQuery): Promise<Blob> {
+  return http.getBlob(`/api/homework/${homeworkId}/answer-sheet.pdf`, query, { failureMessage: MESSAGES.downloadFailed });
 }

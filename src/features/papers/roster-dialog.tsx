@@ -7,7 +7,8 @@
  * barcodes print.
  */
 import { IconDownload, IconPlus, IconUpload } from '@douyinfe/semi-icons';
-import { Banner, Button, Checkbox, Input, Modal, Space, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Checkbox, Input, Modal, Space, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../shared/ui/lazy-table';
 import { useRef, useState } from 'react';
 import {
   rosterImportResultSchema,
@@ -147,7 +148,7 @@ export function RosterDialog({ visible, onClose }: { visible: boolean; onClose: 
           />
         ) : null}
         {classId ? (
-          <Table
+          <LazyTable
             size="small"
             rowKey="id"
             loading={students.loading}

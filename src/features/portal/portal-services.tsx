@@ -3,9 +3,9 @@
  * machine (already provided with its actors) and a few adapter functions. Components read it through
  * usePortalServices(); none of them constructs an adapter.
  *
- * The teacher entry hands them over deferred (deferPortalServices): the session runtime (XState, zod,
- * axios and the machines) is a chunk of its own, fetched at once when the session cookies are there and
- * otherwise on the first need (the login box, a page that reads the services), so the landing page's
+ * The teacher entry hands them over deferred (deferPortalServices): the session runtime (XState, zod, the
+ * HTTP client and the machines) is a chunk of its own, fetched at once when the session cookies are there
+ * and otherwise on the first need (the login box, a page that reads the services), so the landing page's
  * first view runs without it. A component that reads them before they arrive suspends to its nearest
  * Suspense boundary.
  */

@@ -1,4 +1,5 @@
-import { Button, Form, Modal, Popconfirm, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Form, Modal, Popconfirm, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../shared/ui/lazy-table';
 import { useCallback, useState } from 'react';
 import { INVITATION_STATUS_LABELS, ROLE_LABELS, type Invitation, type SchoolStructure } from '../../shared/contract/org';
 import { InvitationShare } from './invitation-share';
@@ -80,7 +81,7 @@ export function InvitationsPanel({ orgId, structure }: { orgId: number; structur
         </Button>
       </div>
       <div className={styles.tableWrap}>
-        <Table<Invitation>
+        <LazyTable<Invitation>
           size="small"
           rowKey="id"
           loading={invitations.loading}

@@ -1,4 +1,5 @@
-import { Button, Empty, Table, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../shared/ui/lazy-table';
 import { useCallback } from 'react';
 import type { JoinRequest } from '../../shared/contract/org';
 import { decideJoinRequest, fetchJoinRequests } from './team-api';
@@ -27,7 +28,7 @@ export function JoinRequestsPanel({ orgId, onJoined }: { orgId: number; onJoined
       <Typography.Title heading={5} style={{ marginTop: 16 }}>
         加入申请
       </Typography.Title>
-      <Table<JoinRequest>
+      <LazyTable<JoinRequest>
         rowKey="id"
         size="small"
         loading={requests.loading}

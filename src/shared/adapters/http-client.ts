@@ -1,21 +1,14 @@
 /**
- * The one axios instance of an entry, and the request helpers of spec §7. Owns: the bearer header, the
- * timeouts, what counts as success (HTTP 200 carrying envelope code 200), the error catalogue of spec
- * §8 (toasts through `notify`, rejections as ApiRequestError) and saving downloaded files.
+ * The HTTP client of an entry (the browser's fetch; XMLHttpRequest only for uploads that report progress),
+ * and the request helpers of spec §7. Owns: the bearer header, the timeouts, what counts as success (HTTP
+ * 200 carrying envelope code 200), the error catalogue of spec §8 (toasts through `notify`, rejections as
+ * ApiRequestError) and saving downloaded files.
  * Does not own the session: on a 401 or an invalid refresh token it only reports through
  * `onUnauthorized`; whether to log out is the session machine's decision.
  * One failure, one message: the same message is not toasted again while it is still on screen, so
  * several requests failing for one reason (a page's parallel loads all answering 403, a retried load)
  * show it once.
  */
-import axios, {
-  AxiosHeaders,
-  type AxiosError,
-  type AxiosInstance,
-  type AxiosRequestConfig,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
-} from 'axios';
 import type { z } from 'zod';
 import {
   OAUTH_BASIC_HEADER,
@@ -40,15 +33,6 @@ export const CANCELED_MESSAGE = '请求已取消';
 export const TOKEN_PATH = '/api/oauth/oauth/token';
 export const SIGN_OUT_PATH = '/api/oauth/signout';
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /** Do not toast this request's failure (the caller shows it inline). It is still rejected. */
-    silent?: boolean;
-    /** Replaces the catalogue message of any failure that is not about the session (downloads). */
-    failureMessage?: string;
-  }
-}
-
 export type UnauthorizedReason = 'status401' | 'refreshInvalid';
 
 export type HttpClientOptions = {
@@ -60,7 +44,26 @@ export type HttpClientOptions = {
   saveBlob?: (blob: Blob, fileName: string) => void;
   /** The clock deciding whether a message is still on screen (tests pass a fake). */
   now?: () => number;
+  /** Sends a request over the network; defaults to fetch (XMLHttpRequest for upload progress). Tests pass a fake. */
+  transport?: Transport;
 };
+
+/** One request as the transport sends it: the URL carries the query, the body is ready to send. */
+export type TransportRequest = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  body?: string | URLSearchParams | FormData | Blob;
+  /** 'blob' reads a successful answer as a file; any other answer is read as JSON (or text, if it is not JSON). */
+  responseType: 'json' | 'blob';
+  /** Aborted on the request's timeout or by the caller's signal. */
+  signal: AbortSignal;
+  onUploadProgress?: (loaded: number, total: number) => void;
+};
+/** The answer: its HTTP status and body (parsed JSON, text, '' when empty, or a Blob). */
+export type TransportResponse = { status: number; body: unknown };
+/** Resolves with any answer, whatever its status; rejects when no answer came (network failure, abort). */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
 /** Why a request failed: the server answered (`http`), or it did not (`network`, `timeout`, `canceled`), or its answer broke the contract (`invalid`). */
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'canceled' | 'invalid';
@@ -84,6 +87,7 @@ export class ApiRequestError extends Error {
 /** The last argument of every helper: a response schema, or options that may carry one. */
 export type CallOptions<T = unknown> = {
   schema?: z.ZodType<T>;
+  /** Do not toast this request's failure (the caller shows it inline). It is still rejected. */
   silent?: boolean;
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -94,9 +98,17 @@ export type QueryParams = Record<string, unknown>;
 export type FormFieldValue = string | number | boolean | null | undefined;
 export type FormBody = Record<string, FormFieldValue | readonly (string | number | boolean)[]>;
 export type UploadOptions = { onProgress?: (ratio: number) => void };
+export type BlobOptions = Omit<CallOptions, 'schema'> & {
+  /** Replaces the catalogue message of any failure that is not about the session. */
+  failureMessage?: string;
+};
 
 export type HttpClient = {
-  axios: AxiosInstance;
+  /**
+   * GETs a file without saving it (an image behind the bearer header, which a plain <img src> cannot
+   * carry; a PDF to open in a tab). A JSON error envelope answered instead of the file is a failure.
+   */
+  getBlob(url: string, params?: QueryParams, options?: BlobOptions): Promise<Blob>;
   get<T = unknown>(url: string, params?: QueryParams, schema?: SchemaOrOptions<T>): Promise<T>;
   postForm<T = unknown>(url: string, body: FormBody, schema?: SchemaOrOptions<T>): Promise<T>;
   postJson<T = unknown>(url: string, body: unknown, schema?: SchemaOrOptions<T>): Promise<T>;
@@ -186,13 +198,90 @@ export function describeFailure(status: number, body: unknown, failureMessage?: 
   return fail(serverMessage);
 }
 
-/** Maps an axios failure with no answer (or a cancelled one) to the catalogue. */
-export function describeTransportFailure(error: AxiosError, failureMessage?: string): Failure {
+/** Maps a request that got no answer (or was cancelled) to the catalogue. */
+export function describeTransportFailure(reason: 'timeout' | 'network' | 'canceled', failureMessage?: string): Failure {
   const base = { status: 0, code: null, unauthorized: null };
-  if (axios.isCancel(error)) return { ...base, message: CANCELED_MESSAGE, kind: 'canceled' };
-  const timedOut = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT';
-  const message = timedOut ? TIMEOUT_MESSAGE : NETWORK_ERROR_MESSAGE;
-  return { ...base, message: failureMessage ?? message, kind: timedOut ? 'timeout' : 'network' };
+  if (reason === 'canceled') return { ...base, message: CANCELED_MESSAGE, kind: 'canceled' };
+  const message = reason === 'timeout' ? TIMEOUT_MESSAGE : NETWORK_ERROR_MESSAGE;
+  return { ...base, message: failureMessage ?? message, kind: reason };
+}
+
+/** A query string of the fields that are neither null nor undefined; arrays become repeated fields. */
+export function withQuery(url: string, params: QueryParams | undefined): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(withoutEmpty(params))) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    for (const item of values) query.append(key, item instanceof Date ? item.toISOString() : String(item));
+  }
+  const text = query.toString();
+  if (!text) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${text}`;
+}
+
+/** A body read as text: JSON when it parses, else the text itself ('' when empty). */
+export function parseBody(text: string): unknown {
+  if (!text) return '';
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The default transport: fetch, or XMLHttpRequest when the caller wants upload progress (fetch cannot report it). */
+export const browserTransport: Transport = (request) =>
+  request.onUploadProgress ? xhrTransport(request) : fetchTransport(request);
+
+async function fetchTransport(request: TransportRequest): Promise<TransportResponse> {
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+  });
+  if (request.responseType === 'blob' && response.status === SUCCESS_CODE) {
+    return { status: response.status, body: await response.blob() };
+  }
+  return { status: response.status, body: parseBody(await response.text()) };
+}
+
+function xhrTransport(request: TransportRequest): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const { signal, onUploadProgress } = request;
+    const onAbort = () => xhr.abort();
+    const done = () => signal.removeEventListener('abort', onAbort);
+    xhr.open(request.method, request.url);
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+    xhr.responseType = request.responseType === 'blob' ? 'blob' : 'text';
+    if (onUploadProgress) {
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) onUploadProgress(event.loaded, event.total);
+      };
+    }
+    xhr.onload = () => {
+      done();
+      if (xhr.responseType === 'blob') {
+        const blob = xhr.response as Blob;
+        if (xhr.status === SUCCESS_CODE) resolve({ status: xhr.status, body: blob });
+        else void blob.text().then((text) => resolve({ status: xhr.status, body: parseBody(text) }), reject);
+      } else resolve({ status: xhr.status, body: parseBody(xhr.responseText) });
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new TypeError('Network request failed'));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    if (signal.aborted) {
+      reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    xhr.send(request.body ?? null);
+  });
 }
 
 function isSchema<T>(value: SchemaOrOptions<T> | undefined): value is z.ZodType<T> {
@@ -234,12 +323,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     shownAt.set(message, at);
     notify(message, ERROR_MESSAGE_DURATION_MS);
   }
-  const instance = axios.create({
-    baseURL: options.baseURL,
-    timeout: REQUEST_TIMEOUT_MS,
-    // Spec §7: only HTTP 200 is success; everything else takes the error path.
-    validateStatus: (status) => status === SUCCESS_CODE,
-  });
+  const transport = options.transport ?? browserTransport;
+  const baseURL = options.baseURL ?? '';
 
   /** Reports a failure (session callback, toast) and returns the error to reject with. */
   function reject(failure: Failure, silent: boolean | undefined): ApiRequestError {
@@ -248,34 +333,67 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return new ApiRequestError(failure.message, failure.status, failure.code, failure.kind);
   }
 
-  instance.interceptors.request.use((config: InternalAxiosRequestConfig) => {
-    const headers = AxiosHeaders.from(config.headers);
-    if (!headers.has('Authorization')) {
-      const token = getAccessToken();
-      if (token) headers.set('Authorization', `Bearer ${token}`);
-    }
-    config.headers = headers;
-    return config;
-  });
+  type Request = {
+    method: TransportRequest['method'];
+    url: string;
+    params?: QueryParams;
+    body?: TransportRequest['body'];
+    headers?: Record<string, string>;
+    responseType?: TransportRequest['responseType'];
+    timeoutMs?: number;
+    failureMessage?: string;
+    onUploadProgress?: TransportRequest['onUploadProgress'];
+  };
 
-  instance.interceptors.response.use(
-    (response: AxiosResponse) => {
-      // Files are not wrapped in the envelope; download() checks them itself.
-      if (response.config.responseType === 'blob') return response;
-      const body: unknown = response.data;
-      if (isEnvelope(body) && body.code === SUCCESS_CODE) return response;
-      throw reject(describeFailure(response.status, body, response.config.failureMessage), response.config.silent);
-    },
-    (error: unknown) => {
-      if (error instanceof ApiRequestError) throw error;
-      if (!axios.isAxiosError(error)) throw error;
-      const config = error.config;
-      const failure = error.response
-        ? describeFailure(error.response.status, error.response.data, config?.failureMessage)
-        : describeTransportFailure(error, config?.failureMessage);
-      throw reject(failure, config?.silent);
-    },
-  );
+  /**
+   * Sends a request and returns its answer if it is HTTP 200; any other answer, no answer, a timeout or
+   * the caller's cancelling is reported and rejected as an ApiRequestError. A JSON answer must also carry
+   * code 200 (files are not wrapped in the envelope: the callers check them).
+   */
+  async function request(req: Request, call: Omit<CallOptions, 'schema'>): Promise<TransportResponse> {
+    const headers: Record<string, string> = { ...req.headers, ...call.headers };
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+      const token = getAccessToken();
+      if (token) headers.Authorization = `Bearer ${token}`;
+    }
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(TIMEOUT_MESSAGE, 'TimeoutError'));
+    }, req.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const cancel = () => controller.abort(call.signal?.reason);
+    if (call.signal?.aborted) cancel();
+    else call.signal?.addEventListener('abort', cancel, { once: true });
+
+    let response: TransportResponse;
+    try {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      response = await transport({
+        method: req.method,
+        url: withQuery(baseURL + req.url, req.params),
+        headers,
+        body: req.body,
+        responseType: req.responseType ?? 'json',
+        signal: controller.signal,
+        onUploadProgress: req.onUploadProgress,
+      });
+    } catch {
+      const reason = timedOut ? 'timeout' : call.signal?.aborted ? 'canceled' : 'network';
+      throw reject(describeTransportFailure(reason, req.failureMessage), call.silent);
+    } finally {
+      clearTimeout(timer);
+      call.signal?.removeEventListener('abort', cancel);
+    }
+    // Spec §7: only HTTP 200 is success; everything else takes the error path.
+    const succeeded =
+      response.status === SUCCESS_CODE &&
+      (response.body instanceof Blob
+        ? req.responseType === 'blob'
+        : isEnvelope(response.body) && response.body.code === SUCCESS_CODE);
+    if (!succeeded) throw reject(describeFailure(response.status, response.body, req.failureMessage), call.silent);
+    return response;
+  }
 
   function parse<T>(data: unknown, call: CallOptions<T>): T {
     if (!call.schema) return data as T;
@@ -287,41 +405,32 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     );
   }
 
-  function axiosConfig(call: CallOptions<unknown>, extra: AxiosRequestConfig = {}): AxiosRequestConfig {
-    return {
-      ...extra,
-      headers: { ...(extra.headers as Record<string, string> | undefined), ...call.headers },
-      signal: call.signal,
-      silent: call.silent,
-    };
-  }
-
-  async function send<T>(
-    config: AxiosRequestConfig,
-    schemaOrOptions: SchemaOrOptions<T> | undefined,
-    extra: AxiosRequestConfig = {},
-  ): Promise<T> {
+  async function send<T>(req: Request, schemaOrOptions: SchemaOrOptions<T> | undefined): Promise<T> {
     const call = toCallOptions(schemaOrOptions);
-    const response = await instance.request<Envelope>({ ...config, ...axiosConfig(call, extra) });
-    return parse(response.data.data, call);
+    const response = await request(req, call);
+    return parse((response.body as Envelope).data, call);
   }
 
   const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8' };
   const jsonHeaders = { 'Content-Type': 'application/json;charset=utf-8' };
+  const json = (body: unknown) => (body === undefined ? undefined : JSON.stringify(body));
 
-  async function fetchFile(config: AxiosRequestConfig, fileName: string, call: Omit<CallOptions, 'schema'>): Promise<void> {
-    const response = await instance.request<Blob>({
-      ...config,
-      ...axiosConfig(call, { timeout: TRANSFER_TIMEOUT_MS, responseType: 'blob', failureMessage: MESSAGES.downloadFailed }),
-    });
-    const blob = response.data;
+  async function fetchBlob(req: Request, call: BlobOptions): Promise<Blob> {
+    const failureMessage = call.failureMessage ?? req.failureMessage;
+    const response = await request({ ...req, responseType: 'blob', failureMessage }, call);
+    const blob = response.body as Blob;
     // A failure may still come as HTTP 200 with a JSON envelope instead of the file.
     if (blob.type.startsWith('application/json')) {
       const body = await readJson(blob);
       if (isEnvelope(body) && body.code !== SUCCESS_CODE) {
-        throw reject(describeFailure(response.status, body, MESSAGES.downloadFailed), call.silent);
+        throw reject(describeFailure(response.status, body, failureMessage), call.silent);
       }
     }
+    return blob;
+  }
+
+  async function fetchFile(req: Request, fileName: string, call: Omit<CallOptions, 'schema'>): Promise<void> {
+    const blob = await fetchBlob({ ...req, timeoutMs: TRANSFER_TIMEOUT_MS, failureMessage: MESSAGES.downloadFailed }, call);
     try {
       saveBlob(blob, fileName);
     } catch {
@@ -333,29 +442,39 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   return {
-    axios: instance,
-    get: (url, params, schema) => send({ method: 'GET', url, params: withoutEmpty(params) }, schema),
-    postForm: (url, body, schema) => send({ method: 'POST', url, data: toFormBody(body) }, schema, { headers: formHeaders }),
-    postJson: (url, body, schema) => send({ method: 'POST', url, data: body }, schema, { headers: jsonHeaders }),
-    putForm: (url, body, schema) => send({ method: 'PUT', url, data: toFormBody(body) }, schema, { headers: formHeaders }),
-    putJson: (url, body, schema) => send({ method: 'PUT', url, data: body }, schema, { headers: jsonHeaders }),
-    patchJson: (url, body, schema) => send({ method: 'PATCH', url, data: body }, schema, { headers: jsonHeaders }),
+    getBlob: (url, params, call = {}) => fetchBlob({ method: 'GET', url, params }, call),
+    get: (url, params, schema) => send({ method: 'GET', url, params }, schema),
+    postForm: (url, body, schema) => send({ method: 'POST', url, body: toFormBody(body), headers: formHeaders }, schema),
+    postJson: (url, body, schema) => send({ method: 'POST', url, body: json(body), headers: jsonHeaders }, schema),
+    putForm: (url, body, schema) => send({ method: 'PUT', url, body: toFormBody(body), headers: formHeaders }, schema),
+    putJson: (url, body, schema) => send({ method: 'PUT', url, body: json(body), headers: jsonHeaders }, schema),
+    patchJson: (url, body, schema) => send({ method: 'PATCH', url, body: json(body), headers: jsonHeaders }, schema),
     putFile: (url, file, schema) =>
-      send({ method: 'PUT', url, data: file }, schema, { headers: { 'Content-Type': file.type || 'application/octet-stream' } }),
-    putMultipart: (url, body, schema) => send({ method: 'PUT', url, data: toFormData(body) }, schema),
-    deleteQuery: (url, params, schema) => send({ method: 'DELETE', url, params: withoutEmpty(params) }, schema),
-    deleteForm: (url, body, schema) => send({ method: 'DELETE', url, data: toFormBody(body) }, schema, { headers: formHeaders }),
-    upload: (url, body, uploadOptions, schema) =>
-      send({ method: 'POST', url, data: body }, schema, {
-        timeout: TRANSFER_TIMEOUT_MS,
-        onUploadProgress: (event) => {
-          if (uploadOptions?.onProgress && event.total) uploadOptions.onProgress(Math.min(1, event.loaded / event.total));
+      send({ method: 'PUT', url, body: file, headers: { 'Content-Type': file.type || 'application/octet-stream' } }, schema),
+    // No Content-Type: the browser writes multipart's with its boundary.
+    putMultipart: (url, body, schema) => send({ method: 'PUT', url, body: toFormData(body) }, schema),
+    deleteQuery: (url, params, schema) => send({ method: 'DELETE', url, params }, schema),
+    deleteForm: (url, body, schema) => send({ method: 'DELETE', url, body: toFormBody(body), headers: formHeaders }, schema),
+    upload: (url, body, uploadOptions, schema) => {
+      const onProgress = uploadOptions?.onProgress;
+      return send(
+        {
+          method: 'POST',
+          url,
+          body,
+          timeoutMs: TRANSFER_TIMEOUT_MS,
+          onUploadProgress: onProgress
+            ? (loaded, total) => {
+                if (total) onProgress(Math.min(1, loaded / total));
+              }
+            : undefined,
         },
-      }),
+        schema,
+      );
+    },
     download: (url, body, fileName, call = {}) =>
-      fetchFile({ method: 'POST', url, data: body, headers: jsonHeaders }, fileName, call),
-    downloadGet: (url, params, fileName, call = {}) =>
-      fetchFile({ method: 'GET', url, params: withoutEmpty(params) }, fileName, call),
+      fetchFile({ method: 'POST', url, body: json(body), headers: jsonHeaders }, fileName, call),
+    downloadGet: (url, params, fileName, call = {}) => fetchFile({ method: 'GET', url, params }, fileName, call),
   };
 }
 

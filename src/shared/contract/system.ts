@@ -18,7 +18,7 @@ export const classListQuerySchema = z.object({
     .pipe(idSchema.optional()),
 });
 
-/** One school-year or class entry. The client reads the list from `data.data`... of the axios answer. */
+/** One school-year or class entry. The client reads the list from `data.data`... of the HTTP answer. */
 export const classItemSchema = z.object({ id: z.number().int(), name: z.string() });
 export type ClassItem = z.infer<typeof classItemSchema>;
 export const classListSchema = z.array(classItemSchema);

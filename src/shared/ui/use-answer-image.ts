@@ -19,13 +19,7 @@ export type AnswerImage = {
 export function useAnswerImageOf(http: HttpClient, feature: string, answerId: number | null): AnswerImage {
   const query = useQuery({
     queryKey: [feature, 'answer-image', answerId],
-    queryFn: async () => {
-      const response = await http.axios.get<Blob>(`/api/marking/answers/${answerId}/image`, {
-        responseType: 'blob',
-        silent: true,
-      });
-      return response.data;
-    },
+    queryFn: () => http.getBlob(`/api/marking/answers/${answerId}/image`, undefined, { silent: true }),
     enabled: answerId !== null,
     retry: false,
     staleTime: Infinity,

@@ -95,7 +95,7 @@ type Handler = (url: string, params?: Record<string, unknown>) => unknown;
 
 function renderPage(page: ReactNode, path: string, handler: Handler, saveFile = vi.fn()) {
   const get = vi.fn(async (url: string, params?: Record<string, unknown>) => handler(url, params));
-  const http = { get, axios: { get: vi.fn() } } as unknown as HttpClient;
+  const http = { get, getBlob: vi.fn() } as unknown as HttpClient;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>

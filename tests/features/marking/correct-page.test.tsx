@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MARKING_PROGRESS_EVENT, type MarkingOverview, type ReviewItem } from '../../../src/shared/contract/marking';
 import { RECOGNITION_PROGRESS_EVENT } from '../../../src/shared/contract/recognition';
 import { homework } from '../papers/papers-test-kit';
@@ -102,6 +102,18 @@ async function choose(label: string, option: string) {
   await user.click(picker.querySelector('.semi-select-selection') ?? picker);
   await user.click(await screen.findByRole('option', { name: new RegExp(option.replace(/[()]/g, '\\$&')) }));
 }
+
+// The page's lazily loaded parts (tabs, dialogs, the table), loaded once before the tests as a browser's
+// cache would hold them: transforming them on first use can outlast a test's wait on a busy machine.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../../src/features/marking/assignments-tab'),
+    import('../../../src/features/marking/review-tab'),
+    import('../../../src/features/marking/scores-tab'),
+    import('../../../src/features/marking/arbitration-tab'),
+    import('../../../src/shared/ui/table-chunk'),
+  ]);
+}, 60_000);
 
 describe('/correct', () => {
   it('shows the homework, its recognition counts and a task card per hand-marked question', async () => {
@@ -309,10 +321,7 @@ describe('/correct', () => {
       expect(within(list).getByText('无法确定学生')).toBeInTheDocument();
       expect(within(list).getByText('填涂不清晰')).toBeInTheDocument();
       expect(within(list).getByText('空白页')).toBeInTheDocument();
-      expect(fake.axiosGet).toHaveBeenCalledWith(
-        '/api/scan/pages/page-a/image',
-        expect.objectContaining({ responseType: 'blob' }),
-      );
+      expect(fake.getBlob).toHaveBeenCalledWith('/api/scan/pages/page-a/image', undefined, { silent: true });
       expect(await within(list).findByAltText('无法确定学生：学生未知 · 第 1 页 的答题卡扫描图')).toHaveAttribute(
         'src',
         expect.stringMatching(/^blob:/),

@@ -45,9 +45,9 @@ export function fakeHttp(handler: Handler) {
     validate(schema, await handler('PUT', url, body)),
   );
   const downloadGet = vi.fn(async () => undefined);
-  const axiosGet = vi.fn(async (url: string) => ({ data: new Blob([url], { type: 'image/jpeg' }) }));
-  const http = { get, postJson, putJson, downloadGet, axios: { get: axiosGet } } as unknown as HttpClient;
-  return { http, get, postJson, putJson, downloadGet, axiosGet };
+  const getBlob = vi.fn(async (url: string) => new Blob([url], { type: 'image/jpeg' }));
+  const http = { get, postJson, putJson, downloadGet, getBlob } as unknown as HttpClient;
+  return { http, get, postJson, putJson, downloadGet, getBlob };
 }
 
 /** The realtime subscription: tests emit events as the server would. */

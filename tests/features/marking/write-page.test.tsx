@@ -60,7 +60,7 @@ async function answerShown(answerId: number) {
 let markingRequests: () => string[] = () => [];
 
 function render(server: ReturnType<typeof markingServer>) {
-  markingRequests = () => server.axiosGet.mock.calls.map(([url]) => String(url));
+  markingRequests = () => server.getBlob.mock.calls.map(([url]) => String(url));
   return renderMarking(ROUTE, server.http);
 }
 
@@ -376,7 +376,7 @@ describe('/write in arbitration mode', () => {
       }
       throw new Error(`unexpected ${method} ${url}`);
     });
-    markingRequests = () => fake.axiosGet.mock.calls.map(([url]) => String(url));
+    markingRequests = () => fake.getBlob.mock.calls.map(([url]) => String(url));
     renderMarking(`${ROUTE}&mode=arbitration`, fake.http);
     await answerShown(530);
     expect(screen.getByRole('heading', { name: /第 14 题 · 仲裁/ })).toHaveTextContent('仲裁');

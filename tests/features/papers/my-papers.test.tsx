@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Modal } from '@douyinfe/semi-ui-19';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_ASSIGNABLE_CLASS } from '../../../src/features/papers/assign-homework-fields';
 import { EditPage } from '../../../src/features/papers/pages/edit-page';
 import { PaperListPage } from '../../../src/features/papers/pages/paperlist-page';
@@ -45,6 +45,12 @@ const paperQueries = (get: ReturnType<typeof fakeHttp>['get']) =>
   get.mock.calls.filter(([url]) => url === '/api/papers').map(([, params]) => params);
 
 afterEach(() => Modal.destroyAll());
+
+// The page's lazily loaded parts (tabs, dialogs, the table), loaded once before the tests as a browser's
+// cache would hold them: transforming them on first use can outlast a test's wait on a busy machine.
+beforeAll(async () => {
+  await Promise.all([import('../../../src/features/papers/my-papers'), import('../../../src/shared/ui/table-chunk')]);
+}, 60_000);
 
 describe('我的试卷 tab of /paperlist', () => {
   it('lists my saved papers, assigned or not', async () => {

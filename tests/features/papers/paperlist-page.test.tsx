@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PaperListPage } from '../../../src/features/papers/pages/paperlist-page';
 import { fakeHttp, homework, renderWithPapers } from './papers-test-kit';
 
@@ -19,6 +19,7 @@ function renderList(
         { id: 4, name: '初一(1)班' },
         { id: 5, name: '初一(2)班' },
       ];
+    if (/^\/api\/classes\/\d+\/students$/.test(url)) return [];
     if (url === '/api/homework') {
       const list = params?.status ? rows.filter((r) => r.status === params.status) : rows;
       return { list, total: list.length, page: params?.page ?? 1, pageSize: params?.pageSize ?? 10 };
@@ -38,6 +39,16 @@ async function choose(label: string, option: string) {
   await user.click(picker.querySelector('.semi-select-selection-text') ?? picker);
   await user.click(await screen.findByRole('option', { name: new RegExp(`(^|\\s)${option.replace(/[()]/g, '\\$&')}$`) }));
 }
+
+// The page's lazily loaded parts (tabs, dialogs, the table), loaded once before the tests as a browser's
+// cache would hold them: transforming them on first use can outlast a test's wait on a busy machine.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../../src/features/papers/answer-sheet-dialog'),
+    import('../../../src/features/papers/roster-dialog'),
+    import('../../../src/shared/ui/table-chunk'),
+  ]);
+}, 60_000);
 
 describe('/paperlist', () => {
   it("lists the school year's homework with its classes, dates and status", async () => {
@@ -87,6 +98,15 @@ describe('/paperlist', () => {
     const dialog = await screen.findByRole('dialog', { name: '打印答题卡' });
     expect(within(dialog).getByText('答题卡预览 1')).toBeInTheDocument();
     expect(within(dialog).getByRole('radio', { name: '每位学生一张' })).toBeInTheDocument();
+  });
+
+  it('opens the roster (loaded after the list) from 学生花名册', async () => {
+    renderList();
+    await screen.findByText('作业1');
+    await userEvent.click(screen.getByRole('button', { name: '学生花名册' }));
+    const dialog = await screen.findByRole('dialog', { name: '学生花名册' });
+    expect(within(dialog).getByRole('combobox', { name: '花名册班级' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: /导入花名册/ })).toBeInTheDocument();
   });
 
   it('assigns a draft homework with 布置 and shows the list again from the server', async () => {

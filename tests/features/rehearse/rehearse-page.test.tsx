@@ -7,7 +7,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { RehearsePage } from '../../../src/features/rehearse/pages/rehearse-page';
 import { RehearseServicesProvider } from '../../../src/features/rehearse/rehearse-services';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
@@ -102,7 +102,7 @@ function setup() {
     throw new Error(`unexpected ${url}`);
   });
   const putJson = vi.fn(async (_url: string, body: unknown) => body);
-  const http = { get, putJson, downloadGet: vi.fn(), axios: { get: vi.fn() } } as unknown as HttpClient;
+  const http = { get, putJson, downloadGet: vi.fn(), getBlob: vi.fn() } as unknown as HttpClient;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <MemoryRouter initialEntries={['/rehearse']}>
@@ -115,6 +115,12 @@ function setup() {
   );
   return { get, putJson };
 }
+
+// The page's lazily loaded parts (tabs, dialogs, the table), loaded once before the tests as a browser's
+// cache would hold them: transforming them on first use can outlast a test's wait on a busy machine.
+beforeAll(async () => {
+  await Promise.all([import('../../../src/features/rehearse/set-maker'), import('../../../src/shared/ui/table-chunk')]);
+}, 60_000);
 
 describe('/rehearse', () => {
   it('lists the class’s most-missed questions with 得分率 and causes, and filters by cause', async () => {

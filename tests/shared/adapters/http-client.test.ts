@@ -1,4 +1,3 @@
-import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -8,40 +7,44 @@ import {
   REQUEST_TIMEOUT_MS,
   TIMEOUT_MESSAGE,
   TRANSFER_TIMEOUT_MS,
+  browserTransport,
   createHttpClient,
   requestSignOut,
   requestToken,
   saveBlobWithAnchor,
+  type TransportRequest,
 } from '../../../src/shared/adapters/http-client';
 import { OAUTH_BASIC_HEADER, REFRESH_TOKEN_INVALID_MESSAGE, type TokenResponse } from '../../../src/shared/contract/auth';
 import { MESSAGES } from '../../../src/shared/contract/envelope';
 
-type Reply = { status: number; data: unknown } | { error: 'timeout' | 'network' };
-type Handler = (config: InternalAxiosRequestConfig) => Reply | Promise<Reply>;
+type Reply = { status: number; data: unknown } | { error: 'network' } | { hang: true };
+type Handler = (request: TransportRequest) => Reply | Promise<Reply>;
 
-/** A client whose axios instance answers through `handler` instead of the network, and records everything. */
+/**
+ * A client whose transport answers through `handler` instead of the network, and records every request.
+ * `{ hang: true }` never answers: the request ends only when its signal aborts (its timeout, the caller).
+ */
 function setup(handler: Handler = () => ok(null), token: string | null = 'access-1', now?: () => number) {
-  const requests: InternalAxiosRequestConfig[] = [];
+  const requests: TransportRequest[] = [];
   const notify = vi.fn<(message: string, durationMs: number) => void>();
   const onUnauthorized = vi.fn<(reason: 'status401' | 'refreshInvalid') => void>();
   const saveBlob = vi.fn<(blob: Blob, fileName: string) => void>();
-  const http = createHttpClient({ getAccessToken: () => token, onUnauthorized, notify, saveBlob, now });
-  http.axios.defaults.adapter = async (config) => {
-    requests.push(config);
-    const reply = await handler(config);
-    if ('error' in reply) {
-      if (reply.error === 'timeout')
-        throw new AxiosError(`timeout of ${config.timeout}ms exceeded`, AxiosError.ECONNABORTED, config, {});
-      throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
+  const transport = async (request: TransportRequest) => {
+    requests.push(request);
+    const reply = await handler(request);
+    if ('error' in reply) throw new TypeError('Failed to fetch');
+    if ('hang' in reply) {
+      return new Promise<never>((_, reject) => {
+        if (request.signal.aborted) reject(request.signal.reason);
+        request.signal.addEventListener('abort', () => reject(request.signal.reason));
+      });
     }
-    const response: AxiosResponse = { data: reply.data, status: reply.status, statusText: '', headers: {}, config, request: {} };
-    // What axios' settle() does for the real adapters.
-    if (config.validateStatus?.(reply.status)) return response;
-    throw new AxiosError(`Request failed with status code ${reply.status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response);
+    return { status: reply.status, body: reply.data };
   };
+  const http = createHttpClient({ getAccessToken: () => token, onUnauthorized, notify, saveBlob, now, transport });
   const last = () => requests[requests.length - 1]!;
-  const header = (name: string) => AxiosHeaders.from(last().headers).get(name);
-  const url = () => http.axios.getUri(last());
+  const header = (name: string) => Object.entries(last().headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+  const url = () => last().url;
   return { http, requests, notify, onUnauthorized, saveBlob, last, header, url };
 }
 
@@ -138,7 +141,7 @@ describe('http client: requests', () => {
     const { http, last, header } = setup(() => ok(null));
     await http.postForm('/x', { orgId: 1, classId: 5, note: null, other: undefined, name: '高一', ids: [1, 2] });
     expect(header('Content-Type')).toMatch(/^application\/x-www-form-urlencoded/);
-    expect(new URLSearchParams(String(last().data)).toString()).toBe(
+    expect(new URLSearchParams(String(last().body)).toString()).toBe(
       new URLSearchParams([
         ['orgId', '1'],
         ['classId', '5'],
@@ -152,11 +155,11 @@ describe('http client: requests', () => {
   it('form-encodes PUT and DELETE bodies the same way, and sends DELETE query parameters without nulls', async () => {
     const { http, last, url } = setup(() => ok(null));
     await http.putForm('/api/system/class/updateClassDefault', { orgId: 1, classId: 5, skip: null });
-    expect(last().method).toBe('put');
-    expect(String(last().data)).toBe('orgId=1&classId=5');
+    expect(last().method).toBe('PUT');
+    expect(String(last().body)).toBe('orgId=1&classId=5');
     await http.deleteForm('/x', { id: 9, skip: undefined });
-    expect(last().method).toBe('delete');
-    expect(String(last().data)).toBe('id=9');
+    expect(last().method).toBe('DELETE');
+    expect(String(last().body)).toBe('id=9');
     await http.deleteQuery('/x', { id: 9, skip: null });
     expect(url()).toBe('/x?id=9');
   });
@@ -165,21 +168,21 @@ describe('http client: requests', () => {
     const { http, last, header } = setup(() => ok(null));
     await http.postJson('/x', { a: 1, b: null });
     expect(header('Content-Type')).toMatch(/^application\/json/);
-    expect(JSON.parse(String(last().data))).toEqual({ a: 1, b: null });
+    expect(JSON.parse(String(last().body))).toEqual({ a: 1, b: null });
     await http.putJson('/x', { c: '学' });
-    expect(last().method).toBe('put');
-    expect(JSON.parse(String(last().data))).toEqual({ c: '学' });
+    expect(last().method).toBe('PUT');
+    expect(JSON.parse(String(last().body))).toEqual({ c: '学' });
     await http.patchJson('/x', { status: 'assigned' });
-    expect(last().method).toBe('patch');
+    expect(last().method).toBe('PATCH');
     expect(header('Content-Type')).toMatch(/^application\/json/);
-    expect(JSON.parse(String(last().data))).toEqual({ status: 'assigned' });
+    expect(JSON.parse(String(last().body))).toEqual({ status: 'assigned' });
   });
 
   it('PUTs a file as the raw body with its type', async () => {
     const { http, last, header } = setup(() => ok(null));
     const file = new Blob(['x'], { type: 'image/png' });
     await http.putFile('/x', file);
-    expect(last().data).toBe(file);
+    expect(last().body).toBe(file);
     expect(header('Content-Type')).toBe('image/png');
   });
 
@@ -187,36 +190,48 @@ describe('http client: requests', () => {
     const { http, last } = setup(() => ok(null));
     const file = new File(['x'], 'a.png', { type: 'image/png' });
     await http.putMultipart('/x', { file, orgId: 1, skip: null });
-    const form = last().data as FormData;
+    const form = last().body as FormData;
     expect(form).toBeInstanceOf(FormData);
     expect((form.get('file') as File).name).toBe('a.png');
     expect(form.get('orgId')).toBe('1');
     expect(form.has('skip')).toBe(false);
   });
 
-  it('gives ordinary calls 100000 ms and uploads and downloads 420000 ms', async () => {
-    const { http, last } = setup((config) =>
-      config.responseType === 'blob' ? { status: 200, data: new Blob(['f']) } : ok(null),
-    );
-    await http.get('/x');
-    expect(last().timeout).toBe(REQUEST_TIMEOUT_MS);
-    expect(REQUEST_TIMEOUT_MS).toBe(100_000);
-    await http.putFile('/x', new Blob(['x']));
-    expect(last().timeout).toBe(REQUEST_TIMEOUT_MS);
-    await http.upload('/x', new FormData());
-    expect(last().timeout).toBe(TRANSFER_TIMEOUT_MS);
-    expect(TRANSFER_TIMEOUT_MS).toBe(420_000);
-    await http.download('/x', {}, 'a.docx');
-    expect(last().timeout).toBe(TRANSFER_TIMEOUT_MS);
-    await http.downloadGet('/x', {}, 'a.docx');
-    expect(last().timeout).toBe(TRANSFER_TIMEOUT_MS);
+  it('gives ordinary calls 100000 ms and uploads and downloads 420000 ms, then fails them as timed out', async () => {
+    vi.useFakeTimers();
+    try {
+      const { http, requests, notify } = setup(() => ({ hang: true }));
+      const calls: [string, () => Promise<unknown>, number][] = [
+        ['get', () => http.get('/x'), REQUEST_TIMEOUT_MS],
+        ['putFile', () => http.putFile('/x', new Blob(['x'])), REQUEST_TIMEOUT_MS],
+        ['upload', () => http.upload('/x', new FormData()), TRANSFER_TIMEOUT_MS],
+        ['download', () => http.download('/x', {}, 'a.docx'), TRANSFER_TIMEOUT_MS],
+        ['downloadGet', () => http.downloadGet('/x', {}, 'a.docx'), TRANSFER_TIMEOUT_MS],
+      ];
+      for (const [name, call, timeout] of calls) {
+        let settled: ApiRequestError | 'pending' = 'pending';
+        void call().catch((error: ApiRequestError) => (settled = error));
+        await vi.advanceTimersByTimeAsync(timeout - 1);
+        expect(settled, name).toBe('pending');
+        expect(requests.at(-1)!.signal.aborted, name).toBe(false);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(requests.at(-1)!.signal.aborted, name).toBe(true);
+        expect(settled, name).toBeInstanceOf(ApiRequestError);
+        expect((settled as unknown as ApiRequestError).kind, name).toBe('timeout');
+      }
+      expect(REQUEST_TIMEOUT_MS).toBe(100_000);
+      expect(TRANSFER_TIMEOUT_MS).toBe(420_000);
+      expect(notify).toHaveBeenCalledWith(TIMEOUT_MESSAGE, ERROR_MESSAGE_DURATION_MS);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports upload progress as a ratio', async () => {
     const onProgress = vi.fn();
-    const { http } = setup((config) => {
-      config.onUploadProgress?.({ loaded: 50, total: 200, bytes: 50, lengthComputable: true });
-      config.onUploadProgress?.({ loaded: 200, total: 200, bytes: 150, lengthComputable: true });
+    const { http } = setup((request) => {
+      request.onUploadProgress?.(50, 200);
+      request.onUploadProgress?.(200, 200);
       return ok({ avatar: 'a.png' });
     });
     await expect(http.upload('/api/user/avatar', new FormData(), { onProgress })).resolves.toEqual({ avatar: 'a.png' });
@@ -258,7 +273,7 @@ describe('http client: error catalogue (spec §8)', () => {
 
   it('still shows a different message at once', async () => {
     const { http, notify } = setup(
-      (config) => (config.url === '/a' ? fail(403, 'x') : fail(404, 'y')),
+      (request) => (request.url === '/a' ? fail(403, 'x') : fail(404, 'y')),
       'access-1',
       () => 0,
     );
@@ -329,8 +344,12 @@ describe('http client: error catalogue (spec §8)', () => {
   });
 
   it('explains a timeout in Chinese', async () => {
-    const { http, notify } = setup(() => ({ error: 'timeout' }));
-    const error = await rejection(http.get('/x'));
+    vi.useFakeTimers();
+    const { http, notify } = setup(() => ({ hang: true }));
+    const pending = rejection(http.get('/x'));
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    vi.useRealTimers();
+    const error = await pending;
     expect(error).toMatchObject({ message: TIMEOUT_MESSAGE, status: 0, code: null, kind: 'timeout' });
     expect(notify).toHaveBeenCalledExactlyOnceWith('请求超时，请稍后重试', ERROR_MESSAGE_DURATION_MS);
   });
@@ -342,12 +361,17 @@ describe('http client: error catalogue (spec §8)', () => {
     expect(notify).toHaveBeenCalledExactlyOnceWith('网络连接失败，请检查网络后重试', ERROR_MESSAGE_DURATION_MS);
   });
 
-  it('does not toast a cancelled request', async () => {
-    const { http, notify } = setup(() => ok(null));
-    const controller = new AbortController();
-    controller.abort();
-    const error = await rejection(http.get('/x', undefined, { signal: controller.signal }));
-    expect(error.kind).toBe('canceled');
+  it('does not toast a cancelled request, cancelled before or while it is sent', async () => {
+    const { http, notify, requests } = setup(() => ({ hang: true }));
+    const before = new AbortController();
+    before.abort();
+    expect((await rejection(http.get('/x', undefined, { signal: before.signal }))).kind).toBe('canceled');
+    const during = new AbortController();
+    const pending = rejection(http.get('/y', undefined, { signal: during.signal }));
+    await vi.waitFor(() => expect(requests.at(-1)?.url).toBe('/y'));
+    during.abort();
+    expect((await pending).kind).toBe('canceled');
+    expect(requests.at(-1)!.signal.aborted).toBe(true);
     expect(notify).not.toHaveBeenCalled();
   });
 
@@ -358,10 +382,22 @@ describe('http client: error catalogue (spec §8)', () => {
     expect(notify).not.toHaveBeenCalled();
   });
 
-  it('maps failures of calls made on the axios instance directly too', async () => {
-    const { http, notify } = setup(() => fail(404, 'x'));
-    await expect(http.axios.get('/x')).rejects.toBeInstanceOf(ApiRequestError);
-    expect(notify).toHaveBeenCalledWith(MESSAGES.notFound, ERROR_MESSAGE_DURATION_MS);
+  it('gets a file as a blob without saving it, and maps its failures like any call', async () => {
+    const image = new Blob(['jpeg'], { type: 'image/jpeg' });
+    const { http, last, url, saveBlob } = setup(() => ({ status: 200, data: image }));
+    await expect(http.getBlob('/api/marking/answers/7/image', { page: 1, skip: null })).resolves.toBe(image);
+    expect(last()).toMatchObject({ method: 'GET', responseType: 'blob' });
+    expect(url()).toBe('/api/marking/answers/7/image?page=1');
+    expect(saveBlob).not.toHaveBeenCalled();
+
+    const missing = setup(() => fail(404, 'x'));
+    expect((await rejection(missing.http.getBlob('/x'))).message).toBe(MESSAGES.notFound);
+    expect(missing.notify).toHaveBeenCalledWith(MESSAGES.notFound, ERROR_MESSAGE_DURATION_MS);
+
+    const quiet = setup(() => fail(500, 'boom'));
+    const error = await rejection(quiet.http.getBlob('/x', undefined, { silent: true, failureMessage: '下载失败' }));
+    expect(error.message).toBe('下载失败');
+    expect(quiet.notify).not.toHaveBeenCalled();
   });
 });
 
@@ -370,22 +406,26 @@ describe('http client: downloads', () => {
     const file = new Blob(['paper'], { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
     const { http, last, saveBlob } = setup(() => ({ status: 200, data: file }));
     await http.download('/api/paper/export', { paperId: 3 }, '试卷.docx');
-    expect(last().method).toBe('post');
+    expect(last().method).toBe('POST');
     expect(last().responseType).toBe('blob');
-    expect(JSON.parse(String(last().data))).toEqual({ paperId: 3 });
+    expect(JSON.parse(String(last().body))).toEqual({ paperId: 3 });
     expect(saveBlob).toHaveBeenCalledExactlyOnceWith(file, '试卷.docx');
   });
 
   it('downloads with GET and query parameters without nulls', async () => {
     const { http, last, url, saveBlob } = setup(() => ({ status: 200, data: new Blob(['x']) }));
     await http.downloadGet('/api/x', { id: 1, skip: null }, 'a.xlsx');
-    expect(last().method).toBe('get');
+    expect(last().method).toBe('GET');
     expect(url()).toBe('/api/x?id=1');
     expect(saveBlob).toHaveBeenCalledOnce();
   });
 
   it('shows 题量过大，下载失败 when the download fails, and saves nothing', async () => {
-    for (const reply of [{ status: 500, data: new Blob(['{}']) }, { error: 'timeout' } as const]) {
+    for (const reply of [
+      { status: 500, data: '' },
+      { status: 500, data: { code: 500, msg: 'boom', data: null } },
+      { error: 'network' } as const,
+    ]) {
       const { http, notify, saveBlob } = setup(() => reply);
       const error = await rejection(http.download('/x', {}, 'a.docx'));
       expect(error.message).toBe('题量过大，下载失败');
@@ -404,7 +444,7 @@ describe('http client: downloads', () => {
   });
 
   it('reports a 401 on a download to the session instead of the download message', async () => {
-    const { http, notify, onUnauthorized } = setup(() => ({ status: 401, data: new Blob(['{}']) }));
+    const { http, notify, onUnauthorized } = setup(() => ({ status: 401, data: '' }));
     await rejection(http.download('/x', {}, 'a.docx'));
     expect(onUnauthorized).toHaveBeenCalledWith('status401');
     expect(notify).not.toHaveBeenCalled();
@@ -436,9 +476,9 @@ describe('auth endpoints', () => {
     const answer = await requestToken(http, { grant_type: 'refresh_token', refresh_token: 'refresh-1' });
     expect(answer).toEqual(tokenAnswer);
     expect(last().url).toBe('/api/oauth/oauth/token');
-    expect(last().method).toBe('post');
+    expect(last().method).toBe('POST');
     expect(header('Authorization')).toBe(OAUTH_BASIC_HEADER);
-    expect(String(last().data)).toBe('grant_type=refresh_token&refresh_token=refresh-1');
+    expect(String(last().body)).toBe('grant_type=refresh_token&refresh_token=refresh-1');
   });
 
   it('rejects a token answer that breaks the contract', async () => {
@@ -463,8 +503,91 @@ describe('auth endpoints', () => {
   it('signs out with DELETE /api/oauth/signout carrying the token being ended', async () => {
     const { http, last, header } = setup(() => ok(null), 'some-newer-token');
     await requestSignOut(http, 'access-1');
-    expect(last().method).toBe('delete');
+    expect(last().method).toBe('DELETE');
     expect(last().url).toBe('/api/oauth/signout');
     expect(header('Authorization')).toBe('Bearer access-1');
+  });
+});
+
+describe('browser transport', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  const client = () =>
+    createHttpClient({ getAccessToken: () => 'access-1', onUnauthorized: vi.fn(), notify: vi.fn(), transport: browserTransport });
+
+  it('sends with fetch: method, URL with the query, headers, body, and reads the envelope', async () => {
+    const fetch = vi.fn(
+      async (_url: string, _init: RequestInit) =>
+        new Response(JSON.stringify({ code: 200, msg: '操作成功', data: { id: 3 } }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    await expect(client().postJson('/api/x?a=1', { b: 2 })).resolves.toEqual({ id: 3 });
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe('/api/x?a=1');
+    expect(init).toMatchObject({ method: 'POST', body: '{"b":2}' });
+    expect(init.headers).toMatchObject({ Authorization: 'Bearer access-1', 'Content-Type': 'application/json;charset=utf-8' });
+    expect(init.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('reads a failed answer’s JSON (or nothing) for the message, and a fetch that throws as a network failure', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ code: 400, msg: '验证码错误', data: null }), { status: 400 })),
+    );
+    expect((await rejection(client().get('/x'))).message).toBe('验证码错误');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 502 })),
+    );
+    expect((await rejection(client().get('/x'))).message).toBe(MESSAGES.internal);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    expect(await rejection(client().get('/x'))).toMatchObject({ kind: 'network', message: NETWORK_ERROR_MESSAGE });
+  });
+
+  it('uploads with XMLHttpRequest when progress is wanted, reporting it as a ratio', async () => {
+    const sent: { method: string; url: string; headers: Record<string, string>; body: unknown }[] = [];
+    class FakeXhr {
+      upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
+      responseType = '';
+      status = 0;
+      responseText = '';
+      onload?: () => void;
+      private request = { method: '', url: '', headers: {} as Record<string, string>, body: null as unknown };
+      open(method: string, url: string) {
+        Object.assign(this.request, { method, url });
+      }
+      setRequestHeader(name: string, value: string) {
+        this.request.headers[name] = value;
+      }
+      send(body: unknown) {
+        sent.push({ ...this.request, body });
+        setTimeout(() => {
+          this.upload.onprogress?.({ lengthComputable: true, loaded: 1, total: 4 });
+          this.upload.onprogress?.({ lengthComputable: true, loaded: 4, total: 4 });
+          this.status = 200;
+          this.responseText = JSON.stringify({ code: 200, msg: '操作成功', data: { avatar: 'a.png' } });
+          this.onload?.();
+        });
+      }
+      abort() {}
+    }
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const onProgress = vi.fn();
+    const form = new FormData();
+    await expect(client().upload('/api/user/avatar', form, { onProgress })).resolves.toEqual({ avatar: 'a.png' });
+    expect(onProgress.mock.calls).toEqual([[0.25], [1]]);
+    expect(sent).toEqual([
+      { method: 'POST', url: '/api/user/avatar', headers: { Authorization: 'Bearer access-1' }, body: form },
+    ]);
   });
 });

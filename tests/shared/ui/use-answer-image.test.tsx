@@ -29,11 +29,8 @@ afterEach(() => {
   URL.revokeObjectURL = originalRevoke;
 });
 
-function setup(
-  initialAnswerId: number | null,
-  get = vi.fn(async (url: string) => ({ data: new Blob([url], { type: 'image/png' }) })),
-) {
-  const http = { axios: { get } } as unknown as HttpClient;
+function setup(initialAnswerId: number | null, get = vi.fn(async (url: string) => new Blob([url], { type: 'image/png' }))) {
+  const http = { getBlob: get } as unknown as HttpClient;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
@@ -52,7 +49,7 @@ describe('useAnswerImageOf: object URLs do not leak', () => {
     await waitFor(() => expect(result.current.data).toBe('blob:answer-1'));
     expect(result.current.isLoading).toBe(false);
     expect(get).toHaveBeenCalledTimes(1);
-    expect(get).toHaveBeenCalledWith('/api/marking/answers/7/image', { responseType: 'blob', silent: true });
+    expect(get).toHaveBeenCalledWith('/api/marking/answers/7/image', undefined, { silent: true });
     expect(revoked).toEqual([]);
   });
 

@@ -3,7 +3,8 @@
  * and /dataCenter/averageScore (班级均分及小题对比). The server answers 403 很抱歉，您暂无该操作权限 to
  * everyone else; the pages show that message.
  */
-import { Table, Typography } from '@douyinfe/semi-ui-19';
+import { Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import type { ReactNode } from 'react';
 import type { AverageScore, CorrectScore, SubjectStats } from '../../../shared/contract/analysis';
 import { MESSAGES } from '../../../shared/contract/envelope';
@@ -118,7 +119,7 @@ function SubjectStatsBody({ schoolYearId }: { schoolYearId: number | null }) {
                 />
               }
             >
-              <Table
+              <LazyTable
                 size="small"
                 pagination={false}
                 rowKey="subjectId"
@@ -213,7 +214,7 @@ function CorrectScoreBody({ schoolYearId, subjectId }: { schoolYearId: number | 
               />
             }
           >
-            <Table
+            <LazyTable
               size="small"
               pagination={false}
               rowKey={(r?: Row) => `${r?.teacherId}:${r?.classId}`}
@@ -310,7 +311,7 @@ function AverageScoreBody({
                 />
               }
             >
-              <Table
+              <LazyTable
                 size="small"
                 pagination={false}
                 rowKey="classId"
@@ -346,7 +347,7 @@ function AverageScoreBody({
                   })),
                 }}
               />
-              <Table
+              <LazyTable
                 size="small"
                 pagination={false}
                 rowKey="classId"

@@ -2,7 +2,8 @@
  * /assistant/details (作业详情): the student x question matrix of final marks; a cell opens the answer
  * (the labels read, and the scanned image where there is one).
  */
-import { Modal, Table, Typography } from '@douyinfe/semi-ui-19';
+import { Modal, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useState } from 'react';
 import type { HomeworkAnalysis, HomeworkStudentRow } from '../../../shared/contract/analysis';
 import { useAnswerImage } from '../analysis-api';
@@ -37,7 +38,7 @@ function Matrix({ data }: { data: HomeworkAnalysis }) {
           sheets={() => homeworkSheets(data).filter((s) => s.name === '学生成绩')}
         />
       </div>
-      <Table
+      <LazyTable
         size="small"
         rowKey="studentId"
         dataSource={data.students}

@@ -1,5 +1,5 @@
 /** /assistant/analysis (数据分析): the homework's numbers: summary, score bands, classes, questions, knowledge points. */
-import { Table } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useMemo } from 'react';
 import type { HomeworkAnalysis } from '../../../shared/contract/analysis';
 import { DENOMINATORS, pct } from '../analysis-format';
@@ -58,7 +58,7 @@ function Body({ data }: { data: HomeworkAnalysis }) {
         <QuestionTable data={data} />
       </Section>
       <Section title={<Explained label="知识点掌握度" help={DENOMINATORS.mastery} />}>
-        <Table
+        <LazyTable
           size="small"
           pagination={false}
           rowKey="id"

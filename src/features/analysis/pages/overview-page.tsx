@@ -3,7 +3,8 @@
  * of the range, class comparison, grade bands, the knowledge-point heat map, the homework and the
  * students (drill-down to /analysis/person). Ranks only where the school year shows them.
  */
-import { Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Tag, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { AnalysisOverview } from '../../../shared/contract/analysis';
@@ -250,7 +251,7 @@ function OverviewBody({
         )}
       </Section>
       <Section title="作业" extra={<ExportButton fileName={`${data.scope.title}-学情.xlsx`} sheets={sheets} />}>
-        <Table
+        <LazyTable
           size="small"
           pagination={false}
           rowKey="id"
@@ -293,7 +294,7 @@ function OverviewBody({
         />
       </Section>
       <Section title="学生">
-        <Table
+        <LazyTable
           size="small"
           rowKey="studentId"
           dataSource={data.students}

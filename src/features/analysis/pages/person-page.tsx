@@ -6,7 +6,8 @@
  * grade or class page's student list.
  */
 import { IconPrint } from '@douyinfe/semi-icons';
-import { Button, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { PersonAnalysis } from '../../../shared/contract/analysis';
@@ -195,7 +196,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
       <Section title="得分率趋势">
         <EChart option={trend} label="得分率趋势图" height={240} />
       </Section>
-      <Table
+      <LazyTable
         size="small"
         pagination={false}
         rowKey="homeworkId"
@@ -225,7 +226,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
         </Section>
       </div>
       <Section title={`错题（${data.wrongQuestions.length}）`}>
-        <Table
+        <LazyTable
           size="small"
           pagination={{ pageSize: 10 }}
           rowKey={(w?: PersonAnalysis['wrongQuestions'][number]) => `${w?.homeworkId}:${w?.no}`}

@@ -11,18 +11,22 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HOMEWORK_STATUS_LABELS, type HomeworkStatus } from '../../../shared/contract/papers';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
-import { ArbitrationTab } from '../arbitration-tab';
-import { AssignmentsTab } from '../assignments-tab';
 import { HomeworkPicker } from '../homework-picker';
 import { MarkingTasksTab } from '../marking-tasks-tab';
 import styles from '../marking.module.css';
 import { RecognitionPanel } from '../recognition-panel';
-import { ReviewTab } from '../review-tab';
-import { ScoresTab } from '../scores-tab';
 import { StudentsPanel } from '../students-panel';
 import { useMarkingOverview } from '../use-marking-overview';
 import { parsePositiveId } from '../../../shared/lib/query-param';
 import { Illustration } from '../../../shared/ui/illustration';
+import { lazyPart } from '../../../shared/ui/lazy-part';
+
+// The tabs other than 阅卷任务 load when first opened (the tabs render lazily): 任务分配's and 异常处理's
+// number fields, 成绩's table and the rest are not in the page's first view.
+const AssignmentsTab = lazyPart(() => import('../assignments-tab'), 'AssignmentsTab', '内容加载中…');
+const ReviewTab = lazyPart(() => import('../review-tab'), 'ReviewTab', '内容加载中…');
+const ScoresTab = lazyPart(() => import('../scores-tab'), 'ScoresTab', '内容加载中…');
+const ArbitrationTab = lazyPart(() => import('../arbitration-tab'), 'ArbitrationTab', '内容加载中…');
 
 export const CORRECT_TABS = ['tasks', 'assign', 'review', 'scores', 'arbitration'] as const;
 export type CorrectTab = (typeof CORRECT_TABS)[number];

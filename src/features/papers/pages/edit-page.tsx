@@ -18,7 +18,6 @@ import {
   type QuestionQuery,
   type QuestionType,
 } from '../../../shared/contract/papers';
-import { AutoComposeDialog } from '../auto-compose-dialog';
 import { BasketPanel } from '../basket-panel';
 import { basketCount, basketQuestionIds, useBasketStore } from '../basket.store';
 import styles from '../compose.module.css';
@@ -27,7 +26,7 @@ import { PaperView, paperViewFromBasket } from '../paper-view';
 import { QuestionItem } from '../question-item';
 import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
-import { SavePaperDialog } from '../save-paper-dialog';
+import { lazyPart } from '../../../shared/ui/lazy-part';
 import { MAX_SET_NAME } from '../../../shared/contract/question-sets';
 import { toTreeData } from '../tree-data';
 import { usePaperFromAddress } from '../use-paper-from-address';
@@ -36,8 +35,10 @@ import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
 
-// 存为题目合集's dialog is fetched when first opened.
+// 存为题目合集's dialog is fetched when first opened; 自动组卷's and 保存试卷's right after the page shows.
 const QuestionSetDialog = lazy(() => import('../question-set-dialog').then((m) => ({ default: m.QuestionSetDialog })));
+const AutoComposeDialog = lazyPart(() => import('../auto-compose-dialog'), 'AutoComposeDialog');
+const SavePaperDialog = lazyPart(() => import('../save-paper-dialog'), 'SavePaperDialog');
 
 type TreeKind = 'chapter' | 'knowledgePoint';
 

@@ -18,12 +18,9 @@ import {
   type HomeworkStatus,
 } from '../../../shared/contract/papers';
 import { formatDate } from '../../../shared/lib/format-date';
-import { AnswerSheetDialog } from '../answer-sheet-dialog';
-import { RosterDialog } from '../roster-dialog';
 import { formatScore } from '../basket.store';
 import { ClassSelect } from '../class-select';
 import { SubjectSelect } from '../subject-select';
-import { MyPapers } from '../my-papers';
 import { NoSchoolPanel } from '../no-school-panel';
 import { PagedList, useWordDownload } from '../paged-list';
 import { fetchHomeworkPage, updateHomeworkStatus } from '../papers-api';
@@ -32,6 +29,13 @@ import { useRemote } from '../../../shared/ui/use-remote';
 import styles from './paperlist-page.module.css';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import { Illustration } from '../../../shared/ui/illustration';
+import { lazyPart } from '../../../shared/ui/lazy-part';
+
+// 我的试卷 (its share and assign dialogs) loads when its tab is first opened, not with 作业列表; the
+// roster and answer-sheet dialogs right after the list shows.
+const MyPapers = lazyPart(() => import('../my-papers'), 'MyPapers', '内容加载中…');
+const RosterDialog = lazyPart(() => import('../roster-dialog'), 'RosterDialog');
+const AnswerSheetDialog = lazyPart(() => import('../answer-sheet-dialog'), 'AnswerSheetDialog');
 
 export const HOMEWORK_PAGE_SIZE = 10;
 

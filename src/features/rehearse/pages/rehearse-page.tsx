@@ -7,7 +7,8 @@
  * (下载 PDF). 生成错题重练 opens the set maker.
  */
 import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Input, Spin, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -32,8 +33,11 @@ import {
 import { useRehearseServices } from '../rehearse-services';
 import { BookEntryCard } from '../book-entry-card';
 import { CauseSettings } from '../cause-settings';
-import { SetMaker } from '../set-maker';
+import { lazyPart } from '../../../shared/ui/lazy-part';
 import styles from '../rehearse.module.css';
+
+// 生成重练卷's side sheet (its number fields, the student list) loads after the class's book, not with the page.
+const SetMaker = lazyPart(() => import('../set-maker'), 'SetMaker');
 
 const TYPE_LABELS: Record<string, string> = {
   single: '单选题',
@@ -352,7 +356,7 @@ function ClassView({ book, onStudent }: { book: ClassBook; onStudent: (id: numbe
         {small ? (
           <MissedCards questions={shown} />
         ) : (
-          <Table
+          <LazyTable
             size="small"
             rowKey="questionId"
             dataSource={shown}

@@ -1,4 +1,5 @@
-import { Button, Card, Descriptions, Popconfirm, Select, Spin, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Card, Descriptions, Popconfirm, Select, Spin, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { ROLE_LABELS, type Member } from '../../../shared/contract/org';
@@ -125,7 +126,7 @@ export function TeamGroupPage() {
       <section className={styles.section}>
         <Typography.Title heading={5}>同事</Typography.Title>
         <div className={styles.tableWrap}>
-          <Table<Member>
+          <LazyTable<Member>
             rowKey="userId"
             size="small"
             loading={members.loading}

@@ -1,4 +1,5 @@
-import { Banner, Button, Popconfirm, Table, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { Banner, Button, Popconfirm, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
+import { LazyTable } from '../../../shared/ui/lazy-table';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ROLE_LABELS, type Member } from '../../../shared/contract/org';
@@ -85,7 +86,7 @@ export function TeamMemberPage() {
         </div>
       </div>
       <div className={styles.tableWrap}>
-        <Table<Member>
+        <LazyTable<Member>
           rowKey="userId"
           size="small"
           loading={members.loading}
