@@ -227,25 +227,46 @@ describe('数据中心', () => {
 });
 
 describe('学生学情', () => {
-  it("offers the class's students to pick, searchable, and asks for the picked one", async () => {
+  it("offers the class's students from the light roster, searchable by 学号, and asks for the picked one", async () => {
     const roster = {
+      classId: 4,
       students: [
-        { studentId: 41, name: '张三', code: '2026010141', classId: 4, className: '初一(1)班' },
-        { studentId: 42, name: '李四', code: '2026010142', classId: 4, className: '初一(1)班' },
+        { id: 41, name: '张三', code: '2026010141' },
+        { id: 42, name: '李四', code: '2026010142' },
       ],
     };
+    // The class view is not served: the picker must not need its figures.
     const { get } = renderPage(
       <PersonPage />,
       '/analysis/person',
-      serve({ '/api/analysis/class': roster, '/api/analysis/person': new Error('boom') }),
+      serve({ '/api/analysis/class/students': roster, '/api/analysis/person': new Error('boom') }),
     );
     expect(await screen.findByText(/请选择一名学生/)).toBeInTheDocument();
-    expect(get).toHaveBeenCalledWith('/api/analysis/class', { classId: 4, subjectId: 2 }, expect.anything());
+    expect(get).toHaveBeenCalledWith('/api/analysis/class/students', { classId: 4, subjectId: 2 }, expect.anything());
+    expect(get).not.toHaveBeenCalledWith('/api/analysis/class', expect.anything(), expect.anything());
     await userEvent.click(screen.getByText('请选择学生'));
-    await userEvent.click(await screen.findByText('李四（2026010142）'));
+    expect(await screen.findByText('张三（2026010141）')).toBeInTheDocument();
+    // Typing a 学号 leaves only that student (the match is highlighted inside the option).
+    await userEvent.keyboard('0142');
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['李四（2026010142）']),
+    );
+    await userEvent.click(screen.getByRole('option'));
     await waitFor(() =>
       expect(get).toHaveBeenCalledWith('/api/analysis/person', expect.objectContaining({ studentId: 42 }), expect.anything()),
     );
     expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  }, 20_000);
+
+  it('says so when the class has no students', async () => {
+    renderPage(<PersonPage />, '/analysis/person', serve({ '/api/analysis/class/students': { classId: 4, students: [] } }));
+    await userEvent.click(await screen.findByText('请选择学生'));
+    expect(await screen.findByText('该班暂无学生')).toBeInTheDocument();
+  }, 20_000);
+
+  it('says the list failed to load when the roster request fails', async () => {
+    renderPage(<PersonPage />, '/analysis/person', serve({ '/api/analysis/class/students': new Error('boom') }));
+    await userEvent.click(await screen.findByText('请选择学生'));
+    expect(await screen.findByText('学生名单加载失败')).toBeInTheDocument();
   }, 20_000);
 });

@@ -11,7 +11,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { PersonAnalysis } from '../../../shared/contract/analysis';
 import { LazyFormulaLine, plain } from '../../../shared/ui/lazy-rich-text';
-import { useAnalysisOptions, useOverview, usePerson } from '../analysis-api';
+import { useAnalysisOptions, useClassRoster, usePerson } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
@@ -65,7 +65,7 @@ export function PersonPage() {
   );
 }
 
-/** 学生: the class's students (the class page's list, so the same request is cached for both pages). */
+/** 学生: the class's students from the light roster (id, name, 学号), searchable by name or 学号. */
 function StudentSelect({
   filters,
   update,
@@ -75,17 +75,8 @@ function StudentSelect({
   update: (changes: Partial<Record<keyof AnalysisFilters, number | null>>) => void;
   current: { id: number; name: string; code: string } | undefined;
 }) {
-  const roster = useOverview(
-    'class',
-    {
-      classId: filters.classId ?? undefined,
-      subjectId: filters.subjectId ?? undefined,
-      from: filters.from ?? undefined,
-      to: filters.to ?? undefined,
-    },
-    filters.classId !== null && filters.subjectId !== null,
-  );
-  const students = roster.data?.students.map((s) => ({ value: s.studentId, label: `${s.name}（${s.code}）` })) ?? [];
+  const roster = useClassRoster(filters.classId, filters.subjectId);
+  const students = roster.data?.students.map((s) => ({ value: s.id, label: `${s.name}（${s.code}）` })) ?? [];
   if (current && !students.some((s) => s.value === current.id)) {
     students.unshift({ value: current.id, label: `${current.name}（${current.code}）` });
   }
@@ -97,7 +88,7 @@ function StudentSelect({
       style={{ minWidth: 200 }}
       filter
       loading={roster.isLoading}
-      emptyContent="该班暂无学生"
+      emptyContent={roster.isError ? '学生名单加载失败' : '该班暂无学生'}
       value={filters.studentId ?? undefined}
       optionList={students}
       onChange={(value) => update({ studentId: value as number })}
