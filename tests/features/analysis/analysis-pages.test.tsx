@@ -14,6 +14,7 @@ import { AnalysisServicesProvider } from '../../../src/features/analysis/analysi
 import { CommentaryPage } from '../../../src/features/analysis/pages/commentary-page';
 import { SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
 import { HomeworkAnalysisPage } from '../../../src/features/analysis/pages/homework-analysis-page';
+import { OverviewPage } from '../../../src/features/analysis/pages/overview-page';
 import { PersonPage } from '../../../src/features/analysis/pages/person-page';
 import type { AnalysisOptions, HomeworkAnalysis } from '../../../src/shared/contract/analysis';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
@@ -223,6 +224,29 @@ describe('数据中心', () => {
     const { get } = renderPage(<SubjectStatsPage />, '/dataCenter/subject', serve());
     expect(await screen.findByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
     expect(get).not.toHaveBeenCalledWith(expect.stringContaining('data-center'), expect.anything());
+  });
+});
+
+describe('年级学情 / 班级学情', () => {
+  it('shows a loading state while the view is computed', async () => {
+    renderPage(<OverviewPage kind="grade" />, '/analysis/grade', serve({ '/api/analysis/grade': new Promise(() => {}) }));
+    expect(await screen.findByText('正在计算…')).toBeInTheDocument();
+  });
+
+  it('shows an error state when the server fails', async () => {
+    renderPage(<OverviewPage kind="class" />, '/analysis/class', serve({ '/api/analysis/class': new Error('boom') }));
+    expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  });
+
+  it('shows an empty state, with what to do, when the range has no marked homework', async () => {
+    const { get } = renderPage(
+      <OverviewPage kind="grade" />,
+      '/analysis/grade',
+      serve({ '/api/analysis/grade': { homework: [], students: [] } }),
+    );
+    expect(await screen.findByText('所选范围内暂无作业成绩')).toBeInTheDocument();
+    expect(screen.getByText(/可换一个学科或时间范围/)).toBeInTheDocument();
+    expect(get).toHaveBeenCalledWith('/api/analysis/grade', { schoolYearId: 1, subjectId: 2 }, expect.anything());
   });
 });
 
