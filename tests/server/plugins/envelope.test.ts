@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ResponseContractError, responseSerializerCompiler } from '../../../server/plugins/envelope';
 
-const compile = (schema: z.ZodType, strict = true, onMismatch = () => {}) =>
+const compile = (schema: z.ZodType, strict = true, onMismatch: (url: string) => void = () => {}) =>
   responseSerializerCompiler({ strict, onMismatch })({ schema, method: 'GET', url: '/api/x', httpStatus: '200' });
 
 /** What the serializer sent before it stringified once: through JSON text, parse, stringify again. */
