@@ -35,7 +35,7 @@ export function PersonPage() {
   );
   return (
     <div className={styles.page}>
-      <Typography.Title heading={3} style={{ marginBottom: 12 }}>
+      <Typography.Title heading={3} style={{ marginBottom: 12 }} className={styles.noPrint}>
         学生学情
       </Typography.Title>
       <QueryState loading={options.isLoading} error={options.error}>
@@ -157,7 +157,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
     },
   ];
   return (
-    <div className={styles.report}>
+    <div className={`${styles.report} ${styles.onePage}`}>
       <div className={styles.sectionHead}>
         <Typography.Title heading={4}>
           {data.student.name}（{data.student.className}，{data.student.code}）· {data.subject.name}
@@ -191,9 +191,11 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
         pagination={false}
         rowKey="homeworkId"
         dataSource={data.trend}
+        // A phone scrolls the table sideways rather than breaking 作业 into one character per line.
+        scroll={{ x: 560 }}
         columns={[
           { title: '作业', dataIndex: 'title' },
-          { title: '日期', dataIndex: 'startDate', width: 100 },
+          { title: '日期', dataIndex: 'startDate', width: 120 },
           {
             title: '得分',
             render: (_: unknown, t: PersonAnalysis['trend'][number]) =>
