@@ -191,8 +191,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
         pagination={false}
         rowKey="homeworkId"
         dataSource={data.trend}
-        // A phone scrolls the table sideways rather than breaking 作业 into one character per line.
-        scroll={{ x: 560 }}
+        className={styles.wideTable}
         columns={[
           { title: '作业', dataIndex: 'title' },
           { title: '日期', dataIndex: 'startDate', width: 120 },
