@@ -9,7 +9,6 @@ import {
   analysisOverviewSchema,
   averageScoreSchema,
   bigDataSchema,
-  classRosterSchema,
   correctScoreSchema,
   homeworkAnalysisSchema,
   type HomeworkProjection,
@@ -37,16 +36,6 @@ export function useOverview(kind: 'grade' | 'class', params: Params, enabled: bo
     queryKey: ['analysis', kind, params],
     queryFn: () => http.get(`/api/analysis/${kind}`, clean(params), analysisOverviewSchema),
     enabled,
-  });
-}
-
-/** A class's students (id, name, 学号) for a picker: the light roster, not the class view's figures. */
-export function useClassRoster(classId: number | null, subjectId: number | null) {
-  const { http } = useAnalysisServices();
-  return useQuery({
-    queryKey: ['analysis', 'class-roster', classId, subjectId],
-    queryFn: () => http.get('/api/analysis/class/students', { classId: classId!, subjectId: subjectId! }, classRosterSchema),
-    enabled: classId !== null && subjectId !== null,
   });
 }
 

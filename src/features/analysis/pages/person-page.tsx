@@ -7,11 +7,13 @@
  */
 import { IconPrint } from '@douyinfe/semi-icons';
 import { Button, Table, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import type { PersonAnalysis } from '../../../shared/contract/analysis';
+import { classRosterSchema, type PersonAnalysis } from '../../../shared/contract/analysis';
 import { LazyFormulaLine, plain } from '../../../shared/ui/lazy-rich-text';
-import { useAnalysisOptions, useClassRoster, usePerson } from '../analysis-api';
+import { useAnalysisOptions, usePerson } from '../analysis-api';
+import { useAnalysisServices } from '../analysis-services';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
@@ -63,6 +65,19 @@ export function PersonPage() {
       </QueryState>
     </div>
   );
+}
+
+/**
+ * A class's students (id, name, 学号): the light roster, not the class view's figures. Here rather than in
+ * analysis-api.ts, which every analysis page loads (作业讲评 sits at its 300 KiB budget).
+ */
+function useClassRoster(classId: number | null, subjectId: number | null) {
+  const { http } = useAnalysisServices();
+  return useQuery({
+    queryKey: ['analysis', 'class-roster', classId, subjectId],
+    queryFn: () => http.get('/api/analysis/class/students', { classId: classId!, subjectId: subjectId! }, classRosterSchema),
+    enabled: classId !== null && subjectId !== null,
+  });
 }
 
 /** 学生: the class's students from the light roster (id, name, 学号), searchable by name or 学号. */
