@@ -1,12 +1,15 @@
 /**
  * Learning analysis in the browser over the demo semester: each page shows the numbers its API answered
  * (read from the page's own response, then looked for on screen), as a teacher (grade -> student, class,
- * the four homework pages with the commentary's arrow keys and the Word download, /bigData) and as a grade
- * director (the three data-centre reports), and the data centre refused to a plain teacher.
+ * the student picked from the class's roster and printed on one page, the four homework pages with the
+ * commentary's arrow keys and the Word download, /bigData) and as a grade director (the three data-centre
+ * reports and their Excel downloads, opened with exceljs), and the data centre refused to a plain teacher.
  */
 import { expect, test, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import fs from 'node:fs';
+import { PDFDocument } from 'pdf-lib';
 import { loginAs, watchErrors } from './portal-helpers';
 
 const pct = (value: number | null | undefined, digits = 1) =>
@@ -22,6 +25,21 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: `.test-output/screens/analysis-${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Clicks the first 导出 Excel and answers the downloaded workbook's sheet, rows of cell values (header first). */
+async function exported(page: Page, fileName: string, sheetName: string): Promise<unknown[][]> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '导出 Excel' }).first().click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(fileName);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile((await file.path())!);
+  const sheet = workbook.getWorksheet(sheetName)!;
+  expect(sheet, sheetName).toBeTruthy();
+  const rows: unknown[][] = [];
+  sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
 }
 
 /** Opens a page and answers the data of the first API response whose path starts with `api`. */
@@ -64,6 +82,44 @@ test('a teacher reads grade, class, student and one homework; the numbers are th
   await expect(page.getByText(`${personData.summary.taken} / ${personData.summary.absent}`, { exact: true })).toBeVisible();
   await expect(page.getByText(pct(personData.summary.scoreRate), { exact: true }).first()).toBeVisible();
   await shoot(page, 'person');
+
+  // 打印报告: the browser's print, and the printed page is the report alone, on one A4 page.
+  await page.evaluate(() => {
+    const w = window as unknown as { printed: number };
+    w.printed = 0;
+    window.print = () => {
+      w.printed += 1;
+    };
+  });
+  await page.getByRole('button', { name: '打印报告' }).click();
+  expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('button', { name: '导出 Excel' })).toBeHidden();
+  await expect(page.getByText('得分率趋势').first()).toBeVisible();
+  const pdf = await PDFDocument.load(await page.pdf({ format: 'A4', printBackground: true }));
+  expect(pdf.getPageCount()).toBe(1);
+  await page.emulateMedia({ media: 'screen' });
+
+  // The page's own picker (班级, then 学生) reads the class's light roster, never the class view.
+  const classViews: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/analysis/class') classViews.push(r.url());
+  });
+  const rosterAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/analysis/class/students');
+  await page.goto('/analysis/person');
+  const roster = ((await (await rosterAnswer).json()) as { data: { students: { id: number; name: string; code: string }[] } })
+    .data;
+  const second = roster.students[1]!;
+  const picked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/analysis/person');
+  await page.getByText('请选择学生').click();
+  await page
+    .getByRole('option')
+    .filter({ hasText: `${second.name}（${second.code}）` })
+    .click();
+  expect(new URL((await picked).url()).searchParams.get('studentId')).toBe(String(second.id));
+  await expect(page.getByRole('heading', { name: new RegExp(`^${second.name}（`) })).toBeVisible();
+  await shoot(page, 'person-picked');
+  expect(classViews).toEqual([]);
 
   const klass = await openWith<Overview>(page, '/analysis/class', '/api/analysis/class');
   await expect(page.getByText(pct(klass.totals.scoreRate), { exact: true }).first()).toBeVisible();
@@ -118,20 +174,27 @@ test('a teacher reads grade, class, student and one homework; the numbers are th
 test('a grade director reads the three data-centre reports', async ({ page }) => {
   test.setTimeout(180_000);
   await loginAs(page, 'director');
-  const subject = await openWith<{ subjects: { name: string; scoreRate: number | null; passRate: number | null }[] }>(
-    page,
-    '/dataCenter/subject',
-    '/api/analysis/data-center/subject',
-  );
+  const subject = await openWith<{
+    schoolYear: { name: string };
+    subjects: { name: string; scoreRate: number | null; passRate: number | null }[];
+  }>(page, '/dataCenter/subject', '/api/analysis/data-center/subject');
   expect(subject.subjects.length).toBeGreaterThan(0);
   await expect(page.getByText(pct(subject.subjects[0]!.scoreRate), { exact: true }).first()).toBeVisible();
-
-  const correct = await openWith<{ rows: { className: string; scannedSheets: number; expectedSheets: number }[] }>(
-    page,
-    '/dataCenter/correctScore',
-    '/api/analysis/data-center/correct-score',
+  const subjectSheet = await exported(page, `${subject.schoolYear.name}-学科统计.xlsx`, '学科统计');
+  expect(subjectSheet[0]!.slice(0, 6)).toEqual(['学科', '作业数', '参考人次', '得分率', '及格率', '优秀率']);
+  expect(subjectSheet.slice(1).map((r) => [r[0], r[3], r[4]])).toEqual(
+    subject.subjects.map((s) => [s.name, pct(s.scoreRate), pct(s.passRate)]),
   );
+
+  const correct = await openWith<{
+    schoolYear: { name: string };
+    rows: { teacherName: string; className: string; scannedSheets: number; expectedSheets: number }[];
+  }>(page, '/dataCenter/correctScore', '/api/analysis/data-center/correct-score');
   const row = correct.rows[0]!;
+  const correctSheet = await exported(page, `${correct.schoolYear.name}-作业批改报表.xlsx`, '作业批改报表');
+  expect(correctSheet.length).toBe(correct.rows.length + 1);
+  expect(correctSheet[1]!.slice(0, 2)).toEqual([row.teacherName, row.className]);
+  expect(correctSheet[1]![5]).toBe(row.scannedSheets);
   await expect(
     page
       .getByText(
@@ -140,12 +203,19 @@ test('a grade director reads the three data-centre reports', async ({ page }) =>
       .first(),
   ).toBeVisible();
 
-  const average = await openWith<{ grade: { mean: number | null; scoreRate: number | null } }>(
-    page,
-    '/dataCenter/averageScore',
-    '/api/analysis/data-center/average-score',
-  );
+  const average = await openWith<{
+    homework: { title: string };
+    grade: { mean: number | null; scoreRate: number | null };
+    classes: { name: string; scoreRate: number | null }[];
+  }>(page, '/dataCenter/averageScore', '/api/analysis/data-center/average-score');
   await expect(page.getByText(pct(average.grade.scoreRate), { exact: true }).first()).toBeVisible();
+  const averageSheet = await exported(page, `${average.homework.title}-班级均分及小题对比.xlsx`, '班级均分');
+  expect(averageSheet[0]!.slice(0, 6)).toEqual(['班级', '参考人数', '在册人数', '平均分', '与年级差', '得分率']);
+  // Every class's row and the grade's carry the page's 得分率.
+  expect(averageSheet.map((r) => r[5])).toContain(pct(average.grade.scoreRate));
+  for (const klass of average.classes) {
+    expect(averageSheet.find((r) => r[0] === klass.name)?.[5], klass.name).toBe(pct(klass.scoreRate));
+  }
 });
 
 test('a school manager sets ranks per school year on /team/details', async ({ page }) => {

@@ -11,6 +11,8 @@ import {
   averageScoreSchema,
   bigDataSchema,
   classFilterSchema,
+  classRosterQuerySchema,
+  classRosterSchema,
   correctScoreSchema,
   dataCenterFilterSchema,
   gradeFilterSchema,
@@ -35,6 +37,7 @@ const schemas = {
   options: { response: { 200: envelopeSchema(analysisOptionsSchema) } },
   grade: { querystring: gradeFilterSchema, response: overview },
   klass: { querystring: classFilterSchema, response: overview },
+  roster: { querystring: classRosterQuerySchema, response: { 200: envelopeSchema(classRosterSchema) } },
   person: { querystring: personFilterSchema, response: { 200: envelopeSchema(personAnalysisSchema) } },
   homework: {
     params: homeworkAnalysisParamsSchema,
@@ -67,6 +70,12 @@ export default async function analysisRoutes(fastify: FastifyInstance) {
   app.get('/analysis/class', { ...authenticated, schema: schemas.klass }, async (request) => {
     const filter = request.query;
     return ok(await analysis.klass(user(request), filter));
+  });
+
+  // 学生学情's student picker: the class's students only (the class view's scope, none of its figures).
+  app.get('/analysis/class/students', { ...authenticated, schema: schemas.roster }, async (request) => {
+    const query = request.query;
+    return ok(await analysis.classRoster(user(request), query));
   });
 
   app.get('/analysis/person', { ...authenticated, schema: schemas.person }, async (request) => {

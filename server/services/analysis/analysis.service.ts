@@ -12,6 +12,8 @@ import type {
   AverageScore,
   BigData,
   ClassFilter,
+  ClassRoster,
+  ClassRosterQuery,
   CorrectScore,
   DataCenterFilter,
   GradeFilter,
@@ -724,6 +726,16 @@ export function createAnalysisService({ db }: { db: Db }) {
         to: filter.to,
         title: klass.name,
       });
+    },
+
+    /** 学生学情's picker: the class's students (id, name, 学号), under the class view's rule (404 otherwise). */
+    async classRoster(userId: number, query: ClassRosterQuery): Promise<ClassRoster> {
+      const scope = await resolveAnalysisScope(db, userId);
+      const subject = await requireSubject(scope, query.subjectId);
+      const klass = (await classesOf(scope.orgId)).find((c) => c.id === query.classId);
+      if (!klass || !canSee(scope, klass.id, subject.id)) throw ApiError.notFound();
+      const roster = await loadRoster(db, scope.orgId, [klass.id]);
+      return { classId: klass.id, students: roster.map((s) => ({ id: s.id, name: s.name, code: s.code })) };
     },
 
     async person(userId: number, filter: PersonFilter) {

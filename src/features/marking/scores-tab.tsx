@@ -1,12 +1,13 @@
 /**
  * 成绩: the homework's score table (one row per student, a column per question, the total and the
  * student's status: 未扫描 and 缺考 have empty cells and no total, and stay out of the average), filterable by class and name, and exported as Excel
- * ("<title>-成绩表.xlsx").
+ * ("<title>-成绩表.xlsx"). 数据分析 opens the homework's analysis (/assistant/analysis).
  */
 import { IconDownload, IconSearch } from '@douyinfe/semi-icons';
 import { Button, Input, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { LazyTable } from '../../shared/ui/lazy-table';
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { hasScores, STUDENT_STATUS_LABELS, type StudentScore, type StudentStatus } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS, type QuestionType } from '../../shared/contract/papers';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../shared/ui/use-media-query';
@@ -26,6 +27,7 @@ const STATUS_COLORS: Record<StudentStatus, 'green' | 'orange' | 'grey' | 'red'> 
 
 export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; title: string; version: number | string }) {
   const { http } = useMarkingServices();
+  const navigate = useNavigate();
   const table = useRemote(`scores:${homeworkId}:${version}`, () => fetchScores(http, homeworkId));
   const [className, setClassName] = useState<string | undefined>();
   const [keyword, setKeyword] = useState('');
@@ -132,13 +134,10 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
           style={{ width: 200 }}
         />
         <Typography.Text type="tertiary">{`共 ${students.length} 人，已阅完 ${complete} 人${unscanned > 0 ? `，未扫描 ${unscanned} 人` : ''}${absent > 0 ? `，缺考 ${absent} 人` : ''}${average === null ? '' : `，平均分 ${formatScore(Math.round(average * 10) / 10)}`}`}</Typography.Text>
-        <Button
-          className={styles.toolbarEnd}
-          icon={<IconDownload />}
-          loading={exporting}
-          disabled={students.length === 0}
-          onClick={() => void exportExcel()}
-        >
+        <Button className={styles.toolbarEnd} onClick={() => void navigate(`/assistant/analysis?homeworkId=${homeworkId}`)}>
+          数据分析
+        </Button>
+        <Button icon={<IconDownload />} loading={exporting} disabled={students.length === 0} onClick={() => void exportExcel()}>
           导出 Excel
         </Button>
       </div>

@@ -30,6 +30,19 @@ export const classFilterSchema = z
   .refine(checkRange, RANGE_MESSAGE);
 export type ClassFilter = z.infer<typeof classFilterSchema>;
 
+/**
+ * A class's students for 学生学情's picker (班级 -> 学生): just who they are, without the class view's
+ * figures. Seen under the class view's rule (the class and subject the session may see).
+ */
+export const classRosterQuerySchema = z.object({ classId: queryId, subjectId: queryId }).strict();
+export type ClassRosterQuery = z.infer<typeof classRosterQuerySchema>;
+export const classRosterSchema = z.object({
+  classId: z.number(),
+  /** In 学号 order. */
+  students: z.array(z.object({ id: z.number(), name: z.string(), code: z.string() })),
+});
+export type ClassRoster = z.infer<typeof classRosterSchema>;
+
 export const personFilterSchema = z
   .object({ studentId: queryId, subjectId: queryId, ...range })
   .strict()

@@ -14,6 +14,7 @@ import { AnalysisServicesProvider } from '../../../src/features/analysis/analysi
 import { CommentaryPage } from '../../../src/features/analysis/pages/commentary-page';
 import { SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
 import { HomeworkAnalysisPage } from '../../../src/features/analysis/pages/homework-analysis-page';
+import { OverviewPage } from '../../../src/features/analysis/pages/overview-page';
 import { PersonPage } from '../../../src/features/analysis/pages/person-page';
 import type { AnalysisOptions, HomeworkAnalysis } from '../../../src/shared/contract/analysis';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
@@ -226,26 +227,70 @@ describe('数据中心', () => {
   });
 });
 
+describe('年级学情 / 班级学情', () => {
+  it('shows a loading state while the view is computed', async () => {
+    renderPage(<OverviewPage kind="grade" />, '/analysis/grade', serve({ '/api/analysis/grade': new Promise(() => {}) }));
+    expect(await screen.findByText('正在计算…')).toBeInTheDocument();
+  });
+
+  it('shows an error state when the server fails', async () => {
+    renderPage(<OverviewPage kind="class" />, '/analysis/class', serve({ '/api/analysis/class': new Error('boom') }));
+    expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  });
+
+  it('shows an empty state, with what to do, when the range has no marked homework', async () => {
+    const { get } = renderPage(
+      <OverviewPage kind="grade" />,
+      '/analysis/grade',
+      serve({ '/api/analysis/grade': { homework: [], students: [] } }),
+    );
+    expect(await screen.findByText('所选范围内暂无作业成绩')).toBeInTheDocument();
+    expect(screen.getByText(/可换一个学科或时间范围/)).toBeInTheDocument();
+    expect(get).toHaveBeenCalledWith('/api/analysis/grade', { schoolYearId: 1, subjectId: 2 }, expect.anything());
+  });
+});
+
 describe('学生学情', () => {
-  it("offers the class's students to pick, searchable, and asks for the picked one", async () => {
+  it("offers the class's students from the light roster, searchable by 学号, and asks for the picked one", async () => {
     const roster = {
+      classId: 4,
       students: [
-        { studentId: 41, name: '张三', code: '2026010141', classId: 4, className: '初一(1)班' },
-        { studentId: 42, name: '李四', code: '2026010142', classId: 4, className: '初一(1)班' },
+        { id: 41, name: '张三', code: '2026010141' },
+        { id: 42, name: '李四', code: '2026010142' },
       ],
     };
+    // The class view is not served: the picker must not need its figures.
     const { get } = renderPage(
       <PersonPage />,
       '/analysis/person',
-      serve({ '/api/analysis/class': roster, '/api/analysis/person': new Error('boom') }),
+      serve({ '/api/analysis/class/students': roster, '/api/analysis/person': new Error('boom') }),
     );
     expect(await screen.findByText(/请选择一名学生/)).toBeInTheDocument();
-    expect(get).toHaveBeenCalledWith('/api/analysis/class', { classId: 4, subjectId: 2 }, expect.anything());
+    expect(get).toHaveBeenCalledWith('/api/analysis/class/students', { classId: 4, subjectId: 2 }, expect.anything());
+    expect(get).not.toHaveBeenCalledWith('/api/analysis/class', expect.anything(), expect.anything());
     await userEvent.click(screen.getByText('请选择学生'));
-    await userEvent.click(await screen.findByText('李四（2026010142）'));
+    expect(await screen.findByText('张三（2026010141）')).toBeInTheDocument();
+    // Typing a 学号 leaves only that student (the match is highlighted inside the option).
+    await userEvent.keyboard('0142');
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['李四（2026010142）']),
+    );
+    await userEvent.click(screen.getByRole('option'));
     await waitFor(() =>
       expect(get).toHaveBeenCalledWith('/api/analysis/person', expect.objectContaining({ studentId: 42 }), expect.anything()),
     );
     expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  }, 20_000);
+
+  it('says so when the class has no students', async () => {
+    renderPage(<PersonPage />, '/analysis/person', serve({ '/api/analysis/class/students': { classId: 4, students: [] } }));
+    await userEvent.click(await screen.findByText('请选择学生'));
+    expect(await screen.findByText('该班暂无学生')).toBeInTheDocument();
+  }, 20_000);
+
+  it('says the list failed to load when the roster request fails', async () => {
+    renderPage(<PersonPage />, '/analysis/person', serve({ '/api/analysis/class/students': new Error('boom') }));
+    await userEvent.click(await screen.findByText('请选择学生'));
+    expect(await screen.findByText('学生名单加载失败')).toBeInTheDocument();
   }, 20_000);
 });

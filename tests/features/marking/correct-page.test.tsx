@@ -435,6 +435,9 @@ describe('/correct', () => {
     expect(screen.getByText('共 3 人，已阅完 1 人，未扫描 1 人，平均分 9.8')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /导出 Excel/ }));
     expect(fake.downloadGet).toHaveBeenCalledWith('/api/marking/homework/3/scores.xlsx', undefined, '第一单元测验-成绩表.xlsx');
+    // 数据分析: the homework's analysis.
+    await userEvent.click(screen.getByRole('button', { name: '数据分析' }));
+    expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/assistant/analysis?homeworkId=3');
   });
 
   it('offers the homework being scanned or marked when no homework is given', async () => {

@@ -91,6 +91,13 @@ describe('/paperlist', () => {
     expect(fake.download).toHaveBeenCalledWith('/api/papers/101/docx', { withAnswers: false }, '作业1.docx');
   });
 
+  it("leads 分析 to the homework's own analysis (/assistant)", async () => {
+    renderList();
+    const row = (await screen.findByText('作业1')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: '分析' }));
+    expect(screen.getByRole('status', { name: '当前地址' })).toHaveTextContent('/assistant/analysis?homeworkId=1');
+  });
+
   it('shows the answer sheet as it will print beside the print choices', async () => {
     renderList(undefined, { renderAnswerSheetPreview: (id) => <p>答题卡预览 {id}</p> });
     const row = (await screen.findByText('作业1')).closest('tr')!;

@@ -1,7 +1,7 @@
 /** Test helpers for the papers feature: a fake HTTP client answering by URL, and a render with providers. */
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { PapersServicesProvider, type PapersServices, type PapersUser } from '../../../src/features/papers/papers-services';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
@@ -50,6 +50,12 @@ export function fakeHttp(handler: Handler) {
 
 export const TEST_USER: PapersUser = { orgId: 1, schoolYearId: 1, schoolYearName: '2026级 (初一)' };
 
+/** Where the page navigated to (pathname and query), for the tests of its links. */
+function LocationProbe() {
+  const location = useLocation();
+  return <output aria-label="当前地址">{location.pathname + location.search}</output>;
+}
+
 export function renderWithPapers(
   ui: ReactElement,
   http: HttpClient,
@@ -59,6 +65,7 @@ export function renderWithPapers(
   return render(
     <MemoryRouter initialEntries={[route]}>
       <PapersServicesProvider services={{ http, user: TEST_USER, ...extra }}>{ui}</PapersServicesProvider>
+      <LocationProbe />
     </MemoryRouter>,
   );
 }

@@ -15,6 +15,7 @@ import {
   analysisOverviewSchema,
   averageScoreSchema,
   bigDataSchema,
+  classRosterSchema,
   correctScoreSchema,
   homeworkAnalysisSchema,
   personAnalysisSchema,
@@ -168,6 +169,35 @@ describe('analysis endpoints', () => {
       failure(await call({ method: 'GET', url: `/api/analysis/grade?schoolYearId=${ids.year}&subjectId=${other.subjectId}` }))
         .status,
     ).toBe(404);
+  });
+
+  it("学生学情's picker: a class's students (id, name, 学号) under the class view's scope, none of its figures", async () => {
+    const first = options.classes[0]!.id;
+    const url = (classId: number, subjectId: number) => `/api/analysis/class/students?classId=${classId}&subjectId=${subjectId}`;
+    const answer = await teacher({ method: 'GET', url: url(first, ids.math) });
+    const roster = classRosterSchema.parse(data(answer));
+    // The students of the class, in 学号 order, as the class view lists them; nothing more in the answer.
+    const rows = (
+      (await app().database.db.execute(
+        sql`select id, name, code from students where class_id = ${first} order by code`,
+      )) as unknown as { rows: { id: number; name: string; code: string }[] }
+    ).rows.map((r) => ({ id: Number(r.id), name: r.name, code: r.code }));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(roster).toEqual({ classId: first, students: rows });
+    expect(Object.keys(answer.json().data.students[0]).sort()).toEqual(['code', 'id', 'name']);
+    const view = analysisOverviewSchema.parse(
+      data(await teacher({ method: 'GET', url: `/api/analysis/class?classId=${first}&subjectId=${ids.math}` })),
+    );
+    expect(roster.students.map((s) => s.id)).toEqual(view.students.map((s) => s.studentId));
+    // 语文 in 初一(1)班, where the teacher is 班主任: seen; in 初一(2)班, where they teach only maths: not found.
+    expect(classRosterSchema.parse(data(await teacher({ method: 'GET', url: url(first, ids.chinese) }))).students).toEqual(rows);
+    expect(failure(await teacher({ method: 'GET', url: url(options.classes[1]!.id, ids.chinese) })).status).toBe(404);
+    expect(failure(await newcomer({ method: 'GET', url: url(first, ids.math) })).status).toBe(404);
+    expect(failure(await other.call({ method: 'GET', url: url(first, other.subjectId) })).status).toBe(404);
+    expect((await app().inject({ method: 'GET', url: url(first, ids.math) })).statusCode).toBe(401);
+    for (const bad of ['/api/analysis/class/students', `/api/analysis/class/students?classId=abc&subjectId=${ids.math}`]) {
+      expect((await teacher({ method: 'GET', url: bad })).statusCode, bad).toBe(400);
+    }
   });
 
   it('answers 400 for bad filters', async () => {

@@ -55,6 +55,12 @@ const READ: Expected = {
 };
 /** Creators and admins only. */
 const MANAGE: Expected = { ...READ, director: 403, classTeacher: 403, subjectTeacher: 403, otherTeacher: 403 };
+/**
+ * Learning analysis of maths in the third class: who teaches it (the subject teacher), the school's
+ * managers and the school year's director; a class the caller does not see is not found (404), as in
+ * another school.
+ */
+const ANALYSIS: Expected = { ...READ, classTeacher: 404, otherTeacher: 404 };
 /** The owner (the subject teacher made it) and admins. */
 const OWNED: Expected = { ...MANAGE, subjectTeacher: 200 };
 /**
@@ -158,7 +164,21 @@ async function freshInvitation(ctx: Ctx) {
 
 const org = (ctx: Ctx) => `/api/org/schools/${ctx.school.orgId}`;
 
+const analysisOfThirdClass = (c: Ctx) => `classId=${c.school.classIds[2]}&subjectId=${c.school.mathId}`;
+
 const ROUTES: Row[] = [
+  // ---- learning analysis ----
+  {
+    name: 'GET /api/analysis/class',
+    expected: ANALYSIS,
+    request: (c) => ({ method: 'GET', url: `/api/analysis/class?${analysisOfThirdClass(c)}` }),
+  },
+  {
+    // 学生学情's picker: the same scope as the class view.
+    name: 'GET /api/analysis/class/students',
+    expected: ANALYSIS,
+    request: (c) => ({ method: 'GET', url: `/api/analysis/class/students?${analysisOfThirdClass(c)}` }),
+  },
   // ---- papers, questions, homework ----
   {
     name: 'POST /api/papers',

@@ -7,12 +7,14 @@
  */
 import { IconPrint } from '@douyinfe/semi-icons';
 import { Button, Tag, Typography } from '@douyinfe/semi-ui-19';
+import { useQuery } from '@tanstack/react-query';
 import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import type { PersonAnalysis } from '../../../shared/contract/analysis';
+import { classRosterSchema, type PersonAnalysis } from '../../../shared/contract/analysis';
 import { LazyFormulaLine, plain } from '../../../shared/ui/lazy-rich-text';
-import { useAnalysisOptions, useOverview, usePerson } from '../analysis-api';
+import { useAnalysisOptions, usePerson } from '../analysis-api';
+import { useAnalysisServices } from '../analysis-services';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
@@ -36,7 +38,7 @@ export function PersonPage() {
   );
   return (
     <div className={styles.page}>
-      <Typography.Title heading={3} style={{ marginBottom: 12 }}>
+      <Typography.Title heading={3} style={{ marginBottom: 12 }} className={styles.noPrint}>
         学生学情
       </Typography.Title>
       <QueryState loading={options.isLoading} error={options.error}>
@@ -66,7 +68,20 @@ export function PersonPage() {
   );
 }
 
-/** 学生: the class's students (the class page's list, so the same request is cached for both pages). */
+/**
+ * A class's students (id, name, 学号): the light roster, not the class view's figures. Here rather than in
+ * analysis-api.ts, which every analysis page loads (作业讲评 sits at its 300 KiB budget).
+ */
+function useClassRoster(classId: number | null, subjectId: number | null) {
+  const { http } = useAnalysisServices();
+  return useQuery({
+    queryKey: ['analysis', 'class-roster', classId, subjectId],
+    queryFn: () => http.get('/api/analysis/class/students', { classId: classId!, subjectId: subjectId! }, classRosterSchema),
+    enabled: classId !== null && subjectId !== null,
+  });
+}
+
+/** 学生: the class's students from the light roster (id, name, 学号), searchable by name or 学号. */
 function StudentSelect({
   filters,
   update,
@@ -76,17 +91,8 @@ function StudentSelect({
   update: (changes: Partial<Record<keyof AnalysisFilters, number | null>>) => void;
   current: { id: number; name: string; code: string } | undefined;
 }) {
-  const roster = useOverview(
-    'class',
-    {
-      classId: filters.classId ?? undefined,
-      subjectId: filters.subjectId ?? undefined,
-      from: filters.from ?? undefined,
-      to: filters.to ?? undefined,
-    },
-    filters.classId !== null && filters.subjectId !== null,
-  );
-  const students = roster.data?.students.map((s) => ({ value: s.studentId, label: `${s.name}（${s.code}）` })) ?? [];
+  const roster = useClassRoster(filters.classId, filters.subjectId);
+  const students = roster.data?.students.map((s) => ({ value: s.id, label: `${s.name}（${s.code}）` })) ?? [];
   if (current && !students.some((s) => s.value === current.id)) {
     students.unshift({ value: current.id, label: `${current.name}（${current.code}）` });
   }
@@ -98,7 +104,7 @@ function StudentSelect({
       style={{ minWidth: 200 }}
       filter
       loading={roster.isLoading}
-      emptyContent="该班暂无学生"
+      emptyContent={roster.isError ? '学生名单加载失败' : '该班暂无学生'}
       value={filters.studentId ?? undefined}
       optionList={students}
       onChange={(value) => update({ studentId: value as number })}
@@ -167,7 +173,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
     },
   ];
   return (
-    <div className={styles.report}>
+    <div className={`${styles.report} ${styles.onePage}`}>
       <div className={styles.sectionHead}>
         <Typography.Title heading={4}>
           {data.student.name}（{data.student.className}，{data.student.code}）· {data.subject.name}
@@ -201,9 +207,10 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
         pagination={false}
         rowKey="homeworkId"
         dataSource={data.trend}
+        className={styles.wideTable}
         columns={[
           { title: '作业', dataIndex: 'title' },
-          { title: '日期', dataIndex: 'startDate', width: 100 },
+          { title: '日期', dataIndex: 'startDate', width: 120 },
           {
             title: '得分',
             render: (_: unknown, t: PersonAnalysis['trend'][number]) =>

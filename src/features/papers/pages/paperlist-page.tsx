@@ -286,7 +286,7 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, dow
       <Button size="small" theme="borderless" onClick={() => onNavigate(`/correct?homeworkId=${row.id}`)}>
         阅卷
       </Button>
-      <Button size="small" theme="borderless" onClick={() => onNavigate(`/analysis/class?homeworkId=${row.id}`)}>
+      <Button size="small" theme="borderless" onClick={() => onNavigate(`/assistant/analysis?homeworkId=${row.id}`)}>
         分析
       </Button>
       <Button size="small" theme="borderless" loading={downloading === row.id} onClick={() => onWord(row)}>
