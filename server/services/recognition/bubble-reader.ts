@@ -72,6 +72,17 @@ const EMPTY_SHARE = 0.25;
  */
 export const ERASURE_RISE = 0.34;
 export const FIRM_RISE = 0.42;
+/**
+ * An erasure rises at most this share of the firm mark beside it above the page's empty level: a
+ * rubber takes most of a mark away (a firm fill rises 0.6 to 0.8, what is left of it under 0.34).
+ */
+export const ERASURE_OF_FIRM = 0.6;
+/**
+ * A grey with less ink than a mark, beside a firm mark of its question, under this rise is never
+ * sure, however light the page's other marks are: what a rubber leaves with a margin (a half-erased
+ * mark of grey 150 rises about 0.36; a careful student's light pencil on a clean scan 0.37 and more).
+ */
+export const GREY_DOUBT_RISE = 0.37;
 /** An erasure beside a firm mark of the same question (the answer changed) is read empty this surely. */
 const ERASURE_CONFIDENCE = 0.8;
 /** The marks' fill level when a page has no marks to tell it. */
@@ -532,6 +543,16 @@ export function isMarked(m: Pick<BubbleMeasure, 'fill' | 'ink'>, model: PageMode
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 
 /**
+ * How sure a grey without ink is a mark, from its rise above the page's empty level alone: the doubt
+ * floor up to `ERASURE_RISE` (what a rubber leaves), climbing to 1 at `FIRM_RISE`. Unclamped below
+ * with `clamp` false (bubbleConfidence weighs it against the page's marks).
+ */
+export function riseConfidence(rise: number, clamp = true): number {
+  const c = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (rise - ERASURE_RISE)) / (FIRM_RISE - ERASURE_RISE);
+  return clamp ? Math.max(DOUBT_FLOOR, Math.min(1, c)) : c;
+}
+
+/**
  * How sure a bubble's reading is, from its distance to both populations of its page. A mark with ink:
  * by how far its ink rises above the floor. A mark by fill alone: by where its fill sits between the
  * page's empty and marked levels (half way is never certain). An empty bubble: by how far its ink and
@@ -548,8 +569,7 @@ export function bubbleConfidence(
     let byFill = 0;
     if (m.fill >= model.fill.threshold) {
       const byShare = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - DOUBT_SHARE)) / (SURE_SHARE - DOUBT_SHARE);
-      const byRise =
-        DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (m.fill - model.emptyFill.level - ERASURE_RISE)) / (FIRM_RISE - ERASURE_RISE);
+      const byRise = riseConfidence(m.fill - model.emptyFill.level, false);
       byFill = Math.min(Math.max(byShare, byRise), (m.fill - model.fill.floor) / MARK_SPAN);
     }
     return clamp01(Math.max(byInk, byFill));
@@ -676,28 +696,39 @@ function mergeBands(bands: readonly [number, number][]): [number, number][] {
 }
 
 /**
- * The bubbles of one question that are what a rubber left of a mark while the question has a firm
- * mark elsewhere (the student changed the answer): grey without ink or speckle, no line through it
- * (nor one left out),
- * under `ERASURE_RISE` above the page's empty level, beside a bubble marked with ink and full
- * confidence. They read empty. A grey bubble alone on its question stays doubtful: nothing says
- * whether it was rubbed out or marked lightly.
+ * The grey bubbles of one question beside a firm mark of it (a bubble marked with ink and full
+ * confidence): grey with less ink than a mark, no line through it (nor one left out), under
+ * `GREY_DOUBT_RISE` above the page's empty level. Each is an `erasure` (the student changed the answer:
+ * it reads empty) when it has no ink or speckle and rises under `ERASURE_RISE` and under
+ * `ERASURE_OF_FIRM` of the firm mark's rise; otherwise it is a `second` light mark or an erasure, nothing says which (a page of light
+ * pencil: the firm mark is light itself, or the page's light marks make such a grey look sure), and
+ * it is never certain. A grey bubble alone on its question stays doubtful too.
  */
-export function erasuresBesideMarks(
-  bubbles: readonly (Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean; crossed?: boolean })[],
-  model: PageModel,
-): Set<(typeof bubbles)[number]> {
-  const erased = new Set<(typeof bubbles)[number]>();
-  const firm = bubbles.some((b) => !b.line && !b.crossed && b.ink >= model.ink.threshold && bubbleConfidence(b, model) >= 1);
-  if (!firm) return erased;
+export function greyBesideFirmMarks<
+  B extends Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean; crossed?: boolean },
+>(bubbles: readonly B[], model: PageModel): Map<B, 'erasure' | 'second'> {
+  const grey = new Map<B, 'erasure' | 'second'>();
+  const firm = bubbles.filter((b) => !b.line && !b.crossed && b.ink >= model.ink.threshold && bubbleConfidence(b, model) >= 1);
+  if (firm.length === 0) return grey;
+  // What a rubber leaves of a mark is much lighter than the student's firm mark beside it.
+  const firmRise = Math.max(...firm.map((b) => b.fill)) - model.emptyFill.level;
   const noInk = model.emptyInk.level + Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread);
   const specksAbove = (b: Pick<BubbleMeasure, 'specks'>) => b.specks - model.emptySpecks.level - 3 * model.emptySpecks.spread;
   for (const b of bubbles) {
-    if (b.line || b.crossed || b.ink > noInk || specksAbove(b) >= SPECKLE_DOUBT) continue;
+    if (b.line || b.crossed || b.ink >= model.ink.threshold) continue;
     const rise = b.fill - model.emptyFill.level;
-    if (rise > Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) && rise < ERASURE_RISE) erased.add(b);
+    if (rise <= Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) || rise >= GREY_DOUBT_RISE) continue;
+    const clean = b.ink <= noInk && specksAbove(b) < SPECKLE_DOUBT;
+    grey.set(b, clean && rise < ERASURE_RISE && rise <= ERASURE_OF_FIRM * firmRise ? 'erasure' : 'second');
   }
-  return erased;
+  return grey;
+}
+
+/** The bubbles of one question that read empty as what a rubber left beside a firm mark (`greyBesideFirmMarks`). */
+export function erasuresBesideMarks<
+  B extends Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean; crossed?: boolean },
+>(bubbles: readonly B[], model: PageModel): Set<B> {
+  return new Set([...greyBesideFirmMarks(bubbles, model)].filter(([, kind]) => kind === 'erasure').map(([b]) => b));
 }
 
 /** Unmarked bubbles within this distance (mm, centre to centre) are a bubble's neighbourhood; at least `LOCAL_MIN` of them make one. */
@@ -855,13 +886,17 @@ export function readObjective(
     .filter(({ b }) => !b.line && !b.crossed && !b.streak && !isMarked(b, model))
     .map(({ b, option }) => ({ b, x: option.xMm + option.wMm / 2, y: option.yMm + option.hMm / 2 }));
   for (const { q, bubbles } of measured) {
-    const erased = erasuresBesideMarks(bubbles, model);
+    const grey = greyBesideFirmMarks(bubbles, model);
+    const erased = new Set([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => b));
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
       if (erased.has(b)) return ERASURE_CONFIDENCE;
       const c = isMarked(b, model)
         ? bubbleConfidence(b, model)
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
+      // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
+      // not make it surer than its rise alone would be on a page of firm marks.
+      if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
       if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });

@@ -7,12 +7,14 @@ import {
   emptyPopulation,
   erasuresBesideMarks,
   findStreaks,
+  greyBesideFirmMarks,
   isMarked,
   localEmptyModel,
   measureBubble,
   pageModel,
   pageThreshold,
   readObjective,
+  riseConfidence,
 } from '../../../server/services/recognition/bubble-reader';
 import { applyAffine, invertAffine } from '../../../server/services/recognition/affine-fit';
 import { decodeGrey, type GreyImage } from '../../../server/services/recognition/grey-image';
@@ -117,6 +119,63 @@ describe('bubbleConfidence against both populations of the page', () => {
     expect(erasuresBesideMarks([solid, bubble(0, 0.3, 30)], model).size).toBe(0);
     expect(erasuresBesideMarks([solid, bubble(0, 0.45)], model).size).toBe(0);
     expect(erasuresBesideMarks([solid, { ...grey, line: true }], model).size).toBe(0);
+  });
+
+  it('never takes a grey nearly as dark as the firm mark beside it for an erasure (two light marks)', () => {
+    const bubbles = page(
+      60,
+      Array.from({ length: 20 }, () => ({ ink: 1, fill: 0.85 })),
+    );
+    const model = pageModel(bubbles);
+    const bubble = (ink: number, fill: number) => ({ ink, fill, specks: 0, line: false });
+    // A light mark with pencil ink (a firm reading) and, beside it, a second one lighter still: on a
+    // degraded scan a real second mark of light pencil keeps no ink and reads grey 0.33.
+    const light = bubble(0.9, 0.47);
+    const second = bubble(0, 0.33);
+    expect(bubbleConfidence(light, model)).toBe(1);
+    expect(erasuresBesideMarks([light, second, bubble(0, 0.06), bubble(0, 0.07)], model).size).toBe(0);
+    // So the question is held back, whatever its type.
+    expect(bubbleConfidence(second, model)).toBeLessThan(LOW_CONFIDENCE);
+    // Beside a firm fill the same grey is far lighter than the mark: what a rubber leaves.
+    expect([...erasuresBesideMarks([bubble(1, 0.85), second], model)]).toEqual([second]);
+
+    // On a page of light pencil the grey alone would read as a sure mark (it sits high between the
+    // page's empty and marked levels); beside a light firm mark it is a second mark or an erasure,
+    // and readObjective never trusts it.
+    const lightPage = pageModel(
+      page(
+        60,
+        Array.from({ length: 20 }, () => ({ ink: 0.9, fill: 0.47 })),
+      ),
+    );
+    const grey = bubble(0, 0.36);
+    expect(bubbleConfidence(grey, lightPage)).toBe(1);
+    expect([...greyBesideFirmMarks([bubble(0.9, 0.47), grey, bubble(0, 0.06)], lightPage)]).toEqual([[grey, 'second']]);
+    // A grey a little darker than what a rubber leaves, beside a fill on such a page: as doubtful as
+    // its rise alone makes it (a half-erased mark of grey 150 reads about 0.35 above the empty level).
+    const darker = bubble(0, lightPage.emptyFill.level + 0.35);
+    expect(bubbleConfidence(darker, lightPage)).toBe(1);
+    expect([...greyBesideFirmMarks([bubble(1, 0.85), darker], lightPage)]).toEqual([[darker, 'second']]);
+    expect(riseConfidence(0.35)).toBeLessThan(LOW_CONFIDENCE);
+    // Light pencil well above that (0.38 and more on a clean scan) stays a sure mark.
+    expect(riseConfidence(0.38)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(greyBesideFirmMarks([bubble(1, 0.85), bubble(0, lightPage.emptyFill.level + 0.43)], lightPage).size).toBe(0);
+  });
+
+  it('holds back a light second mark beside a fill on a multiple-choice question (a legal second answer)', () => {
+    const bubbles = page(
+      60,
+      Array.from({ length: 20 }, () => ({ ink: 1, fill: 0.85 })),
+    );
+    const model = pageModel(bubbles);
+    const bubble = (ink: number, fill: number, specks = 0) => ({ ink, fill, specks, line: false });
+    // Light pencil on a degraded scan: grey as dark as 0.42 to 0.45 with little or no ink left.
+    for (const faint of [bubble(0, 0.42), bubble(0.02, 0.45), bubble(0.004, 0.43, 1)]) {
+      const question = [bubble(1, 0.82), faint, bubble(0, 0.06), bubble(0, 0.07), bubble(0, 0.06)];
+      expect(erasuresBesideMarks(question, model).size).toBe(0);
+      // Read as a mark or as empty, it is never certain: the question goes to review.
+      expect(bubbleConfidence(faint, model)).toBeLessThan(LOW_CONFIDENCE);
+    }
   });
 
   it('doubts an empty-looking bubble with speckle on a page whose empty bubbles have none', () => {
@@ -314,6 +373,31 @@ describe('readObjective on generated pages of each hard kind', () => {
       }
     });
   }
+
+  it('never scores unseen a half-erased mark beside a fill on a page of light pencil', async () => {
+    // Every single-choice and judge question marked lightly (the page's marks are light, so a grey
+    // sits high between its empty and marked levels); each multiple-choice question a fill and, beside
+    // it, a mark rubbed out halfway.
+    for (const seed of [1, 8]) {
+      const marks: SheetMark[] = page.objective.flatMap((q): SheetMark[] =>
+        q.type === 'multiple'
+          ? [
+              { questionNo: q.questionNo, label: 'A', style: 'solid' },
+              { questionNo: q.questionNo, label: 'E', style: 'halfErased' },
+            ]
+          : [{ questionNo: q.questionNo, label: q.options[seed % q.options.length]!.label, style: 'faint' }],
+      );
+      const sheet = await renderSyntheticSheet(fixture, { marks, seed, degrade: { rotationDeg: 0.5, noise: 3 } });
+      const { readings } = readObjective(await decodeGrey(sheet.jpeg), sheet.transform, page.objective, 22);
+      for (const r of readings) {
+        if (r.confidence >= LOW_CONFIDENCE)
+          expect(r.marked, `seed ${seed} question ${r.questionNo}`).toEqual(sheet.expected.get(r.questionNo));
+      }
+      // The light marks themselves are read without review.
+      for (const r of readings.filter((x) => x.questionNo <= 12))
+        expect(r.confidence, `seed ${seed} question ${r.questionNo}`).toBe(1);
+    }
+  });
 
   it('reads beside a stray line: an empty bubble under it reads empty, never fully certain; a mark under it stays', async () => {
     const strays: SheetMark[] = [
