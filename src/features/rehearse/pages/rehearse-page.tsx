@@ -7,10 +7,9 @@
  * (下载 PDF). 生成错题重练 opens the set maker.
  */
 import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Spin, Table, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
-import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import {
   MASTERY_FILTER_LABELS,
   MASTERY_FILTERS,
@@ -19,7 +18,7 @@ import {
   type ClassBook,
   type RehearseOptions,
 } from '../../../shared/contract/rehearse';
-import { PrintSheet } from '../../../shared/ui/print-sheet';
+import { DateRangeFilter } from '../../../shared/ui/lazy-date-picker';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
 import {
   type BookParams,
@@ -31,9 +30,14 @@ import {
 } from '../rehearse-api';
 import { useRehearseServices } from '../rehearse-services';
 import { BookEntryCard } from '../book-entry-card';
-import { CauseSettings } from '../cause-settings';
-import { SetMaker } from '../set-maker';
+import { CauseSettingsButton } from '../cause-settings-button';
 import styles from '../rehearse.module.css';
+import { useFilters } from '../use-rehearse-filters';
+
+// Not in the first view: the set maker (a side sheet) loads when 生成错题重练 is first pressed, the printable
+// book when 打印错题本 is.
+const SetMaker = lazy(() => import('../set-maker').then((m) => ({ default: m.SetMaker })));
+const StudentPrint = lazy(() => import('../student-print').then((m) => ({ default: m.StudentPrint })));
 
 const TYPE_LABELS: Record<string, string> = {
   single: '单选题',
@@ -46,28 +50,18 @@ const pct = (value: number | null) => (value === null ? '—' : `${(value * 100)
 const SCORE_RATE_HELP = '得分率 = 本班首次作答该题的得分之和 ÷ 满分之和；分母为有成绩的学生，缺考、未扫描不计入，重练卷不计入';
 const MASTERY_COLORS = { pending: 'red', redo1: 'orange', redo2: 'amber', mastered: 'green' } as const;
 
-function useFilters() {
-  const [search, setSearch] = useSearchParams();
-  const get = (key: string) => search.get(key) ?? undefined;
-  const num = (key: string) => (get(key) ? Number(get(key)) : undefined);
-  const set = (patch: Record<string, string | number | undefined | null>) => {
-    const next = new URLSearchParams(search);
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === undefined || value === null || value === '') next.delete(key);
-      else next.set(key, String(value));
-    }
-    setSearch(next, { replace: true });
-  };
-  return { get, num, set };
-}
-
 export function RehearsePage() {
   const filters = useFilters();
   const options = useRehearseOptions();
   if (options.isLoading) return <Spin size="large" tip="正在加载…" wrapperClassName={styles.state} spinning />;
   if (options.error || !options.data)
     return <Empty className={styles.state} title="加载失败" description="数据暂时无法读取，请稍后重试" />;
-  if (filters.get('print') && filters.num('studentId')) return <StudentPrint options={options.data} />;
+  if (filters.get('print') && filters.num('studentId'))
+    return (
+      <Suspense fallback={<Spin size="large" wrapperClassName={styles.state} spinning />}>
+        <StudentPrint options={options.data} />
+      </Suspense>
+    );
   return <RehearseBody options={options.data} />;
 }
 
@@ -75,6 +69,8 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
   const { schoolYearId: currentYear } = useRehearseServices();
   const { get, num, set } = useFilters();
   const [makerOpen, setMakerOpen] = useState(false);
+  // Mounted from the first opening on, so that closing and reopening keeps the teacher's choices.
+  const [makerLoaded, setMakerLoaded] = useState(false);
   const download = useDownloadClassXlsx();
   const downloadPdf = useDownloadStudentPdf();
 
@@ -117,7 +113,9 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
       <div className={styles.head}>
         <Typography.Title heading={4}>错题重练</Typography.Title>
         <div className={styles.actions}>
-          {options.canManage ? <CauseSettings causes={options.errorCauses} percent={options.subjectiveWrongPercent} /> : null}
+          {options.canManage ? (
+            <CauseSettingsButton causes={options.errorCauses} percent={options.subjectiveWrongPercent} />
+          ) : null}
           {view === 'class' && classBook.data ? (
             <Button icon={<IconDownload />} onClick={() => void download({ classId, ...bookFilter }, classBook.data!.klass.name)}>
               导出 Excel
@@ -139,7 +137,14 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
               下载 PDF
             </Button>
           ) : null}
-          <Button theme="solid" disabled={!classBook.data} onClick={() => setMakerOpen(true)}>
+          <Button
+            theme="solid"
+            disabled={!classBook.data}
+            onClick={() => {
+              setMakerLoaded(true);
+              setMakerOpen(true);
+            }}
+          >
             生成错题重练
           </Button>
         </div>
@@ -197,22 +202,7 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
           optionList={[{ value: 0, label: '全部' }, ...(tags?.chapters ?? []).map((c) => ({ value: c.id, label: c.name }))]}
           onChange={(v) => set({ chapterId: v === 0 ? null : (v as number) })}
         />
-        <Input
-          aria-label="开始日期"
-          type="date"
-          prefix="从"
-          value={get('from') ?? ''}
-          onChange={(v) => set({ from: v })}
-          className={styles.date}
-        />
-        <Input
-          aria-label="结束日期"
-          type="date"
-          prefix="到"
-          value={get('to') ?? ''}
-          onChange={(v) => set({ to: v })}
-          className={styles.date}
-        />
+        <DateRangeFilter from={get('from')} to={get('to')} onChange={(from, to) => set({ from, to })} />
         <LabelledSelect
           label="错误次数"
           prefix="错误次数"
@@ -260,17 +250,19 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
         </Tabs.TabPane>
       </Tabs>
 
-      {classBook.data && classId !== undefined ? (
-        <SetMaker
-          visible={makerOpen}
-          onClose={() => setMakerOpen(false)}
-          schoolYearId={yearId ?? null}
-          classId={classId}
-          className={classBook.data.klass.name}
-          subjectId={subjectId ?? null}
-          subjectName={options.subjects.find((s) => s.id === subjectId)?.name ?? ''}
-          students={classBook.data.students}
-        />
+      {makerLoaded && classBook.data && classId !== undefined ? (
+        <Suspense fallback={<Spin size="large" wrapperClassName={styles.state} spinning />}>
+          <SetMaker
+            visible={makerOpen}
+            onClose={() => setMakerOpen(false)}
+            schoolYearId={yearId ?? null}
+            classId={classId}
+            className={classBook.data.klass.name}
+            subjectId={subjectId ?? null}
+            subjectName={options.subjects.find((s) => s.id === subjectId)?.name ?? ''}
+            students={classBook.data.students}
+          />
+        </Suspense>
       ) : null}
     </div>
   );
@@ -448,42 +440,5 @@ function StudentView({
         </ol>
       )}
     </div>
-  );
-}
-
-/** A student's book as a printable page (with answers and analysis): 打印, or 另存为 PDF in the print dialog. */
-function StudentPrint({ options }: { options: RehearseOptions }) {
-  const { get, num, set } = useFilters();
-  const params: BookParams = {
-    studentId: num('studentId'),
-    subjectId: num('subjectId'),
-    knowledgePointId: num('knowledgePointId'),
-    chapterId: num('chapterId'),
-    from: get('from'),
-    to: get('to'),
-    minTimesWrong: num('minTimesWrong'),
-    mastery: get('mastery') ?? 'open',
-  };
-  const book = useStudentBook(params, true);
-  if (!book.data) return <Spin size="large" wrapperClassName={styles.state} spinning={book.isLoading} />;
-  const { student, entries } = book.data;
-  const subject = options.subjects.find((s) => s.id === num('subjectId'))?.name ?? '全部学科';
-  return (
-    <PrintSheet title={`${student.name}的错题本`} onBack={() => set({ print: null })}>
-      <header className={styles.printHead}>
-        <h1>{student.name}的错题本</h1>
-        <p>
-          {student.className} · 学号 {student.code} · {subject} · 共 {entries.length} 题（
-          {MASTERY_FILTER_LABELS[(get('mastery') as 'open' | 'mastered' | 'all' | undefined) ?? 'open']}）
-        </p>
-      </header>
-      <ol className={styles.entries}>
-        {entries.map((entry, index) => (
-          <li key={entry.id} className={styles.printEntry}>
-            <BookEntryCard entry={entry} index={index + 1} causes={[]} printing />
-          </li>
-        ))}
-      </ol>
-    </PrintSheet>
   );
 }
