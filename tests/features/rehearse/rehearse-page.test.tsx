@@ -94,11 +94,15 @@ const STUDENT: StudentBook = {
   chapters: [],
 };
 
-function setup({ url = '/rehearse', options = OPTIONS }: { url?: string; options?: RehearseOptions } = {}) {
+function setup({
+  url = '/rehearse',
+  options = OPTIONS,
+  student = STUDENT,
+}: { url?: string; options?: RehearseOptions; student?: StudentBook } = {}) {
   const get = vi.fn(async (url: string) => {
     if (url === '/api/rehearse/options') return options;
     if (url === '/api/rehearse/class') return CLASS;
-    if (url === '/api/rehearse/student') return STUDENT;
+    if (url === '/api/rehearse/student') return student;
     throw new Error(`unexpected ${url}`);
   });
   const putJson = vi.fn(async (_url: string, body: unknown) => body);
@@ -159,10 +163,11 @@ describe('/rehearse', () => {
     expect(screen.getByPlaceholderText('结束日期')).toHaveValue('2026-09-30');
   });
 
-  it('错因设置 opens with the school’s causes and saves them', async () => {
+  it('错因设置 opens with the school’s causes and saves them', { timeout: 20_000 }, async () => {
     const { putJson } = setup({ options: { ...OPTIONS, canManage: true } });
     await userEvent.click(await screen.findByRole('button', { name: '错因设置' }));
-    const field = await screen.findByRole('textbox', { name: '错因' });
+    // The dialog is loaded when the button is pressed: allow for a slow machine.
+    const field = await screen.findByRole('textbox', { name: '错因' }, { timeout: 10_000 });
     expect(field).toHaveValue('审题、计算');
     await userEvent.type(field, '、步骤');
     const dialog = await screen.findByRole('dialog', { name: '错因设置' });
@@ -176,5 +181,26 @@ describe('/rehearse', () => {
       ),
     );
     await waitFor(() => expect(screen.queryByRole('textbox', { name: '错因' })).not.toBeInTheDocument());
+  });
+
+  it('groups a student’s book by error cause', async () => {
+    setup({
+      url: '/rehearse?studentId=41',
+      student: {
+        ...STUDENT,
+        entries: [
+          { ...entry(7, 'pending'), errorCause: '审题' },
+          { ...entry(9, 'pending'), errorCause: '计算' },
+          { ...entry(11, 'pending'), errorCause: '审题' },
+        ],
+      },
+    });
+    const causes = await screen.findByRole('region', { name: '按错因' });
+    expect(within(causes).getByText('审题 2')).toBeInTheDocument();
+    await userEvent.click(within(causes).getByText('计算 1'));
+    await waitFor(() => expect(screen.queryByRole('article', { name: '错题 2' })).not.toBeInTheDocument());
+    expect(screen.getByRole('article', { name: '错题 1' })).toHaveTextContent('第9题的题干');
+    await userEvent.click(within(causes).getByText('全部 3'));
+    expect(await screen.findByRole('article', { name: '错题 3' })).toHaveTextContent('第11题的题干');
   });
 });

@@ -14,6 +14,7 @@ import {
   MASTERY_FILTER_LABELS,
   MASTERY_FILTERS,
   MASTERY_LABELS,
+  NO_CAUSE_LABEL,
   type BookEntry,
   type ClassBook,
   type RehearseOptions,
@@ -36,7 +37,7 @@ import { useFilters } from '../use-rehearse-filters';
 
 // Not in the first view: the set maker (a side sheet) loads when 生成错题重练 is first pressed, the printable
 // book when 打印错题本 is.
-const SetMaker = lazy(() => import('../set-maker').then((m) => ({ default: m.SetMaker })));
+const SetMaker = lazy(() => import('../set-maker').then((m) => ({ default: m.LoadedSetMaker })));
 const StudentPrint = lazy(() => import('../student-print').then((m) => ({ default: m.StudentPrint })));
 
 const TYPE_LABELS: Record<string, string> = {
@@ -202,7 +203,7 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
           optionList={[{ value: 0, label: '全部' }, ...(tags?.chapters ?? []).map((c) => ({ value: c.id, label: c.name }))]}
           onChange={(v) => set({ chapterId: v === 0 ? null : (v as number) })}
         />
-        <DateRangeFilter from={get('from')} to={get('to')} onChange={(from, to) => set({ from, to })} />
+        <DateRangeFilter className={styles.range} from={get('from')} to={get('to')} onChange={(from, to) => set({ from, to })} />
         <LabelledSelect
           label="错误次数"
           prefix="错误次数"
@@ -419,6 +420,14 @@ function StudentView({
   counts: Record<keyof typeof MASTERY_LABELS, number>;
   causes: string[];
 }) {
+  // The book grouped by error cause, as the class view is: the causes its questions have, with counts.
+  const [cause, setCause] = useState<string | null>(null);
+  const byCause = useMemo(() => {
+    const counted = new Map<string, number>();
+    for (const e of entries) counted.set(e.errorCause ?? NO_CAUSE_LABEL, (counted.get(e.errorCause ?? NO_CAUSE_LABEL) ?? 0) + 1);
+    return [...counted].sort((a, b) => b[1] - a[1]);
+  }, [entries]);
+  const shown = cause === null ? entries : entries.filter((e) => (e.errorCause ?? NO_CAUSE_LABEL) === cause);
   return (
     <div>
       <div className={styles.causes}>
@@ -428,11 +437,23 @@ function StudentView({
           </Tag>
         ))}
       </div>
-      {entries.length === 0 ? (
+      {byCause.some(([c]) => c !== NO_CAUSE_LABEL) ? (
+        <section aria-label="按错因" className={styles.causes}>
+          <Tag size="large" color={cause === null ? 'blue' : 'white'} onClick={() => setCause(null)}>
+            全部 {entries.length}
+          </Tag>
+          {byCause.map(([c, count]) => (
+            <Tag key={c} size="large" color={cause === c ? 'blue' : 'white'} onClick={() => setCause(c)}>
+              {c} {count}
+            </Tag>
+          ))}
+        </section>
+      ) : null}
+      {shown.length === 0 ? (
         <Empty className={styles.state} title="没有符合条件的错题" />
       ) : (
         <ol className={styles.entries}>
-          {entries.map((entry, index) => (
+          {shown.map((entry, index) => (
             <li key={entry.id}>
               <BookEntryCard entry={entry} index={index + 1} causes={causes} />
             </li>
