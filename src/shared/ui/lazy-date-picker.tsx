@@ -9,7 +9,6 @@
 import { Input } from '@douyinfe/semi-ui-19';
 import type { DatePickerProps } from '@douyinfe/semi-ui-19/lib/es/datePicker';
 import { lazy, Suspense } from 'react';
-import styles from './date-range-filter.module.css';
 
 // Through a module of ours that imports it as every other Semi component is imported, so that the build
 // splits it as it does them (a deep import of Semi's file drew shared code into its chunk).
@@ -63,7 +62,6 @@ export function DateRangeFilter({
       aria-label="时间范围"
       placeholder={['开始日期', '结束日期']}
       className={className}
-      dropdownClassName={styles.panel}
       value={from && to ? [from, to] : undefined}
       onChange={(value) => {
         const [start, end] = Array.isArray(value) ? (value as Date[]) : [];
