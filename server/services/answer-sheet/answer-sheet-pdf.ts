@@ -238,7 +238,11 @@ export class MmCanvas {
     private readonly page: PDFPage,
     private readonly heightMm: number,
     private readonly font: PDFFont,
-  ) {}
+  ) {
+    // The page's font, set once: drawText given a font names it afresh in the page's resources on every call
+    // (twice, putting the old one back), which made a page's resources longer than its drawing.
+    page.setFont(font);
+  }
 
   private x(mm: number) {
     return mm * PT_PER_MM;
@@ -302,6 +306,11 @@ export class MmCanvas {
     maxWidthMm?: number,
   ) {
     let size = sizeMm * PT_PER_MM;
+    if (align === 'start' && maxWidthMm === undefined) {
+      // Nothing to centre or fit: measuring the text (slow for CJK) would be wasted.
+      this.page.drawText(text, { x: this.x(xMm), y: this.y(baselineMm), size, color });
+      return;
+    }
     let width = this.font.widthOfTextAtSize(text, size);
     const max = maxWidthMm === undefined ? Infinity : maxWidthMm * PT_PER_MM;
     if (width > max) {
@@ -309,7 +318,7 @@ export class MmCanvas {
       width = max;
     }
     const shift = align === 'middle' ? width / 2 : align === 'end' ? width : 0;
-    this.page.drawText(text, { x: this.x(xMm) - shift, y: this.y(baselineMm), size, font: this.font, color });
+    this.page.drawText(text, { x: this.x(xMm) - shift, y: this.y(baselineMm), size, color });
   }
 
   /**

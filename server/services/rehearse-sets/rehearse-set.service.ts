@@ -10,7 +10,7 @@
  * another school's class or subject is a 404, a class of the school the teacher does not see a 403.
  * The choice itself is similar-picker.ts (pure); this file loads its inputs and stores its answer.
  */
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type AnswerSheetSpec,
@@ -97,6 +97,8 @@ type Gathered = {
   rates: Map<number, Map<number, number>>;
   /** The chosen classes together, for the class set. */
   classStats: ClassQuestionRate[];
+  /** Questions queued for these classes' next set with 加入错题重练 (作业讲评), not yet in a set. */
+  queued: Set<number>;
 };
 
 type Computed = { students: (RosterStudent & { items: PickedItem[]; wrongCount: number })[]; classItems: PickedItem[] };
@@ -115,7 +117,13 @@ function describeReason(item: PickedItem, kind: SetItem['kind'], pointNames: Map
   const type = QUESTION_TYPE_NAMES[r.type] ?? r.type;
   const parts: string[] = [];
   if (kind === 'class') {
-    parts.push(`本班得分率 ${percent(r.pickRate)}，低于重练线 ${line ?? 0}%`, `知识点：${points.join('、') || '未标注'}`, type);
+    parts.push(
+      r.queued
+        ? `作业讲评中加入错题重练（本班得分率 ${percent(r.pickRate)}）`
+        : `本班得分率 ${percent(r.pickRate)}，低于重练线 ${line ?? 0}%`,
+      `知识点：${points.join('、') || '未标注'}`,
+      type,
+    );
   } else if (kind === 'own') {
     parts.push(
       `原题（做错 ${r.timesWrong} 次）`,
@@ -394,6 +402,18 @@ export function createRehearseSetService({ db }: { db: Db }) {
       answered: t.n,
       lastAt: t.last,
     }));
+    const queuedRows = await db
+      .select({ questionId: rehearseQueue.questionId })
+      .from(rehearseQueue)
+      .where(
+        and(
+          eq(rehearseQueue.orgId, orgId),
+          inArray(rehearseQueue.classId, classIds),
+          eq(rehearseQueue.subjectId, subject.id),
+          isNull(rehearseQueue.setId),
+        ),
+      );
+    const queued = new Set(queuedRows.map((r) => r.questionId).filter((id) => bank.has(id)));
 
     return {
       orgId,
@@ -408,6 +428,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
       seen,
       rates,
       classStats,
+      queued,
     };
   }
 
@@ -455,7 +476,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
   function compute(g: Gathered, options: Options): Computed {
     const line = options.linePercent / 100;
     if (options.kind === 'class') {
-      const picked = pickClassSet(g.classStats, line).map((s, i): PickedItem => ({
+      const picked = pickClassSet(g.classStats, line, g.queued).map((s, i): PickedItem => ({
         position: i + 1,
         questionId: s.questionId,
         originQuestionId: s.questionId,
@@ -472,6 +493,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
           chosenLabels: null,
           distractor: null,
           noSimilar: false,
+          queued: g.queued.has(s.questionId),
         },
         alternatives: [],
       }));

@@ -65,6 +65,8 @@ export type PickReason = {
   distractor: 'notStored' | null;
   /** A similar question was wanted but the bank has none left for this student. */
   noSimilar: boolean;
+  /** Class set: queued with 加入错题重练 from the commentary (taken whatever its 得分率). */
+  queued?: boolean;
 };
 
 export type PickedItem = {
@@ -222,11 +224,19 @@ export function pickStudentSet(
 
 export type ClassQuestionRate = { questionId: number; rate: number; answered: number; lastAt: number };
 
-/** The class's common wrong questions: 得分率 below the line (0..1), lowest first, at most MAX_SET_QUESTIONS. */
-export function pickClassSet(stats: readonly ClassQuestionRate[], line: number): ClassQuestionRate[] {
+/**
+ * The class's common wrong questions: the questions queued with 加入错题重练 first (whatever their 得分率),
+ * then 得分率 below the line (0..1), lowest first; at most MAX_SET_QUESTIONS.
+ */
+export function pickClassSet(
+  stats: readonly ClassQuestionRate[],
+  line: number,
+  queued: ReadonlySet<number> = new Set(),
+): ClassQuestionRate[] {
+  const first = (s: ClassQuestionRate) => (queued.has(s.questionId) ? 0 : 1);
   return stats
-    .filter((s) => s.answered > 0 && s.rate < line)
-    .sort((a, b) => a.rate - b.rate || b.lastAt - a.lastAt || a.questionId - b.questionId)
+    .filter((s) => s.answered > 0 && (s.rate < line || queued.has(s.questionId)))
+    .sort((a, b) => first(a) - first(b) || a.rate - b.rate || b.lastAt - a.lastAt || a.questionId - b.questionId)
     .slice(0, MAX_SET_QUESTIONS);
 }
 

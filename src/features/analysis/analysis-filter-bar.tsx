@@ -3,14 +3,11 @@
  * page's own filters after them (学生学情's 学生).
  */
 import type { ReactNode } from 'react';
-import { LazyDatePicker as DatePicker } from '../../shared/ui/lazy-date-picker';
 import type { AnalysisOptions } from '../../shared/contract/analysis';
+import { DateRangeFilter } from '../../shared/ui/lazy-date-picker';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
 import styles from './analysis.module.css';
 import type { AnalysisFilters } from './use-analysis-filters';
-
-const isoDay = (value: Date) =>
-  `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`;
 
 export function AnalysisFilterBar({
   options,
@@ -66,18 +63,7 @@ export function AnalysisFilterBar({
           onChange={(value) => update({ homeworkId: value as number })}
         />
       ) : null}
-      {show.range ? (
-        <DatePicker
-          type="dateRange"
-          aria-label="时间范围"
-          placeholder={['开始日期', '结束日期']}
-          value={filters.from && filters.to ? [filters.from, filters.to] : undefined}
-          onChange={(value) => {
-            const [from, to] = Array.isArray(value) ? (value as Date[]) : [];
-            update({ from: from ? isoDay(new Date(from)) : null, to: to ? isoDay(new Date(to)) : null });
-          }}
-        />
-      ) : null}
+      {show.range ? <DateRangeFilter from={filters.from} to={filters.to} onChange={(from, to) => update({ from, to })} /> : null}
       {extra}
     </div>
   );

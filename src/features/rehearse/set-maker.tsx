@@ -23,7 +23,7 @@ import {
   Tag,
   Typography,
 } from '@douyinfe/semi-ui-19';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   DIFFICULTY_NAMES,
   QUESTION_TYPE_NAMES,
@@ -60,6 +60,19 @@ const KIND_TAGS: Record<SetItem['kind'], { label: string; color: 'red' | 'blue' 
   similar: { label: '同类题', color: 'blue' },
   class: { label: '共性错题', color: 'orange' },
 };
+
+/**
+ * The set maker as /rehearse loads it (when 生成错题重练 is first pressed): mounted closed, then opened on the
+ * next frame, as when it was mounted with the page; a side sheet mounted already open did not always show.
+ */
+export function LoadedSetMaker(props: SetMakerProps) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setMounted(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return <SetMaker {...props} visible={mounted && props.visible} />;
+}
 
 export function SetMaker(props: SetMakerProps) {
   const { visible, onClose, schoolYearId, classId, className, subjectId, subjectName, students } = props;

@@ -24,6 +24,7 @@ export const CHINESE_ARIA_LABELS: Readonly<Record<string, string | null>> = {
   'Switch to date panel': '切换到日期',
   'Switch to time panel': '切换到时间',
   'Clear range input value': '清空日期范围',
+  'Choose date': '选择日期',
   'Clear TreeSelect value': '清空选择',
   'Clear TagInput value': '清空输入',
   'Expand this row': '展开此行',

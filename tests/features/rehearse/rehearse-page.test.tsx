@@ -1,7 +1,7 @@
 /**
  * /rehearse on a fake server: the class view's most-missed list with its score rate and error causes,
  * filtering by cause, a student's book opening on what is still to redo with the answer beside the key,
- * and setting an error cause.
+ * setting an error cause, the 时间范围 picker shared with the analysis pages, and 错因设置's dialog.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -94,18 +94,22 @@ const STUDENT: StudentBook = {
   chapters: [],
 };
 
-function setup() {
+function setup({
+  url = '/rehearse',
+  options = OPTIONS,
+  student = STUDENT,
+}: { url?: string; options?: RehearseOptions; student?: StudentBook } = {}) {
   const get = vi.fn(async (url: string) => {
-    if (url === '/api/rehearse/options') return OPTIONS;
+    if (url === '/api/rehearse/options') return options;
     if (url === '/api/rehearse/class') return CLASS;
-    if (url === '/api/rehearse/student') return STUDENT;
+    if (url === '/api/rehearse/student') return student;
     throw new Error(`unexpected ${url}`);
   });
   const putJson = vi.fn(async (_url: string, body: unknown) => body);
   const http = { get, putJson, downloadGet: vi.fn(), getBlob: vi.fn() } as unknown as HttpClient;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
-    <MemoryRouter initialEntries={['/rehearse']}>
+    <MemoryRouter initialEntries={[url]}>
       <QueryClientProvider client={client}>
         <RehearseServicesProvider services={{ http, schoolYearId: 1, RichText: ({ text }) => <span>{text}</span> }}>
           <RehearsePage />
@@ -149,5 +153,60 @@ describe('/rehearse', () => {
     await waitFor(() =>
       expect(putJson).toHaveBeenCalledWith('/api/rehearse/wrong-questions/7/cause', { errorCause: '计算' }, expect.anything()),
     );
+  });
+
+  it('filters by 时间范围 with the analysis pages’ range picker', { timeout: 20_000 }, async () => {
+    const { get } = setup({ url: '/rehearse?from=2026-09-01&to=2026-09-30' });
+    await screen.findByRole('region', { name: '高频错题' });
+    expect(get).toHaveBeenCalledWith(
+      '/api/rehearse/class',
+      { classId: 4, from: '2026-09-01', to: '2026-09-30', mastery: 'open' },
+      expect.anything(),
+    );
+    // One range picker (not two fields labelled 开始日期 / 结束日期), showing the URL's days once it has loaded.
+    expect(screen.queryByLabelText('开始日期')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByPlaceholderText('开始日期')).toHaveValue('2026-09-01'), { timeout: 15_000 });
+    expect(screen.getByPlaceholderText('结束日期')).toHaveValue('2026-09-30');
+  });
+
+  it('错因设置 opens with the school’s causes and saves them', { timeout: 20_000 }, async () => {
+    const { putJson } = setup({ options: { ...OPTIONS, canManage: true } });
+    await userEvent.click(await screen.findByRole('button', { name: '错因设置' }));
+    // The dialog is loaded when the button is pressed: allow for a slow machine.
+    const field = await screen.findByRole('textbox', { name: '错因' }, { timeout: 10_000 });
+    expect(field).toHaveValue('审题、计算');
+    await userEvent.type(field, '、步骤');
+    const dialog = await screen.findByRole('dialog', { name: '错因设置' });
+    // Semi labels its footer buttons confirm / cancel; the app renames them (chinese-aria-labels.ts), this test has no app.
+    await userEvent.click(within(dialog).getByText('保存'));
+    await waitFor(() =>
+      expect(putJson).toHaveBeenCalledWith(
+        '/api/rehearse/settings',
+        { errorCauses: ['审题', '计算', '步骤'], subjectiveWrongPercent: 100 },
+        expect.anything(),
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: '错因' })).not.toBeInTheDocument());
+  });
+
+  it('groups a student’s book by error cause', async () => {
+    setup({
+      url: '/rehearse?studentId=41',
+      student: {
+        ...STUDENT,
+        entries: [
+          { ...entry(7, 'pending'), errorCause: '审题' },
+          { ...entry(9, 'pending'), errorCause: '计算' },
+          { ...entry(11, 'pending'), errorCause: '审题' },
+        ],
+      },
+    });
+    const causes = await screen.findByRole('region', { name: '按错因' });
+    expect(within(causes).getByText('审题 2')).toBeInTheDocument();
+    await userEvent.click(within(causes).getByText('计算 1'));
+    await waitFor(() => expect(screen.queryByRole('article', { name: '错题 2' })).not.toBeInTheDocument());
+    expect(screen.getByRole('article', { name: '错题 1' })).toHaveTextContent('第9题的题干');
+    await userEvent.click(within(causes).getByText('全部 3'));
+    expect(await screen.findByRole('article', { name: '错题 3' })).toHaveTextContent('第11题的题干');
   });
 });

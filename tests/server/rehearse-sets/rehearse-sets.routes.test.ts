@@ -426,4 +426,42 @@ describe('re-practice sets', () => {
       table.students.find((s) => s.studentId === scanned)!.total,
     );
   }, 120_000);
+
+  it('takes a question added with 加入错题重练 into the class set even above the line, and says why', async () => {
+    const classPreview = async () =>
+      setPreviewSchema.parse(
+        data(
+          await teacher({
+            method: 'POST',
+            url: '/api/rehearse/sets/preview',
+            payload: { ...base(), kind: 'class', linePercent: 30 },
+          }),
+        ),
+      );
+    const before = await classPreview();
+    // The class's best-answered question of a math homework: far above a 30 % line.
+    const rates = (await db().execute(
+      sql`select qs.homework_id as hid, qs.question_no as no, pq.question_id as qid, sum(qs.score)::float / sum(pq.score) as rate
+          from question_scores qs join students st on st.id = qs.student_id join homework h on h.id = qs.homework_id
+          join papers p on p.id = h.paper_id join paper_questions pq on pq.paper_id = h.paper_id and pq.no = qs.question_no
+          where st.class_id = ${ids.class1} and p.subject_id = ${ids.math} and qs.source <> 'missing'
+            and not exists (select 1 from rehearse_sets rs where rs.homework_id = h.id)
+          group by qs.homework_id, qs.question_no, pq.question_id order by rate desc limit 1`,
+    )) as unknown as { rows: { hid: number; no: number; qid: number; rate: number }[] };
+    const best = rates.rows[0]!;
+    expect(Number(best.rate)).toBeGreaterThan(0.3);
+    expect(before.classItems.some((i) => i.questionId === Number(best.qid))).toBe(false);
+    const added = await teacher({
+      method: 'POST',
+      url: '/api/rehearse/queue',
+      payload: { homeworkId: Number(best.hid), questionNo: Number(best.no), classId: ids.class1 },
+    });
+    expect(added.statusCode).toBe(200);
+    const after = await classPreview();
+    expect(after.classItems[0]).toMatchObject({ questionId: Number(best.qid) });
+    expect(after.classItems[0]!.reason.text).toContain('作业讲评中加入错题重练');
+    expect(after.classItems.slice(1).map((i) => i.questionId)).toEqual(
+      before.classItems.slice(0, after.classItems.length - 1).map((i) => i.questionId),
+    );
+  });
 });

@@ -179,4 +179,14 @@ describe('similar-question choice', () => {
     ];
     expect(pickClassSet(stats, 0.6).map((s) => s.questionId)).toEqual([2, 3]);
   });
+
+  it('takes the questions queued with 加入错题重练 first, whatever their 得分率, then those below the line', () => {
+    const stats = [
+      { questionId: 1, rate: 0.9, answered: 40, lastAt: 1 },
+      { questionId: 2, rate: 0.3, answered: 40, lastAt: 1 },
+      { questionId: 3, rate: 0.5, answered: 40, lastAt: 1 },
+      { questionId: 5, rate: 0.8, answered: 40, lastAt: 1 },
+    ];
+    expect(pickClassSet(stats, 0.6, new Set([1, 3])).map((s) => s.questionId)).toEqual([3, 1, 2]);
+  });
 });

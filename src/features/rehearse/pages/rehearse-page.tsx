@@ -7,20 +7,20 @@
  * (下载 PDF). 生成错题重练 opens the set maker.
  */
 import { IconDownload, IconPrint } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Spin, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Spin, Tabs, Tag, Tooltip, Typography } from '@douyinfe/semi-ui-19';
 import { LazyTable } from '../../../shared/ui/lazy-table';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
-import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import {
   MASTERY_FILTER_LABELS,
   MASTERY_FILTERS,
   MASTERY_LABELS,
+  NO_CAUSE_LABEL,
   type BookEntry,
   type ClassBook,
   type RehearseOptions,
 } from '../../../shared/contract/rehearse';
-import { PrintSheet } from '../../../shared/ui/print-sheet';
+import { DateRangeFilter } from '../../../shared/ui/lazy-date-picker';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../shared/ui/use-media-query';
 import {
   type BookParams,
@@ -32,12 +32,14 @@ import {
 } from '../rehearse-api';
 import { useRehearseServices } from '../rehearse-services';
 import { BookEntryCard } from '../book-entry-card';
-import { CauseSettings } from '../cause-settings';
-import { lazyPart } from '../../../shared/ui/lazy-part';
+import { CauseSettingsButton } from '../cause-settings-button';
 import styles from '../rehearse.module.css';
+import { useFilters } from '../use-rehearse-filters';
 
-// 生成重练卷's side sheet (its number fields, the student list) loads after the class's book, not with the page.
-const SetMaker = lazyPart(() => import('../set-maker'), 'SetMaker');
+// Not in the first view: the set maker (a side sheet) loads when 生成错题重练 is first pressed, the printable
+// book when 打印错题本 is.
+const SetMaker = lazy(() => import('../set-maker').then((m) => ({ default: m.LoadedSetMaker })));
+const StudentPrint = lazy(() => import('../student-print').then((m) => ({ default: m.StudentPrint })));
 
 const TYPE_LABELS: Record<string, string> = {
   single: '单选题',
@@ -50,28 +52,18 @@ const pct = (value: number | null) => (value === null ? '—' : `${(value * 100)
 const SCORE_RATE_HELP = '得分率 = 本班首次作答该题的得分之和 ÷ 满分之和；分母为有成绩的学生，缺考、未扫描不计入，重练卷不计入';
 const MASTERY_COLORS = { pending: 'red', redo1: 'orange', redo2: 'amber', mastered: 'green' } as const;
 
-function useFilters() {
-  const [search, setSearch] = useSearchParams();
-  const get = (key: string) => search.get(key) ?? undefined;
-  const num = (key: string) => (get(key) ? Number(get(key)) : undefined);
-  const set = (patch: Record<string, string | number | undefined | null>) => {
-    const next = new URLSearchParams(search);
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === undefined || value === null || value === '') next.delete(key);
-      else next.set(key, String(value));
-    }
-    setSearch(next, { replace: true });
-  };
-  return { get, num, set };
-}
-
 export function RehearsePage() {
   const filters = useFilters();
   const options = useRehearseOptions();
   if (options.isLoading) return <Spin size="large" tip="正在加载…" wrapperClassName={styles.state} spinning />;
   if (options.error || !options.data)
     return <Empty className={styles.state} title="加载失败" description="数据暂时无法读取，请稍后重试" />;
-  if (filters.get('print') && filters.num('studentId')) return <StudentPrint options={options.data} />;
+  if (filters.get('print') && filters.num('studentId'))
+    return (
+      <Suspense fallback={<Spin size="large" wrapperClassName={styles.state} spinning />}>
+        <StudentPrint options={options.data} />
+      </Suspense>
+    );
   return <RehearseBody options={options.data} />;
 }
 
@@ -79,6 +71,8 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
   const { schoolYearId: currentYear } = useRehearseServices();
   const { get, num, set } = useFilters();
   const [makerOpen, setMakerOpen] = useState(false);
+  // Mounted from the first opening on, so that closing and reopening keeps the teacher's choices.
+  const [makerLoaded, setMakerLoaded] = useState(false);
   const download = useDownloadClassXlsx();
   const downloadPdf = useDownloadStudentPdf();
 
@@ -121,7 +115,9 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
       <div className={styles.head}>
         <Typography.Title heading={4}>错题重练</Typography.Title>
         <div className={styles.actions}>
-          {options.canManage ? <CauseSettings causes={options.errorCauses} percent={options.subjectiveWrongPercent} /> : null}
+          {options.canManage ? (
+            <CauseSettingsButton causes={options.errorCauses} percent={options.subjectiveWrongPercent} />
+          ) : null}
           {view === 'class' && classBook.data ? (
             <Button icon={<IconDownload />} onClick={() => void download({ classId, ...bookFilter }, classBook.data!.klass.name)}>
               导出 Excel
@@ -143,7 +139,14 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
               下载 PDF
             </Button>
           ) : null}
-          <Button theme="solid" disabled={!classBook.data} onClick={() => setMakerOpen(true)}>
+          <Button
+            theme="solid"
+            disabled={!classBook.data}
+            onClick={() => {
+              setMakerLoaded(true);
+              setMakerOpen(true);
+            }}
+          >
             生成错题重练
           </Button>
         </div>
@@ -201,22 +204,7 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
           optionList={[{ value: 0, label: '全部' }, ...(tags?.chapters ?? []).map((c) => ({ value: c.id, label: c.name }))]}
           onChange={(v) => set({ chapterId: v === 0 ? null : (v as number) })}
         />
-        <Input
-          aria-label="开始日期"
-          type="date"
-          prefix="从"
-          value={get('from') ?? ''}
-          onChange={(v) => set({ from: v })}
-          className={styles.date}
-        />
-        <Input
-          aria-label="结束日期"
-          type="date"
-          prefix="到"
-          value={get('to') ?? ''}
-          onChange={(v) => set({ to: v })}
-          className={styles.date}
-        />
+        <DateRangeFilter className={styles.range} from={get('from')} to={get('to')} onChange={(from, to) => set({ from, to })} />
         <LabelledSelect
           label="错误次数"
           prefix="错误次数"
@@ -264,17 +252,19 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
         </Tabs.TabPane>
       </Tabs>
 
-      {classBook.data && classId !== undefined ? (
-        <SetMaker
-          visible={makerOpen}
-          onClose={() => setMakerOpen(false)}
-          schoolYearId={yearId ?? null}
-          classId={classId}
-          className={classBook.data.klass.name}
-          subjectId={subjectId ?? null}
-          subjectName={options.subjects.find((s) => s.id === subjectId)?.name ?? ''}
-          students={classBook.data.students}
-        />
+      {makerLoaded && classBook.data && classId !== undefined ? (
+        <Suspense fallback={<Spin size="large" wrapperClassName={styles.state} spinning />}>
+          <SetMaker
+            visible={makerOpen}
+            onClose={() => setMakerOpen(false)}
+            schoolYearId={yearId ?? null}
+            classId={classId}
+            className={classBook.data.klass.name}
+            subjectId={subjectId ?? null}
+            subjectName={options.subjects.find((s) => s.id === subjectId)?.name ?? ''}
+            students={classBook.data.students}
+          />
+        </Suspense>
       ) : null}
     </div>
   );
@@ -431,6 +421,14 @@ function StudentView({
   counts: Record<keyof typeof MASTERY_LABELS, number>;
   causes: string[];
 }) {
+  // The book grouped by error cause, as the class view is: the causes its questions have, with counts.
+  const [cause, setCause] = useState<string | null>(null);
+  const byCause = useMemo(() => {
+    const counted = new Map<string, number>();
+    for (const e of entries) counted.set(e.errorCause ?? NO_CAUSE_LABEL, (counted.get(e.errorCause ?? NO_CAUSE_LABEL) ?? 0) + 1);
+    return [...counted].sort((a, b) => b[1] - a[1]);
+  }, [entries]);
+  const shown = cause === null ? entries : entries.filter((e) => (e.errorCause ?? NO_CAUSE_LABEL) === cause);
   return (
     <div>
       <div className={styles.causes}>
@@ -440,11 +438,23 @@ function StudentView({
           </Tag>
         ))}
       </div>
-      {entries.length === 0 ? (
+      {byCause.some(([c]) => c !== NO_CAUSE_LABEL) ? (
+        <section aria-label="按错因" className={styles.causes}>
+          <Tag size="large" color={cause === null ? 'blue' : 'white'} onClick={() => setCause(null)}>
+            全部 {entries.length}
+          </Tag>
+          {byCause.map(([c, count]) => (
+            <Tag key={c} size="large" color={cause === c ? 'blue' : 'white'} onClick={() => setCause(c)}>
+              {c} {count}
+            </Tag>
+          ))}
+        </section>
+      ) : null}
+      {shown.length === 0 ? (
         <Empty className={styles.state} title="没有符合条件的错题" />
       ) : (
         <ol className={styles.entries}>
-          {entries.map((entry, index) => (
+          {shown.map((entry, index) => (
             <li key={entry.id}>
               <BookEntryCard entry={entry} index={index + 1} causes={causes} />
             </li>
@@ -452,42 +462,5 @@ function StudentView({
         </ol>
       )}
     </div>
-  );
-}
-
-/** A student's book as a printable page (with answers and analysis): 打印, or 另存为 PDF in the print dialog. */
-function StudentPrint({ options }: { options: RehearseOptions }) {
-  const { get, num, set } = useFilters();
-  const params: BookParams = {
-    studentId: num('studentId'),
-    subjectId: num('subjectId'),
-    knowledgePointId: num('knowledgePointId'),
-    chapterId: num('chapterId'),
-    from: get('from'),
-    to: get('to'),
-    minTimesWrong: num('minTimesWrong'),
-    mastery: get('mastery') ?? 'open',
-  };
-  const book = useStudentBook(params, true);
-  if (!book.data) return <Spin size="large" wrapperClassName={styles.state} spinning={book.isLoading} />;
-  const { student, entries } = book.data;
-  const subject = options.subjects.find((s) => s.id === num('subjectId'))?.name ?? '全部学科';
-  return (
-    <PrintSheet title={`${student.name}的错题本`} onBack={() => set({ print: null })}>
-      <header className={styles.printHead}>
-        <h1>{student.name}的错题本</h1>
-        <p>
-          {student.className} · 学号 {student.code} · {subject} · 共 {entries.length} 题（
-          {MASTERY_FILTER_LABELS[(get('mastery') as 'open' | 'mastered' | 'all' | undefined) ?? 'open']}）
-        </p>
-      </header>
-      <ol className={styles.entries}>
-        {entries.map((entry, index) => (
-          <li key={entry.id} className={styles.printEntry}>
-            <BookEntryCard entry={entry} index={index + 1} causes={[]} printing />
-          </li>
-        ))}
-      </ol>
-    </PrintSheet>
   );
 }
