@@ -487,6 +487,19 @@ export function createAnalysisService({ db }: { db: Db }) {
       loadMarks(db, scope.orgId, candidates, { labels: true, studentIds: [student.id] }),
     ]);
     const list = candidates.filter((hw) => isMarked(hw, totals, [student.classId], roster));
+    // Where the school year allows ranks: the grade's totals too (every class the homework was set to).
+    const gradeRoster = year.ranksAllowed
+      ? await loadRoster(db, scope.orgId, [...new Set(list.flatMap((hw) => hw.classIds))])
+      : [];
+    const gradeTotals = year.ranksAllowed
+      ? await loadTotals(db, scope.orgId, list, { studentIds: gradeRoster.map((s) => s.id) })
+      : undefined;
+    const gradeRankOf = (hw: LoadedHomework): number | null => {
+      if (!gradeTotals) return null;
+      const { present } = participantsOf(hw, gradeRoster, gradeTotals.get(hw.id), hw.classIds);
+      const index = present.findIndex((p) => p.student.id === student.id);
+      return index >= 0 ? competitionRanks(present.map((p) => p.total))[index]! : null;
+    };
     const items: MasteryItem[] = [];
     const wrong: PersonAnalysis['wrongQuestions'] = [];
     const trend = list.map((hw) => {
@@ -506,6 +519,7 @@ export function createAnalysisService({ db }: { db: Db }) {
                 band: gradeBand(total, classStats.full, scope.lines),
                 ...counts,
                 classRank: year.ranksAllowed ? competitionRanks(klass.present.map((p) => p.total))[mineIndex]! : null,
+                gradeRank: gradeRankOf(hw),
               };
             })()
           : undefined;
@@ -534,6 +548,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         wrong: mine?.wrong ?? 0,
         blank: mine?.blank ?? 0,
         classRank: mine?.classRank ?? null,
+        gradeRank: mine?.gradeRank ?? null,
       };
     });
     const taken = trend.filter((t) => !t.absent);

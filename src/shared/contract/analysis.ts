@@ -247,7 +247,9 @@ export const personAnalysisSchema = z.object({
       right: z.number(),
       wrong: z.number(),
       blank: z.number(),
+      /** Competition ranks in the class and in the grade (the homework's classes); null where ranks are off. */
       classRank: z.number().nullable(),
+      gradeRank: z.number().nullable(),
     }),
   ),
   summary: z.object({ taken: z.number(), absent: z.number(), scoreRate: rate, band: gradeBandSchema.nullable() }),

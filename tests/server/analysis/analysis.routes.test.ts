@@ -358,6 +358,15 @@ describe('analysis endpoints', () => {
       );
       expect(ranked.ranksAllowed).toBe(true);
       expect(ranked.students.filter((s) => !s.absent).every((s) => s.rank !== null)).toBe(true);
+      // 学生学情 gives the same class and grade ranks as the homework's report.
+      for (const s of ranked.students.filter((x) => !x.absent).slice(0, 3)) {
+        const person = personAnalysisSchema.parse(
+          data(await teacher({ method: 'GET', url: `/api/analysis/person?studentId=${s.studentId}&subjectId=${ids.math}` })),
+        );
+        const point = person.trend.find((t) => t.homeworkId === ids.hw)!;
+        expect(point.classRank).toBe(s.classRank);
+        expect(point.gradeRank).toBe(s.rank);
+      }
     } finally {
       data(
         await creator({ method: 'PUT', url: '/api/analysis/rank-settings', payload: { schoolYearId: ids.year, enabled: null } }),

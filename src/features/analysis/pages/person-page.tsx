@@ -221,7 +221,12 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
             render: (_: unknown, t: PersonAnalysis['trend'][number]) => pct(t.scoreRate),
           },
           { title: '等级', render: (_: unknown, t: PersonAnalysis['trend'][number]) => t.band ?? '—' },
-          ...(data.ranksAllowed ? [{ title: '班级排名', dataIndex: 'classRank' }] : []),
+          ...(data.ranksAllowed
+            ? [
+                { title: '班级排名', dataIndex: 'classRank' },
+                { title: '年级排名', dataIndex: 'gradeRank' },
+              ]
+            : []),
         ]}
       />
       <div className={styles.grid2}>
