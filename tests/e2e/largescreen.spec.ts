@@ -157,4 +157,20 @@ test('pairs a wall screen, and its pipeline moves as sheets are printed and scan
   await wall.screenshot({ path: '.test-output/largescreen-1920x1080.png' });
   expect(wallErrors).toEqual([]);
   await wallContext.close();
+
+  // The teacher's projection in the portal (no top bar; the footer, kept on every page but /, is one line
+  // inside the viewport): it fills the 1440x900 window with no document scroll.
+  await page.goto('/largescreen');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('示范中学');
+  await expect(page.getByTestId('updated-at')).toHaveText(/^更新于 \d\d:\d\d:\d\d$/, { timeout: 30_000 });
+  await expect(page.getByRole('banner')).toHaveCount(0);
+  const footer = page.getByRole('contentinfo').filter({ hasText: '版权所有' });
+  await expect(footer.getByRole('link', { name: '关于我们' })).toBeInViewport();
+  expect(
+    await page.evaluate(() => ({
+      height: document.documentElement.scrollHeight - window.innerHeight,
+      width: document.documentElement.scrollWidth - window.innerWidth,
+    })),
+  ).toEqual({ height: 0, width: 0 });
+  await page.screenshot({ path: '.test-output/largescreen-portal-1440x900.png' });
 });

@@ -50,9 +50,20 @@ export type DisplayViewProps = {
   kiosk: boolean;
   /** Controls shown outside kiosk mode (the portal's 大屏管理). */
   controls?: ReactNode;
+  /** Fill the parent (the portal's page, with its footer under it) instead of the whole viewport. */
+  embedded?: boolean;
 };
 
-export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadCharts, kiosk, controls }: DisplayViewProps) {
+export function DisplayView({
+  socket,
+  fetchSnapshot,
+  isRevoked,
+  onRevoked,
+  loadCharts,
+  kiosk,
+  controls,
+  embedded = false,
+}: DisplayViewProps) {
   const status = useConnectionStatus(socket);
   const now = useClock();
   const [snapshot, setSnapshot] = useState<LargeScreenSnapshot | null>(null);
@@ -152,7 +163,7 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
   const stale = status !== 'connected' || failed || updatedAt === null || now.getTime() - updatedAt.getTime() > STALE_AFTER_MS;
   return (
     <ChartsContext.Provider value={loadCharts}>
-      <main className={`${styles.screen} ${kiosk ? styles.kiosk : ''}`}>
+      <main className={`${styles.screen} ${kiosk ? styles.kiosk : ''} ${embedded ? styles.embedded : ''}`}>
         <header className={styles.header}>
           <h1 className={styles.title}>{snapshot ? `${snapshot.schoolName} · ${snapshot.title}` : '智慧作业 · 大屏'}</h1>
           {snapshot ? <span className={styles.scope}>{snapshot.scopeLabel}</span> : null}
