@@ -1,10 +1,12 @@
 /**
  * The wall screen's entry: one socket that presents the stored display token on every connect, the
  * display client (pairing, token storage, snapshot), and ECharts from the portal's tree-shaken module,
- * loaded after the first paint. `?kiosk=1` hides every control and the cursor. A crash reloads the page.
+ * loaded after the first paint (a failed load reloads the page once the server answers). `?kiosk=1` hides
+ * every control and the cursor. A crash reloads the page.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { reloadingChartsLoader } from '../src/features/large-screen/charts-loader';
 import { LargeScreenApp, type DisplayClient } from '../src/features/large-screen/large-screen-app';
 import {
   clearDisplayToken,
@@ -33,7 +35,13 @@ const client: DisplayClient = {
   isRevoked: (error) => error instanceof DisplayRevokedError,
 };
 
-const loadCharts = () => import('../src/features/analysis/echarts-setup');
+// A chunk that fails to load (network cut, a new version deployed) reloads the page once the server answers.
+const loadCharts = reloadingChartsLoader(
+  () => import('../src/features/analysis/echarts-setup'),
+  socket,
+  () => window.location.reload(),
+  RELOAD_AFTER_CRASH_MS,
+);
 const kiosk = new URLSearchParams(window.location.search).get('kiosk') === '1';
 
 createRoot(document.getElementById('root')!, {
