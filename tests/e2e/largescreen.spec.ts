@@ -163,6 +163,7 @@ test('pairs a wall screen, and its pipeline moves as sheets are printed and scan
   await page.goto('/largescreen');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('示范中学');
   await expect(page.getByTestId('updated-at')).toHaveText(/^更新于 \d\d:\d\d:\d\d$/, { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: '实时数据已连接' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('banner')).toHaveCount(0);
   const footer = page.getByRole('contentinfo').filter({ hasText: '版权所有' });
   await expect(footer.getByRole('link', { name: '关于我们' })).toBeInViewport();
