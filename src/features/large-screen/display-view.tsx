@@ -20,21 +20,14 @@ import { RECOGNITION_PROGRESS_EVENT, type RecognitionProgress } from '../../shar
 import { SCAN_PAGE_STORED_EVENT, type ScanPageStoredEvent } from '../../shared/contract/scan-upload';
 import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
 import styles from './large-screen.module.css';
-import {
-  applyEvent,
-  clockText,
-  EVENT_HOLD_MS,
-  nextPanel,
-  PANEL_ROTATION_MS,
-  panelOf,
-  REFRESH_THROTTLE_MS,
-  STALE_AFTER_MS,
-  type LiveEvent,
-} from './panel-data';
+import { applyEvent, clockText, panelOf, REFRESH_THROTTLE_MS, STALE_AFTER_MS, type LiveEvent } from './panel-data';
 import { ChartsContext, type LoadCharts } from './screen-chart';
 import { MarkingPanel, PipelinePanel, ResultsPanel } from './screen-panels';
 import { useClock } from './use-clock';
 import { useConnectionStatus } from './use-connection-status';
+import { usePanelRotation } from './use-panel-rotation';
+
+const NO_PANELS: readonly ScreenPanel[] = [];
 
 /** A refresh also runs this often without events, so the estimate and 更新于 stay current. */
 const PERIODIC_REFRESH_MS = 60_000;
@@ -69,14 +62,13 @@ export function DisplayView({
   const [snapshot, setSnapshot] = useState<LargeScreenSnapshot | null>(null);
   const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
   const [failed, setFailed] = useState(false);
-  const [panel, setPanel] = useState<ScreenPanel | null>(null);
-  const holdUntil = useRef(0);
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const lastRefresh = useRef(0);
   const panels = useRef<readonly ScreenPanel[]>([]);
   useEffect(() => {
     panels.current = snapshot?.panels ?? [];
   }, [snapshot?.panels]);
+  const { panel, jump, choose } = usePanelRotation(snapshot?.panels ?? NO_PANELS);
 
   const refresh = useCallback(async () => {
     lastRefresh.current = Date.now();
@@ -85,7 +77,6 @@ export function DisplayView({
       setSnapshot(next);
       setUpdatedAt(new Date());
       setFailed(false);
-      setPanel((current) => (current && next.panels.includes(current) ? current : (next.panels[0] ?? null)));
     } catch (error) {
       if (isRevoked?.(error)) onRevoked?.();
       else setFailed(true);
@@ -115,10 +106,7 @@ export function DisplayView({
   useEffect(() => {
     const live = (event: LiveEvent) => {
       const target = panelOf(event, panels.current);
-      if (target) {
-        setPanel(target);
-        holdUntil.current = Date.now() + EVENT_HOLD_MS;
-      }
+      if (target) jump(target);
       setSnapshot((current) => (current ? applyEvent(current, event) : current));
       setUpdatedAt(new Date());
       scheduleRefresh();
@@ -150,15 +138,7 @@ export function DisplayView({
       socket.off('connect', onConnect);
       socket.off('disconnect', onDisconnect);
     };
-  }, [socket, refresh, scheduleRefresh, onRevoked]);
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (Date.now() < holdUntil.current) return;
-      setPanel((current) => nextPanel(snapshot?.panels ?? [], current));
-    }, PANEL_ROTATION_MS);
-    return () => clearInterval(timer);
-  }, [snapshot?.panels]);
+  }, [socket, refresh, scheduleRefresh, onRevoked, jump]);
 
   const stale = status !== 'connected' || failed || updatedAt === null || now.getTime() - updatedAt.getTime() > STALE_AFTER_MS;
   return (
@@ -174,15 +154,7 @@ export function DisplayView({
                   {PANEL_LABELS[p]}
                 </span>
               ) : (
-                <button
-                  key={p}
-                  type="button"
-                  className={p === panel ? styles.tabActive : styles.tab}
-                  onClick={() => {
-                    setPanel(p);
-                    holdUntil.current = Date.now() + EVENT_HOLD_MS;
-                  }}
-                >
+                <button key={p} type="button" className={p === panel ? styles.tabActive : styles.tab} onClick={() => choose(p)}>
                   {PANEL_LABELS[p]}
                 </button>
               ),
