@@ -180,11 +180,28 @@ export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
 
 /** Teachers listed beside a homework's questions; the rest are summed on one line. */
 const MARKING_TEACHERS = 6;
+/**
+ * Question rows a 阅卷进度 card holds: one card alone fits about 20 in the panel's height (the type scales
+ * with the screen, so the count holds from 1366x768 to 4K); beyond this many, the first ones are listed and
+ * the rest summed on one row (另有 N 题), so a card never runs past the panel.
+ */
+export const MARKING_QUESTION_ROWS = 16;
 
 function HomeworkMarking({ hw }: { hw: PipelineHomework }) {
   const sum = markingTotals(hw);
   const teachers = hw.teachers.slice(0, MARKING_TEACHERS);
   const otherTeachers = hw.teachers.length - teachers.length;
+  const questions = hw.questions.length > MARKING_QUESTION_ROWS ? hw.questions.slice(0, MARKING_QUESTION_ROWS - 1) : hw.questions;
+  const rest = hw.questions.slice(questions.length);
+  const restSum = rest.reduce(
+    (sum, q) => ({
+      todo: sum.todo + q.todo,
+      inProgress: sum.inProgress + q.inProgress,
+      done: sum.done + q.done,
+      missing: sum.missing + q.missing,
+    }),
+    { todo: 0, inProgress: 0, done: 0, missing: 0 },
+  );
   return (
     <section className={styles.card} aria-label={`${hw.title} 阅卷`}>
       <header className={styles.cardHeader}>
@@ -217,7 +234,7 @@ function HomeworkMarking({ hw }: { hw: PipelineHomework }) {
             </tr>
           </thead>
           <tbody>
-            {hw.questions.map((q) => {
+            {questions.map((q) => {
               const total = q.todo + q.inProgress + q.done + q.missing;
               return (
                 <tr key={q.no} data-testid={`question-${hw.homeworkId}-${q.no}`}>
@@ -240,6 +257,17 @@ function HomeworkMarking({ hw }: { hw: PipelineHomework }) {
                 </tr>
               );
             })}
+            {rest.length > 0 ? (
+              <tr data-testid={`questions-rest-${hw.homeworkId}`}>
+                <td colSpan={2} className={styles.muted}>
+                  另有 {rest.length} 题
+                </td>
+                <td className={styles.num}>{restSum.todo}</td>
+                <td className={styles.num}>{restSum.inProgress}</td>
+                <td className={`${styles.num} ${styles.doneText}`}>{restSum.done}</td>
+                <td className={styles.num}>{restSum.missing}</td>
+              </tr>
+            ) : null}
           </tbody>
         </table>
         <table className={styles.table} aria-label={`${hw.title} 阅卷教师`}>
@@ -287,7 +315,10 @@ function HomeworkMarking({ hw }: { hw: PipelineHomework }) {
 export function MarkingPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
   const list = snapshot.pipeline.filter((hw) => hw.questions.length > 0);
   const shape = list
-    .map((hw) => `${hw.homeworkId}:${hw.questions.length}:${Math.min(hw.teachers.length, MARKING_TEACHERS + 1)}`)
+    .map(
+      (hw) =>
+        `${hw.homeworkId}:${Math.min(hw.questions.length, MARKING_QUESTION_ROWS + 1)}:${Math.min(hw.teachers.length, MARKING_TEACHERS + 1)}`,
+    )
     .join(',');
   const { box, shown } = useCardsThatFit(shape, list.length > 0);
 

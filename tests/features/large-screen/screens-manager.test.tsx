@@ -8,7 +8,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyEvent } from '../../../src/features/large-screen/panel-data';
 import { ScreensManager } from '../../../src/features/large-screen/screens-manager';
-import { MarkingPanel, PipelinePanel, ResultsPanel } from '../../../src/features/large-screen/screen-panels';
+import {
+  MARKING_QUESTION_ROWS,
+  MarkingPanel,
+  PipelinePanel,
+  ResultsPanel,
+} from '../../../src/features/large-screen/screen-panels';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
 import type { LargeScreenSnapshot, Screen, ScreenOptions } from '../../../src/shared/contract/large-screen';
 
@@ -313,6 +318,29 @@ describe('阅卷进度', () => {
         .getAllByRole('row')
         .map((r) => r.textContent),
     ).toEqual(['阅卷教师已阅阅卷中', '王老师402', '李老师351']);
+  });
+
+  it('lists at most MARKING_QUESTION_ROWS rows for a homework with many hand-marked questions, the rest summed as 另有 N 题', () => {
+    layOut(2000);
+    render(<MarkingPanel snapshot={{ ...base, pipeline: marking([30]) }} />);
+    const rows = screen.getAllByTestId(/^question-200-/);
+    expect(rows).toHaveLength(MARKING_QUESTION_ROWS - 1);
+    expect(rows.at(-1)).toHaveAttribute('data-testid', `question-200-${MARKING_QUESTION_ROWS - 1}`);
+    const rest = 30 - (MARKING_QUESTION_ROWS - 1);
+    expect(
+      within(screen.getByTestId('questions-rest-200'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual([`另有 ${rest} 题`, String(10 * rest), String(3 * rest), String(25 * rest), String(2 * rest)]);
+    // The totals still count every question.
+    expect(screen.getByTestId('marking-done-200')).toHaveTextContent(String(25 * 30));
+  });
+
+  it('lists every question, with no 另有 row, up to MARKING_QUESTION_ROWS', () => {
+    layOut(2000);
+    render(<MarkingPanel snapshot={{ ...base, pipeline: marking([MARKING_QUESTION_ROWS]) }} />);
+    expect(screen.getAllByTestId(/^question-200-/)).toHaveLength(MARKING_QUESTION_ROWS);
+    expect(screen.queryByTestId('questions-rest-200')).toBeNull();
   });
 
   it('moves a question’s counts when a marking event arrives', () => {
