@@ -32,12 +32,19 @@ const NO_PANELS: readonly ScreenPanel[] = [];
 /** A refresh also runs this often without events, so the estimate and 更新于 stay current. */
 const PERIODIC_REFRESH_MS = 60_000;
 
+export type LastSnapshot = {
+  load: () => { snapshot: LargeScreenSnapshot; at: Date } | null;
+  save: (snapshot: LargeScreenSnapshot, at: Date) => void;
+};
+
 export type DisplayViewProps = {
   socket: RealtimeSocket;
   fetchSnapshot: () => Promise<LargeScreenSnapshot>;
   /** The token no longer opens the display (revoked): the wall screen goes back to pairing. */
   isRevoked?: (error: unknown) => boolean;
   onRevoked?: () => void;
+  /** The wall screen's last snapshot: kept on each fetch, shown (with its time) when the first fetch fails. */
+  lastSnapshot?: LastSnapshot;
   loadCharts: LoadCharts;
   /** Kiosk: no controls, no cursor. */
   kiosk: boolean;
@@ -52,6 +59,7 @@ export function DisplayView({
   fetchSnapshot,
   isRevoked,
   onRevoked,
+  lastSnapshot,
   loadCharts,
   kiosk,
   controls,
@@ -74,14 +82,25 @@ export function DisplayView({
     lastRefresh.current = Date.now();
     try {
       const next = await fetchSnapshot();
+      const at = new Date();
       setSnapshot(next);
-      setUpdatedAt(new Date());
+      setUpdatedAt(at);
       setFailed(false);
+      lastSnapshot?.save(next, at);
     } catch (error) {
-      if (isRevoked?.(error)) onRevoked?.();
-      else setFailed(true);
+      if (isRevoked?.(error)) {
+        onRevoked?.();
+        return;
+      }
+      setFailed(true);
+      // Started while the server is down: the last display, with the time it was fetched (the banner is up).
+      const kept = lastSnapshot?.load();
+      if (kept) {
+        setSnapshot((current) => current ?? kept.snapshot);
+        setUpdatedAt((current) => current ?? kept.at);
+      }
     }
-  }, [fetchSnapshot, isRevoked, onRevoked]);
+  }, [fetchSnapshot, isRevoked, onRevoked, lastSnapshot]);
 
   /** At most one refresh per REFRESH_THROTTLE_MS after a burst of events. */
   const scheduleRefresh = useCallback(() => {
