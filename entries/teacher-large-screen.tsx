@@ -54,6 +54,7 @@ export function TeacherLargeScreenPage() {
       fetchSnapshot={fetchSnapshot}
       loadCharts={loadCharts}
       kiosk={searchParams.get('kiosk') === '1'}
+      embedded
       controls={mayManage && <ScreensManager http={http} initialCode={pair && /^\d{6}$/.test(pair) ? pair : null} />}
     />
   );

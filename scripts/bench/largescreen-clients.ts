@@ -1,7 +1,8 @@
 /**
  * The simulated screens of `npm run bench largescreen`, in their own process: BENCH_CLIENTS (JSON: the
- * instances' URLs, access tokens, how many sockets) socket.io-client connections, each its own
- * connection (forceNew), spread over the instances in turn, signed in and joined to the school's room.
+ * instances' URLs, one display token per screen, how many sockets) socket.io-client connections, each its own
+ * connection (forceNew), spread over the instances in turn, each a paired wall screen that the server joins
+ * to its scope's rooms.
  * Reports over IPC how long each took to be joined, then, when asked, when each socket heard each
  * scanned page's event (keyed by its batch and the batch's page count), twice: on receipt, when the raw engine.io
  * message reaches the socket (before socket.io parses it or anything else of this process touches it),

@@ -1,7 +1,9 @@
 // Benchmark: live updates at the scale of a district. Starts two server instances (separate processes)
 // on one PostgreSQL, one Redis (a private redis-server on a free port when the binary is here,
 // otherwise REDIS_URL) and one bucket (s3rver, in this process: no shared disk), and a third process with BENCH_SCREENS (default 1,000) socket.io-client
-// connections split across the two, each signed in as the demo teacher and joined to the school's room.
+// connections split across the two, each a wall screen paired through the pairing's service (its own display
+// token, a whole-school screen) and joined by the server to the screen rooms of its scope (the path of a real
+// wall screen: the scoped rooms, after the homework's rooms are looked up, not the teachers' school room).
 // Then stores BENCH_EVENTS scanned pages through instance A's real upload endpoint, one at a time, and
 // measures for each the time from the event being raised on A (right after its broadcast) to each
 // screen hearing it, on both instances: p50/p95/max over every delivery, and per page the time until
@@ -231,12 +233,23 @@ async function main() {
   const b = await startInstance('b', env);
   console.log(`two instances up in ${ms(now() - t)}: A ${a.url}, B ${b.url}`);
 
-  const tokens = await Promise.all([login(a.url), login(a.url), login(b.url), login(b.url)]);
+  // The scanning teacher's token uploads the pages; the screens are wall screens with display tokens.
+  const tokens = [await login(a.url)];
+  t = now();
+  const paired = nextMessage(a.proc, 'paired');
+  a.proc.send({ type: 'pair', count: SCREENS });
+  const { tokens: displayTokens, error } = (await paired) as Message & { tokens: string[]; error?: string };
+  if (error) throw new Error(`pairing the screens: ${error}`);
+  console.log(
+    `${displayTokens.length} wall screens paired (display tokens, whole-school scope, every panel) in ${ms(now() - t)}`,
+  );
+  let first = 0;
   const screenProcs = Array.from({ length: SCREEN_PROCESSES }, (_, i) => {
     const count = Math.floor(SCREENS / SCREEN_PROCESSES) + (i < SCREENS % SCREEN_PROCESSES ? 1 : 0);
     const concurrency = Math.ceil(50 / SCREEN_PROCESSES);
+    const own = displayTokens.slice(first, (first += count));
     return child('largescreen-clients.ts', {
-      BENCH_CLIENTS: JSON.stringify({ urls: [a.url, b.url], tokens, count, concurrency }),
+      BENCH_CLIENTS: JSON.stringify({ urls: [a.url, b.url], tokens: own, count, concurrency }),
     });
   });
   t = now();

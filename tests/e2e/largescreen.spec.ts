@@ -157,4 +157,64 @@ test('pairs a wall screen, and its pipeline moves as sheets are printed and scan
   await wall.screenshot({ path: '.test-output/largescreen-1920x1080.png' });
   expect(wallErrors).toEqual([]);
   await wallContext.close();
+
+  // The teacher's projection in the portal (no top bar; the footer, kept on every page but /, is one line
+  // inside the viewport): it fills the 1440x900 window with no document scroll.
+  await page.goto('/largescreen');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('示范中学');
+  await expect(page.getByTestId('updated-at')).toHaveText(/^更新于 \d\d:\d\d:\d\d$/, { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: '实时数据已连接' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('banner')).toHaveCount(0);
+  const footer = page.getByRole('contentinfo').filter({ hasText: '版权所有' });
+  await expect(footer.getByRole('link', { name: '关于我们' })).toBeInViewport();
+  expect(
+    await page.evaluate(() => ({
+      height: document.documentElement.scrollHeight - window.innerHeight,
+      width: document.documentElement.scrollWidth - window.innerWidth,
+    })),
+  ).toEqual({ height: 0, width: 0 });
+  await page.screenshot({ path: '.test-output/largescreen-portal-1440x900.png' });
+});
+
+/**
+ * A wall screen rebooted while the server cannot be reached: its service worker serves the page and its
+ * assets from the cache, so the display comes up saying that updates have stopped, and it reconnects by
+ * itself once the server answers again. The teacher portal is not under the worker.
+ */
+test('a wall screen rebooted with the server unreachable shows its display and the banner, then reconnects', async ({
+  browser,
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const wallContext = await browser.newContext({ viewport: { width: 1920, height: 1080 }, locale: 'zh-CN' });
+  const wall = await wallContext.newPage();
+  await wall.goto('/largescreen.html?kiosk=1');
+  const codeText = wall.getByTestId('pairing-code');
+  await expect(codeText).toHaveText(/^\d{6}$/);
+  await loginAs(page, 'creator');
+  const paired = await page.request.post('/api/screens', {
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
+    data: { code: (await codeText.textContent())!, name: '实验楼大屏', scopeKind: 'school', panels: ['pipeline'] },
+  });
+  expect(paired.status()).toBe(200);
+  await expect(wall.getByRole('heading', { level: 1 })).toContainText('实验楼大屏', { timeout: 30_000 });
+  await expect(wall.getByRole('status').first()).toContainText('实时数据已连接');
+  // The worker controls the wall's page once it is active; the portal's pages are outside its scope.
+  await wall.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+
+  // The reboot, with the network down.
+  await wallContext.setOffline(true);
+  await wall.reload();
+  // The last display, from the screen's own copy, under the banner.
+  await expect(wall.getByRole('heading', { level: 1 })).toContainText('实验楼大屏', { timeout: 30_000 });
+  await expect(wall.getByRole('alert')).toContainText(/实时更新已中断|正在连接实时更新|数据暂时无法更新/, { timeout: 30_000 });
+  await wall.screenshot({ path: '.test-output/largescreen-offline-1920x1080.png' });
+
+  // The network back: the display reconnects and loads its data by itself, no reload, no click.
+  await wallContext.setOffline(false);
+  await expect(wall.getByRole('heading', { level: 1 })).toContainText('实验楼大屏', { timeout: 60_000 });
+  await expect(wall.getByRole('status').first()).toContainText('实时数据已连接', { timeout: 60_000 });
+  await expect(wall.getByRole('alert')).toHaveCount(0, { timeout: 30_000 });
+  await wallContext.close();
 });

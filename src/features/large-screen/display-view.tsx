@@ -20,24 +20,22 @@ import { RECOGNITION_PROGRESS_EVENT, type RecognitionProgress } from '../../shar
 import { SCAN_PAGE_STORED_EVENT, type ScanPageStoredEvent } from '../../shared/contract/scan-upload';
 import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
 import styles from './large-screen.module.css';
-import {
-  applyEvent,
-  clockText,
-  EVENT_HOLD_MS,
-  nextPanel,
-  PANEL_ROTATION_MS,
-  panelOf,
-  REFRESH_THROTTLE_MS,
-  STALE_AFTER_MS,
-  type LiveEvent,
-} from './panel-data';
+import { applyEvent, clockText, panelOf, REFRESH_THROTTLE_MS, STALE_AFTER_MS, type LiveEvent } from './panel-data';
 import { ChartsContext, type LoadCharts } from './screen-chart';
 import { MarkingPanel, PipelinePanel, ResultsPanel } from './screen-panels';
 import { useClock } from './use-clock';
 import { useConnectionStatus } from './use-connection-status';
+import { usePanelRotation } from './use-panel-rotation';
+
+const NO_PANELS: readonly ScreenPanel[] = [];
 
 /** A refresh also runs this often without events, so the estimate and 更新于 stay current. */
 const PERIODIC_REFRESH_MS = 60_000;
+
+export type LastSnapshot = {
+  load: () => { snapshot: LargeScreenSnapshot; at: Date } | null;
+  save: (snapshot: LargeScreenSnapshot, at: Date) => void;
+};
 
 export type DisplayViewProps = {
   socket: RealtimeSocket;
@@ -45,41 +43,64 @@ export type DisplayViewProps = {
   /** The token no longer opens the display (revoked): the wall screen goes back to pairing. */
   isRevoked?: (error: unknown) => boolean;
   onRevoked?: () => void;
+  /** The wall screen's last snapshot: kept on each fetch, shown (with its time) when the first fetch fails. */
+  lastSnapshot?: LastSnapshot;
   loadCharts: LoadCharts;
   /** Kiosk: no controls, no cursor. */
   kiosk: boolean;
   /** Controls shown outside kiosk mode (the portal's 大屏管理). */
   controls?: ReactNode;
+  /** Fill the parent (the portal's page, with its footer under it) instead of the whole viewport. */
+  embedded?: boolean;
 };
 
-export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadCharts, kiosk, controls }: DisplayViewProps) {
+export function DisplayView({
+  socket,
+  fetchSnapshot,
+  isRevoked,
+  onRevoked,
+  lastSnapshot,
+  loadCharts,
+  kiosk,
+  controls,
+  embedded = false,
+}: DisplayViewProps) {
   const status = useConnectionStatus(socket);
   const now = useClock();
   const [snapshot, setSnapshot] = useState<LargeScreenSnapshot | null>(null);
   const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
   const [failed, setFailed] = useState(false);
-  const [panel, setPanel] = useState<ScreenPanel | null>(null);
-  const holdUntil = useRef(0);
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const lastRefresh = useRef(0);
   const panels = useRef<readonly ScreenPanel[]>([]);
   useEffect(() => {
     panels.current = snapshot?.panels ?? [];
   }, [snapshot?.panels]);
+  const { panel, jump, choose } = usePanelRotation(snapshot?.panels ?? NO_PANELS);
 
   const refresh = useCallback(async () => {
     lastRefresh.current = Date.now();
     try {
       const next = await fetchSnapshot();
+      const at = new Date();
       setSnapshot(next);
-      setUpdatedAt(new Date());
+      setUpdatedAt(at);
       setFailed(false);
-      setPanel((current) => (current && next.panels.includes(current) ? current : (next.panels[0] ?? null)));
+      lastSnapshot?.save(next, at);
     } catch (error) {
-      if (isRevoked?.(error)) onRevoked?.();
-      else setFailed(true);
+      if (isRevoked?.(error)) {
+        onRevoked?.();
+        return;
+      }
+      setFailed(true);
+      // Started while the server is down: the last display, with the time it was fetched (the banner is up).
+      const kept = lastSnapshot?.load();
+      if (kept) {
+        setSnapshot((current) => current ?? kept.snapshot);
+        setUpdatedAt((current) => current ?? kept.at);
+      }
     }
-  }, [fetchSnapshot, isRevoked, onRevoked]);
+  }, [fetchSnapshot, isRevoked, onRevoked, lastSnapshot]);
 
   /** At most one refresh per REFRESH_THROTTLE_MS after a burst of events. */
   const scheduleRefresh = useCallback(() => {
@@ -104,10 +125,7 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
   useEffect(() => {
     const live = (event: LiveEvent) => {
       const target = panelOf(event, panels.current);
-      if (target) {
-        setPanel(target);
-        holdUntil.current = Date.now() + EVENT_HOLD_MS;
-      }
+      if (target) jump(target);
       setSnapshot((current) => (current ? applyEvent(current, event) : current));
       setUpdatedAt(new Date());
       scheduleRefresh();
@@ -139,20 +157,12 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
       socket.off('connect', onConnect);
       socket.off('disconnect', onDisconnect);
     };
-  }, [socket, refresh, scheduleRefresh, onRevoked]);
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (Date.now() < holdUntil.current) return;
-      setPanel((current) => nextPanel(snapshot?.panels ?? [], current));
-    }, PANEL_ROTATION_MS);
-    return () => clearInterval(timer);
-  }, [snapshot?.panels]);
+  }, [socket, refresh, scheduleRefresh, onRevoked, jump]);
 
   const stale = status !== 'connected' || failed || updatedAt === null || now.getTime() - updatedAt.getTime() > STALE_AFTER_MS;
   return (
     <ChartsContext.Provider value={loadCharts}>
-      <main className={`${styles.screen} ${kiosk ? styles.kiosk : ''}`}>
+      <main className={`${styles.screen} ${kiosk ? styles.kiosk : ''} ${embedded ? styles.embedded : ''}`}>
         <header className={styles.header}>
           <h1 className={styles.title}>{snapshot ? `${snapshot.schoolName} · ${snapshot.title}` : '智慧作业 · 大屏'}</h1>
           {snapshot ? <span className={styles.scope}>{snapshot.scopeLabel}</span> : null}
@@ -163,15 +173,7 @@ export function DisplayView({ socket, fetchSnapshot, isRevoked, onRevoked, loadC
                   {PANEL_LABELS[p]}
                 </span>
               ) : (
-                <button
-                  key={p}
-                  type="button"
-                  className={p === panel ? styles.tabActive : styles.tab}
-                  onClick={() => {
-                    setPanel(p);
-                    holdUntil.current = Date.now() + EVENT_HOLD_MS;
-                  }}
-                >
+                <button key={p} type="button" className={p === panel ? styles.tabActive : styles.tab} onClick={() => choose(p)}>
                   {PANEL_LABELS[p]}
                 </button>
               ),

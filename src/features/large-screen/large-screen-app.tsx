@@ -7,7 +7,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { LargeScreenSnapshot } from '../../shared/contract/large-screen';
 import type { RealtimeSocket } from '../../shared/adapters/realtime-socket';
-import { DisplayView } from './display-view';
+import { DisplayView, type LastSnapshot } from './display-view';
 import { PairingView, type PairingClient } from './pairing-view';
 import type { LoadCharts } from './screen-chart';
 
@@ -17,6 +17,8 @@ export type DisplayClient = PairingClient & {
   clearToken: () => void;
   fetchSnapshot: (token: string) => Promise<LargeScreenSnapshot>;
   isRevoked: (error: unknown) => boolean;
+  /** The last snapshot shown, kept for a start while the server is down. */
+  lastSnapshot?: LastSnapshot;
 };
 
 export function LargeScreenApp({
@@ -58,6 +60,7 @@ export function LargeScreenApp({
       fetchSnapshot={fetchSnapshot}
       isRevoked={client.isRevoked}
       onRevoked={onRevoked}
+      lastSnapshot={client.lastSnapshot}
       loadCharts={loadCharts}
       kiosk={kiosk}
     />

@@ -172,3 +172,18 @@ export function cardsThatFit(available: number, heights: readonly number[], gap:
   }
   return shown;
 }
+
+export type MarkingTotals = { todo: number; inProgress: number; done: number; missing: number };
+
+/** A homework's hand-marked answers summed over its questions: to do, in progress, done and missing. */
+export function markingTotals(hw: PipelineHomework): MarkingTotals {
+  return hw.questions.reduce(
+    (sum, q) => ({
+      todo: sum.todo + q.todo,
+      inProgress: sum.inProgress + q.inProgress,
+      done: sum.done + q.done,
+      missing: sum.missing + q.missing,
+    }),
+    { todo: 0, inProgress: 0, done: 0, missing: 0 },
+  );
+}

@@ -26,16 +26,20 @@ export function ScreenChart({ option, label }: { option: EChartsCoreOption; labe
   useEffect(() => {
     let disposed = false;
     const resize = () => chart.current?.resize();
-    void load?.().then(({ echarts }) => {
-      if (disposed || !ref.current) return;
-      try {
-        chart.current = echarts.init(ref.current);
-        chart.current.setOption(latest.current);
-        window.addEventListener('resize', resize);
-      } catch {
-        // No canvas (tests): the numbers beside the chart carry the same figures.
-      }
-    });
+    void load?.().then(
+      ({ echarts }) => {
+        if (disposed || !ref.current) return;
+        try {
+          chart.current = echarts.init(ref.current);
+          chart.current.setOption(latest.current);
+          window.addEventListener('resize', resize);
+        } catch {
+          // No canvas (tests): the numbers beside the chart carry the same figures.
+        }
+      },
+      // Not loaded: the entry's loader decides what follows (the wall screen reloads when the server answers).
+      () => undefined,
+    );
     return () => {
       disposed = true;
       window.removeEventListener('resize', resize);

@@ -12,6 +12,7 @@ import {
   classPrintedText,
   clockText,
   finishText,
+  markingTotals,
   percent,
   pipelineTotals,
   printedText,
@@ -20,8 +21,6 @@ import {
 import { ScreenChart } from './screen-chart';
 
 const STATUS_TEXT: Record<string, string> = { assigned: '待扫描', scanning: '扫描中', marking: '阅卷中', finished: '已发布' };
-/** Homework cards the marking panel shows at once. */
-const MARKING_CARDS = 2;
 
 function Stage({
   label,
@@ -123,18 +122,16 @@ function HomeworkPipeline({ hw, generatedAt }: { hw: PipelineHomework; generated
 }
 
 /**
- * Today's homework, as many cards as the panel's height holds at the screen's size (measured before the
- * browser paints: every card is laid out, then those that do not fit are dropped), and a line counting the
- * rest. Measured again when the homework or their classes change and when the panel is resized.
+ * Which of a panel's cards fit its height at the screen's size (measured before the browser paints: every
+ * card is laid out, then those that do not fit are dropped, see cardsThatFit), for a panel whose cards are
+ * its `section` children and whose 另有 line is its `p` child. Measured again when the cards change
+ * (`shape`) and when the panel is resized. `shown` is null while measuring: lay out every card and the line.
  */
-export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
+function useCardsThatFit(shape: string, hasCards: boolean) {
   const box = useRef<HTMLDivElement>(null);
-  const count = snapshot.pipeline.length;
-  const hasCards = count > 0;
-  const shape = snapshot.pipeline.map((hw) => `${hw.homeworkId}:${hw.classes.length}`).join(',');
   // The panel's height, followed so that a resized window is measured again.
   const [height, setHeight] = useState(0);
-  // The cards measured to fit (indexes) for these homework at this height; none yet: every card is laid out.
+  // The cards measured to fit (indexes) for these cards at this height.
   const [fit, setFit] = useState<{ shape: string; height: number; shown: number[] } | null>(null);
   const shown = fit && fit.shape === shape && fit.height === height ? fit.shown : null;
 
@@ -155,8 +152,19 @@ export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
     const moreHeight = (more?.getBoundingClientRect().height ?? 0) + gap;
     setFit({ shape, height, shown: cardsThatFit(el.getBoundingClientRect().height, heights, gap, moreHeight) });
   }, [shown, shape, height]);
+  return { box, shown };
+}
 
-  if (!hasCards) return <p className={styles.empty}>今天还没有扫描或阅卷的作业</p>;
+/**
+ * Today's homework, as many cards as the panel's height holds at the screen's size, and a line counting the
+ * rest.
+ */
+export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
+  const count = snapshot.pipeline.length;
+  const shape = snapshot.pipeline.map((hw) => `${hw.homeworkId}:${hw.classes.length}`).join(',');
+  const { box, shown } = useCardsThatFit(shape, count > 0);
+
+  if (count === 0) return <p className={styles.empty}>今天还没有扫描或阅卷的作业</p>;
   const visible = shown === null ? snapshot.pipeline : snapshot.pipeline.filter((_, index) => shown.includes(index));
   const more = count - visible.length;
   return (
@@ -170,58 +178,160 @@ export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
   );
 }
 
-export function MarkingPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
-  const list = snapshot.pipeline.filter((hw) => hw.questions.length > 0).slice(0, MARKING_CARDS);
-  if (list.length === 0) return <p className={styles.empty}>今天没有需要人工阅卷的题目</p>;
+/** Teachers listed beside a homework's questions; the rest are summed on one line. */
+const MARKING_TEACHERS = 6;
+/**
+ * Question rows a 阅卷进度 card holds: one card alone fits about 20 in the panel's height (the type scales
+ * with the screen, so the count holds from 1366x768 to 4K); beyond this many, the first ones are listed and
+ * the rest summed on one row (另有 N 题), so a card never runs past the panel.
+ */
+export const MARKING_QUESTION_ROWS = 16;
+
+function HomeworkMarking({ hw }: { hw: PipelineHomework }) {
+  const sum = markingTotals(hw);
+  const teachers = hw.teachers.slice(0, MARKING_TEACHERS);
+  const otherTeachers = hw.teachers.length - teachers.length;
+  const questions = hw.questions.length > MARKING_QUESTION_ROWS ? hw.questions.slice(0, MARKING_QUESTION_ROWS - 1) : hw.questions;
+  const rest = hw.questions.slice(questions.length);
+  const restSum = rest.reduce(
+    (sum, q) => ({
+      todo: sum.todo + q.todo,
+      inProgress: sum.inProgress + q.inProgress,
+      done: sum.done + q.done,
+      missing: sum.missing + q.missing,
+    }),
+    { todo: 0, inProgress: 0, done: 0, missing: 0 },
+  );
   return (
-    <div className={styles.pipeline}>
-      {list.map((hw) => (
-        <section key={hw.homeworkId} className={styles.card} aria-label={`${hw.title} 阅卷`}>
-          <header className={styles.cardHeader}>
-            <span className={styles.subject}>{hw.subjectName}</span>
-            <span className={styles.cardTitle}>{hw.title}</span>
-            <span className={`${styles.badge} ${hw.arbitration > 0 ? styles.warnBadge : ''}`}>双评待仲裁 {hw.arbitration}</span>
-          </header>
-          <div className={styles.markingGrid}>
-            <div>
-              {hw.questions.map((q) => {
-                const total = q.todo + q.inProgress + q.done + q.missing;
-                return (
-                  <div key={q.no} className={styles.questionRow}>
-                    <span className={styles.questionNo}>第 {q.no} 题</span>
+    <section className={styles.card} aria-label={`${hw.title} 阅卷`}>
+      <header className={styles.cardHeader}>
+        <span className={styles.subject}>{hw.subjectName}</span>
+        <span className={styles.cardTitle}>{hw.title}</span>
+        <span className={styles.badge}>{STATUS_TEXT[hw.status] ?? hw.status}</span>
+      </header>
+      <div className={`${styles.stages} ${styles.markingStages}`}>
+        <Stage label="待阅" value={sum.todo} testId={`marking-todo-${hw.homeworkId}`} />
+        <Stage label="阅卷中" value={sum.inProgress} testId={`marking-progress-${hw.homeworkId}`} />
+        <Stage label="已阅" value={sum.done} testId={`marking-done-${hw.homeworkId}`} tone="done" />
+        <Stage label="缺页" value={sum.missing} testId={`marking-missing-${hw.homeworkId}`} />
+        <Stage
+          label="双评待仲裁"
+          value={hw.arbitration}
+          testId={`marking-arbitration-${hw.homeworkId}`}
+          tone={hw.arbitration > 0 ? 'warn' : undefined}
+        />
+      </div>
+      <div className={styles.markingGrid}>
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th>题号</th>
+              <th className={styles.stackCell}>阅卷进度</th>
+              <th>待阅</th>
+              <th className={styles.progressText}>阅卷中</th>
+              <th className={styles.doneText}>已阅</th>
+              <th>缺页</th>
+            </tr>
+          </thead>
+          <tbody>
+            {questions.map((q) => {
+              const total = q.todo + q.inProgress + q.done + q.missing;
+              return (
+                <tr key={q.no} data-testid={`question-${hw.homeworkId}-${q.no}`}>
+                  <td>第 {q.no} 题</td>
+                  <td className={styles.stackCell}>
                     <div
                       className={styles.stack}
+                      role="img"
                       aria-label={`第 ${q.no} 题 已阅 ${q.done}，阅卷中 ${q.inProgress}，待阅 ${q.todo}，缺页 ${q.missing}`}
                     >
                       <div className={styles.stackDone} style={{ width: `${percent(q.done, total)}%` }} />
                       <div className={styles.stackProgress} style={{ width: `${percent(q.inProgress, total)}%` }} />
                       <div className={styles.stackMissing} style={{ width: `${percent(q.missing, total)}%` }} />
                     </div>
-                    <span className={styles.num} data-testid={`question-${hw.homeworkId}-${q.no}`}>
-                      {q.done}/{total}
-                    </span>
-                  </div>
-                );
-              })}
-              <p className={styles.legend}>
-                <i className={styles.stackDone} /> 已阅 <i className={styles.stackProgress} /> 阅卷中{' '}
-                <i className={styles.legendTodo} /> 待阅 <i className={styles.stackMissing} /> 缺页
-              </p>
-            </div>
-            <div>
-              <h3 className={styles.subheading}>阅卷教师</h3>
-              {hw.teachers.length === 0 ? <p className={styles.muted}>还没有教师开始阅卷</p> : null}
-              {hw.teachers.slice(0, 8).map((t) => (
-                <div key={t.name} className={styles.teacherRow}>
-                  <span>{t.name}</span>
-                  <span className={styles.num}>已阅 {t.done}</span>
-                  <span className={styles.muted}>{t.inProgress > 0 ? `阅卷中 ${t.inProgress}` : ''}</span>
-                </div>
-              ))}
-            </div>
-          </div>
-        </section>
+                  </td>
+                  <td className={styles.num}>{q.todo}</td>
+                  <td className={styles.num}>{q.inProgress}</td>
+                  <td className={`${styles.num} ${styles.doneText}`}>{q.done}</td>
+                  <td className={styles.num}>{q.missing}</td>
+                </tr>
+              );
+            })}
+            {rest.length > 0 ? (
+              <tr data-testid={`questions-rest-${hw.homeworkId}`}>
+                <td colSpan={2} className={styles.muted}>
+                  另有 {rest.length} 题
+                </td>
+                <td className={styles.num}>{restSum.todo}</td>
+                <td className={styles.num}>{restSum.inProgress}</td>
+                <td className={`${styles.num} ${styles.doneText}`}>{restSum.done}</td>
+                <td className={styles.num}>{restSum.missing}</td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+        <table className={styles.table} aria-label={`${hw.title} 阅卷教师`}>
+          <thead>
+            <tr>
+              <th>阅卷教师</th>
+              <th>已阅</th>
+              <th>阅卷中</th>
+            </tr>
+          </thead>
+          <tbody>
+            {teachers.map((t) => (
+              <tr key={t.name}>
+                <td className={styles.teacherName}>{t.name}</td>
+                <td className={`${styles.num} ${styles.doneText}`}>{t.done}</td>
+                <td className={styles.num}>{t.inProgress}</td>
+              </tr>
+            ))}
+            {teachers.length === 0 ? (
+              <tr>
+                <td colSpan={3} className={styles.muted}>
+                  还没有教师开始阅卷
+                </td>
+              </tr>
+            ) : null}
+            {otherTeachers > 0 ? (
+              <tr>
+                <td colSpan={3} className={styles.muted}>
+                  另有 {otherTeachers} 位教师
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * 阅卷进度: today's homework with hand-marked questions, as many cards as the panel's height holds (as
+ * 今日作业进度 does), each with its totals, arbitration waiting, per question to do / in progress / done /
+ * missing and per teacher; a line counts the homework that do not fit.
+ */
+export function MarkingPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
+  const list = snapshot.pipeline.filter((hw) => hw.questions.length > 0);
+  const shape = list
+    .map(
+      (hw) =>
+        `${hw.homeworkId}:${Math.min(hw.questions.length, MARKING_QUESTION_ROWS + 1)}:${Math.min(hw.teachers.length, MARKING_TEACHERS + 1)}`,
+    )
+    .join(',');
+  const { box, shown } = useCardsThatFit(shape, list.length > 0);
+
+  if (list.length === 0) return <p className={styles.empty}>今天没有需要人工阅卷的题目</p>;
+  const visible = shown === null ? list : list.filter((_, index) => shown.includes(index));
+  const more = list.length - visible.length;
+  return (
+    <div className={styles.pipeline} ref={box}>
+      {visible.map((hw) => (
+        <HomeworkMarking key={hw.homeworkId} hw={hw} />
       ))}
+      {/* While measuring, the line is laid out (not painted) for its height. */}
+      {more > 0 || shown === null ? <p className={styles.more}>今天另有 {Math.max(more, 1)} 份作业在阅卷中</p> : null}
     </div>
   );
 }

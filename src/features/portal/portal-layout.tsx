@@ -2,6 +2,7 @@ import { Toast } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import {
+  FULL_VIEWPORT_PATHS,
   guardRedirect,
   pathIn,
   PATHS_WITHOUT_FOOTER,
@@ -128,8 +129,9 @@ export function PortalLayout() {
   if (redirect)
     return <Navigate to={redirect} replace state={redirect === '/' ? { from: pathname + location.search } : undefined} />;
 
+  const fullViewport = pathIn(pathname, FULL_VIEWPORT_PATHS);
   return (
-    <div className={styles.page}>
+    <div className={fullViewport ? `${styles.page} ${styles.fullViewport}` : styles.page}>
       {pathIn(pathname, PATHS_WITHOUT_TOP_BAR) ? null : (
         <Suspense fallback={<div className={styles.topBarSpace} />}>
           <TopBar />
@@ -143,7 +145,7 @@ export function PortalLayout() {
       </div>
       {pathIn(pathname, PATHS_WITHOUT_FOOTER) ? null : (
         <Suspense fallback={null}>
-          <SiteFooter />
+          <SiteFooter compact={fullViewport} />
         </Suspense>
       )}
       <DeferredLoginBox loggedIn={loggedIn} loadServices={loadServices} />

@@ -22,9 +22,24 @@ export function useFilingNumber(): string {
   return own || filingNumber;
 }
 
-/** The footer (spec §1): product lines, support, /aboutUs, copyright and filing number. */
-export function SiteFooter() {
+/**
+ * The footer (spec §1): product lines, support, /aboutUs, copyright and filing number; `compact`: the same
+ * on one line, for a page that fills the viewport (the projected large screen).
+ */
+export function SiteFooter({ compact = false }: { compact?: boolean }) {
   const filingNumber = useFilingNumber();
+  if (compact) {
+    return (
+      <footer className={`${styles.footer} ${styles.compact}`}>
+        <span>产品体系：{PRODUCT_LINES.join(' · ')}</span>
+        <span>服务支持：{SUPPORT.join(' · ')}</span>
+        <Link to="/aboutUs">关于我们</Link>
+        <Link to="/protocol">用户协议</Link>
+        <span>© {new Date().getFullYear()} 智慧作业 版权所有</span>
+        {filingNumber ? <span data-testid="filing-number">{filingNumber}</span> : null}
+      </footer>
+    );
+  }
   return (
     <footer className={styles.footer}>
       <div className={styles.columns}>

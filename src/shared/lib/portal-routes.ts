@@ -81,6 +81,12 @@ export const PATHS_WITHOUT_TOP_BAR: readonly string[] = [
 /** The footer is hidden only on the landing page. */
 export const PATHS_WITHOUT_FOOTER: readonly string[] = ['/'];
 
+/**
+ * Pages that fill the viewport with no scroll (the projected large screen): the footer, which the spec keeps
+ * on every page but /, is one line at the bottom of the viewport instead of a block after the page.
+ */
+export const FULL_VIEWPORT_PATHS: readonly string[] = ['/largescreen'];
+
 /** The top bar's menu (spec §2). */
 export type MenuItem = { path: string; text: string; children?: readonly MenuItem[] };
 

@@ -6,8 +6,14 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyEvent } from '../../../src/features/large-screen/panel-data';
 import { ScreensManager } from '../../../src/features/large-screen/screens-manager';
-import { PipelinePanel, ResultsPanel } from '../../../src/features/large-screen/screen-panels';
+import {
+  MARKING_QUESTION_ROWS,
+  MarkingPanel,
+  PipelinePanel,
+  ResultsPanel,
+} from '../../../src/features/large-screen/screen-panels';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
 import type { LargeScreenSnapshot, Screen, ScreenOptions } from '../../../src/shared/contract/large-screen';
 
@@ -232,5 +238,123 @@ describe('the panels', () => {
       expect(shownTitles()).toEqual(['作业1', '作业2']);
       expect(screen.getByText('今天另有 2 份作业在进行中')).toBeInTheDocument();
     });
+  });
+});
+
+describe('阅卷进度', () => {
+  // jsdom lays nothing out: a card is 200 px plus 50 px a question (no gap), the 另有 line 30 px, the panel `panel` px.
+  const layOut = (panel: number) =>
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      const rows = this.querySelectorAll('tbody tr[data-testid^="question-"]').length;
+      const height = this.tagName === 'SECTION' ? 200 + rows * 50 : this.tagName === 'P' ? 30 : panel;
+      return { top: 0, height, bottom: height, left: 0, right: 1000, width: 1000, x: 0, y: 0, toJSON: () => ({}) };
+    });
+  afterEach(() => vi.restoreAllMocks());
+  const [first] = base.pipeline;
+  const question = (no: number) => ({ no, todo: 10, inProgress: 3, done: 25, missing: 2 });
+  const marking = (questions: number[]) =>
+    questions.map((n, i) => ({
+      ...first!,
+      homeworkId: 200 + i,
+      title: `阅卷${i + 1}`,
+      status: 'marking',
+      arbitration: i,
+      questions: Array.from({ length: n }, (_, q) => question(q + 1)),
+      teachers: [
+        { name: '王老师', done: 40, inProgress: 2 },
+        { name: '李老师', done: 35, inProgress: 1 },
+      ],
+    }));
+  const shownTitles = () => screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
+
+  it('shows as many homework as the panel holds, not always two, and counts only the rest', () => {
+    layOut(1000);
+    // 300 px each: three, and the line under them.
+    render(<MarkingPanel snapshot={{ ...base, panels: ['marking'], pipeline: marking([2, 2, 2, 2, 2]) }} />);
+    expect(shownTitles()).toEqual(['阅卷1 阅卷', '阅卷2 阅卷', '阅卷3 阅卷']);
+    expect(screen.getByText('今天另有 2 份作业在阅卷中')).toBeInTheDocument();
+  });
+
+  it('shows one homework alone, and all of them with no 另有 line when they fit', () => {
+    layOut(2000);
+    const { rerender } = render(<MarkingPanel snapshot={{ ...base, pipeline: marking([1]) }} />);
+    expect(shownTitles()).toEqual(['阅卷1 阅卷']);
+    rerender(<MarkingPanel snapshot={{ ...base, pipeline: marking([2, 2, 2, 2, 2]) }} />);
+    expect(shownTitles()).toHaveLength(5);
+    expect(screen.queryByText(/今天另有/)).toBeNull();
+  });
+
+  it('leaves out homework with no hand-marked question, and says so when none has one', () => {
+    layOut(2000);
+    const { rerender } = render(
+      <MarkingPanel snapshot={{ ...base, pipeline: [...marking([2]), { ...first!, homeworkId: 300, title: '全客观' }] }} />,
+    );
+    expect(shownTitles()).toEqual(['阅卷1 阅卷']);
+    rerender(<MarkingPanel snapshot={base} />);
+    expect(screen.getByText('今天没有需要人工阅卷的题目')).toBeInTheDocument();
+  });
+
+  it('says per question what is to do, in progress, done and missing, per teacher, and the arbitration waiting', () => {
+    layOut(2000);
+    const [hw] = marking([1, 3]).slice(1);
+    render(
+      <MarkingPanel snapshot={{ ...base, pipeline: [{ ...hw!, questions: [question(1), { ...question(4), missing: 0 }] }] }} />,
+    );
+    expect(screen.getByTestId('marking-todo-201')).toHaveTextContent('20');
+    expect(screen.getByTestId('marking-progress-201')).toHaveTextContent('6');
+    expect(screen.getByTestId('marking-done-201')).toHaveTextContent('50');
+    expect(screen.getByTestId('marking-missing-201')).toHaveTextContent('2');
+    expect(screen.getByTestId('marking-arbitration-201')).toHaveTextContent('1');
+    const row = screen.getByTestId('question-201-4');
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['第 4 题', '', '10', '3', '25', '0']);
+    expect(within(row).getByRole('img', { name: '第 4 题 已阅 25，阅卷中 3，待阅 10，缺页 0' })).toBeInTheDocument();
+    const teachers = screen.getByRole('table', { name: `${hw!.title} 阅卷教师` });
+    expect(
+      within(teachers)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['阅卷教师已阅阅卷中', '王老师402', '李老师351']);
+  });
+
+  it('lists at most MARKING_QUESTION_ROWS rows for a homework with many hand-marked questions, the rest summed as 另有 N 题', () => {
+    layOut(2000);
+    render(<MarkingPanel snapshot={{ ...base, pipeline: marking([30]) }} />);
+    const rows = screen.getAllByTestId(/^question-200-/);
+    expect(rows).toHaveLength(MARKING_QUESTION_ROWS - 1);
+    expect(rows.at(-1)).toHaveAttribute('data-testid', `question-200-${MARKING_QUESTION_ROWS - 1}`);
+    const rest = 30 - (MARKING_QUESTION_ROWS - 1);
+    expect(
+      within(screen.getByTestId('questions-rest-200'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual([`另有 ${rest} 题`, String(10 * rest), String(3 * rest), String(25 * rest), String(2 * rest)]);
+    // The totals still count every question.
+    expect(screen.getByTestId('marking-done-200')).toHaveTextContent(String(25 * 30));
+  });
+
+  it('lists every question, with no 另有 row, up to MARKING_QUESTION_ROWS', () => {
+    layOut(2000);
+    render(<MarkingPanel snapshot={{ ...base, pipeline: marking([MARKING_QUESTION_ROWS]) }} />);
+    expect(screen.getAllByTestId(/^question-200-/)).toHaveLength(MARKING_QUESTION_ROWS);
+    expect(screen.queryByTestId('questions-rest-200')).toBeNull();
+  });
+
+  it('moves a question’s counts when a marking event arrives', () => {
+    layOut(2000);
+    const snap = { ...base, pipeline: marking([2]) };
+    const { rerender } = render(<MarkingPanel snapshot={snap} />);
+    expect(within(screen.getByTestId('question-200-2')).getAllByRole('cell')[4]).toHaveTextContent('25');
+    rerender(
+      <MarkingPanel
+        snapshot={applyEvent(snap, { kind: 'marking', progress: { homeworkId: 200, questionNo: 2, done: 30, total: 40 } })}
+      />,
+    );
+    const cells = within(screen.getByTestId('question-200-2')).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual(['第 2 题', '', '8', '0', '30', '2']);
+    expect(screen.getByTestId('marking-done-200')).toHaveTextContent('55');
   });
 });

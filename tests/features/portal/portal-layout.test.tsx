@@ -36,3 +36,21 @@ describe('PortalLayout: the way back to a deep link', () => {
     expect(afterLoginPath(undefined)).toBe('/paperList');
   });
 });
+
+describe('PortalLayout: the footer', () => {
+  it('keeps the footer on the projected large screen (the spec hides it only on /), as one line with the same content', async () => {
+    renderPortal(<PortalLayout />, { path: '/largescreen' });
+    const footer = await screen.findByRole('contentinfo');
+    expect(footer).toHaveTextContent('产品体系：智慧作业系统 · 理科考试系统 · 宿舍睡眠系统');
+    expect(footer).toHaveTextContent('服务支持：软件更新 · 硬件服务 · 7×24 小时售后响应');
+    expect(footer).toHaveTextContent('版权所有');
+    expect(screen.getByRole('link', { name: '关于我们' })).toHaveAttribute('href', '/aboutUs');
+    // One line: no column headings.
+    expect(screen.queryByRole('heading', { name: '产品体系' })).toBeNull();
+  });
+
+  it('shows the full footer on other pages', async () => {
+    renderPortal(<PortalLayout />, { path: '/paperList' });
+    expect(await screen.findByRole('heading', { name: '产品体系' })).toBeInTheDocument();
+  });
+});

@@ -3,7 +3,9 @@
  * own empty DATA_DIR (no shared disk): a scanned page stored through one instance is announced to a
  * screen connected to the other and can be read through the other; a screen whose instance goes away
  * reconnects to the other, reads the current state over HTTP (the batch the scan station and the
- * portal read) and carries on from there with nothing missed. Runs where TEST_DATABASE_URL (with the
+ * portal read) and carries on from there with nothing missed. The same for a paired wall screen (display
+ * token, joined to the school's screen room, not the teachers'): it hears pages raised on the other instance
+ * and comes back on the other with a fresh snapshot. Runs where TEST_DATABASE_URL (with the
  * postgres project) and TEST_REDIS_URL are set, and is skipped elsewhere.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,6 +16,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  largeScreenSnapshotSchema,
+  pairingCollectResultSchema,
+  screenPairingSchema,
+} from '../../../src/shared/contract/large-screen';
 import { SCAN_PAGE_STORED_EVENT, type ScanPageStoredEvent, scanBatchSchema } from '../../../src/shared/contract/scan-upload';
 import { buildApp } from '../../../server/app';
 import { bearer, loginAs } from '../accounts-helper';
@@ -45,6 +52,24 @@ async function openScreen(url: string, token: string): Promise<Screen> {
     socket.once('connect_error', reject);
   });
   return { socket, events };
+}
+
+/** A wall screen paired through `instance` by the school's creator (whole school): its display token. */
+async function pairWallScreen(instance: Instance, creator: string): Promise<string> {
+  const { code, secret } = screenPairingSchema.parse(
+    (await instance.app.inject({ method: 'POST', url: '/api/screens/pairings' })).json().data,
+  );
+  const paired = await instance.app.inject({
+    method: 'POST',
+    url: '/api/screens',
+    headers: bearer(creator),
+    payload: { code, name: '走廊大屏', scopeKind: 'school', panels: ['pipeline'] },
+  });
+  expect(paired.statusCode, paired.body).toBe(200);
+  const collected = pairingCollectResultSchema.parse(
+    (await instance.app.inject({ method: 'POST', url: '/api/screens/pairings/collect', payload: { secret } })).json().data,
+  );
+  return collected.token!;
 }
 
 /** Waits until `screen` has heard an event with this page count. */
@@ -106,10 +131,13 @@ describe.runIf(onPostgres && redisUrl)('two instances on PostgreSQL, Redis and o
       return { image, imageId };
     };
 
-    // One screen on each instance.
+    // One screen on each instance, and a paired wall screen (display token, its own rooms) on each.
     const onA = await openScreen(a.url, token);
     const onB = await openScreen(b.url, token);
-    screens.push(onA, onB);
+    const display = await pairWallScreen(a, (await loginAs(a.app, 'creator')).access_token);
+    const wallOnA = await openScreen(a.url, display);
+    const wallOnB = await openScreen(b.url, display);
+    screens.push(onA, onB, wallOnA, wallOnB);
 
     // The adapter's subscription may need a moment after start: upload again until B hears A.
     let first = await upload(a, 10);
@@ -120,6 +148,9 @@ describe.runIf(onPostgres && redisUrl)('two instances on PostgreSQL, Redis and o
     }
     const seen = Math.max(...onB.events.map((e) => e.pageCount));
     expect((await heard(onA, seen)).batchId).toBe(batch.id);
+    // The wall screens, in the school's screen room rather than the teachers', hear it on both instances.
+    expect((await heard(wallOnB, seen)).batchId).toBe(batch.id);
+    expect((await heard(wallOnA, seen)).batchId).toBe(batch.id);
 
     // A page stored through A is read through B: the bytes come from the bucket, B's disk holds nothing.
     const fromB = await b.app.inject({ method: 'GET', url: `/api/scan/pages/${first.imageId}/image`, headers: bearer(token) });
@@ -135,6 +166,8 @@ describe.runIf(onPostgres && redisUrl)('two instances on PostgreSQL, Redis and o
     // Stopping one instance leaves the other's screens alone.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(onB.socket.connected).toBe(true);
+    expect(wallOnA.socket.connected).toBe(false);
+    expect(wallOnB.socket.connected).toBe(true);
     await upload(b, 60);
     await upload(b, 61);
 
@@ -147,9 +180,19 @@ describe.runIf(onPostgres && redisUrl)('two instances on PostgreSQL, Redis and o
     await upload(b, 62);
     const next = await heard(resumed, state.pageCount + 1);
     expect(next).toMatchObject({ batchId: batch.id, pageCount: state.pageCount + 1 });
+    // The wall screen cut off with A comes back on B with its display token: a fresh snapshot (its state),
+    // then the next page.
+    const wallResumed = await openScreen(b.url, display);
+    screens.push(wallResumed);
+    const wallState = await b.app.inject({ method: 'GET', url: '/api/largescreen/snapshot', headers: bearer(display) });
+    expect(wallState.statusCode, wallState.body).toBe(200);
+    expect(largeScreenSnapshotSchema.parse(wallState.json().data).title).toBe('走廊大屏');
+    await upload(b, 63);
+    await heard(wallResumed, state.pageCount + 2);
+    expect((await heard(wallOnB, state.pageCount + 2)).batchId).toBe(batch.id);
     // The screen that stayed on B heard every page in order.
     const onBCounts = onB.events.filter((e) => e.batchId === batch.id).map((e) => e.pageCount);
     expect(onBCounts).toEqual(Array.from({ length: onBCounts.length }, (_, i) => onBCounts[0]! + i));
-    expect(onBCounts.at(-1)).toBe(state.pageCount + 1);
+    expect(onBCounts.at(-1)).toBe(state.pageCount + 2);
   }, 180_000);
 });
