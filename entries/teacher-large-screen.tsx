@@ -7,14 +7,20 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DisplayView } from '../src/features/large-screen/display-view';
-import { ScreensManager } from '../src/features/large-screen/screens-manager';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useSession } from '../src/features/portal/use-session';
 import type { RealtimeEvents } from '../src/shared/adapters/lazy-realtime-socket';
 import type { RealtimeSocket } from '../src/shared/adapters/realtime-socket';
 import { largeScreenSnapshotSchema } from '../src/shared/contract/large-screen';
+import { lazyPart } from '../src/shared/ui/lazy-part';
 
 const loadCharts = () => import('../src/features/analysis/echarts-setup');
+
+/**
+ * 大屏管理 (its side sheet, Table, Select and form fields) loads after the display shows: its button only
+ * appears once the server has answered that this user may manage screens, and few users may.
+ */
+const ScreensManager = lazyPart(() => import('../src/features/large-screen/screens-manager'), 'ScreensManager');
 
 /** The portal's socket itself once it is up: the display follows its connection, not only its events. */
 function useConnectedSocket(socket: RealtimeEvents | null): RealtimeSocket | null {

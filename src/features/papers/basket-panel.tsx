@@ -4,15 +4,17 @@
  * the paper's actions (preview, clear, save), and keeping the questions as a 题目合集.
  */
 import { IconArrowDown, IconArrowUp, IconDelete, IconHandle } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, InputNumber, Popconfirm, Tooltip, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Input, Popconfirm, Tooltip, Typography } from '@douyinfe/semi-ui-19';
 import { useState, type DragEvent } from 'react';
 import { basketCount, basketTotal, chineseNumeral, formatScore, sectionScore, useBasketStore } from './basket.store';
 import styles from './compose.module.css';
-import { FormulaLine } from '../../shared/ui/rich-text';
+import { LazyFormulaLine as FormulaLine } from '../../shared/ui/lazy-rich-text';
+import { lazyPart } from '../../shared/ui/lazy-part';
 
 const DRAG_TYPE = 'application/x-sh-question';
 
-export const MAX_QUESTION_SCORE = 100;
+// The score fields' InputNumber loads with the first question in the basket, not with the page.
+const BasketScoreInput = lazyPart(() => import('./basket-score-input'), 'BasketScoreInput');
 
 export function BasketPanel({
   onPreview,
@@ -119,22 +121,7 @@ export function BasketPanel({
                           <FormulaLine text={item.question.stem} />
                         </span>
                       </Tooltip>
-                      <InputNumber
-                        size="small"
-                        aria-label={`第 ${no} 题分值`}
-                        className={styles.itemScore}
-                        min={0.5}
-                        max={MAX_QUESTION_SCORE}
-                        step={0.5}
-                        precision={1}
-                        suffix="分"
-                        hideButtons
-                        value={item.score}
-                        onNumberChange={(value) => {
-                          if (Number.isFinite(value) && value > 0 && value <= MAX_QUESTION_SCORE)
-                            setScore(item.question.id, value);
-                        }}
-                      />
+                      <BasketScoreInput no={no} score={item.score} onScore={(score) => setScore(item.question.id, score)} />
                       <Button
                         size="small"
                         theme="borderless"

@@ -6,7 +6,8 @@
 import { type PaperDetail, type Question } from '../../shared/contract/papers';
 import { formatScore, numberedSectionTitle, type BasketSection } from './basket.store';
 import styles from './paper-view.module.css';
-import { plainText, RichText } from '../../shared/ui/rich-text';
+import { RichText } from '../../shared/ui/rich-text';
+import { optionColumns } from './option-columns';
 
 export type PaperViewModel = {
   title: string;
@@ -46,14 +47,6 @@ export function paperViewFromBasket(title: string, subjectName: string, sections
 function totals(model: PaperViewModel): { score: number; count: number } {
   const items = model.sections.flatMap((s) => s.items);
   return { score: Math.round(items.reduce((sum, i) => sum + i.score * 10, 0)) / 10, count: items.length };
-}
-
-/** Options per row: short options share a row, long ones get their own. */
-export function optionColumns(options: readonly string[]): 1 | 2 | 4 {
-  const longest = Math.max(0, ...options.map((o) => plainText(o).length));
-  if (longest <= 8) return 4;
-  if (longest <= 20) return 2;
-  return 1;
 }
 
 function answerText(question: Question): string {

@@ -7,8 +7,8 @@ import { Button, Card, Space, Tag, Typography } from '@douyinfe/semi-ui-19';
 import { useState, type ReactNode } from 'react';
 import { DIFFICULTY_LABELS, QUESTION_TYPE_LABELS, type Difficulty, type Question } from '../../shared/contract/papers';
 import styles from './compose.module.css';
-import { optionColumns } from './paper-view';
-import { RichText } from '../../shared/ui/rich-text';
+import { optionColumns } from './option-columns';
+import { LazyRichText as RichText } from '../../shared/ui/lazy-rich-text';
 
 const OPTION_LETTERS = 'ABCDEFGH';
 

@@ -4,10 +4,11 @@
  * a new paper named after the set). The address is cleared once loaded, so a reload keeps the teacher's
  * later changes (the basket persists) instead of loading it again.
  */
-import { Modal, Toast } from '@douyinfe/semi-ui-19';
+import { Toast } from '@douyinfe/semi-ui-19';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { parsePositiveId } from '../../shared/lib/query-param';
+import { confirmLater } from '../../shared/ui/lazy-confirm';
 import { useBasketStore } from './basket.store';
 import { fetchPaper } from './papers-api';
 import { fetchQuestionSet } from './question-sets-api';
@@ -70,7 +71,7 @@ export function usePaperFromAddress(): void {
 /** Opens at once, or first asks before replacing unsaved work in the basket. */
 function confirmReplace(title: string, holdsOtherWork: boolean, open: () => void, keep: () => void) {
   if (!holdsOtherWork) return open();
-  Modal.confirm({
+  confirmLater({
     title: '替换试题篮中的内容？',
     content: `试题篮中还有未保存的组卷内容，打开「${title}」会替换它们。`,
     okText: '替换',

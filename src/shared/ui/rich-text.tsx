@@ -11,18 +11,9 @@ import DOMPurify from 'dompurify';
 import { useEffect, useMemo, useState } from 'react';
 import styles from './rich-text.module.css';
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0', '#39': "'" };
+import { plainText } from './plain-text';
 
-/** Rich text to plain text: <br> and block ends become line breaks, other tags are dropped. */
-export function plainText(rich: string): string {
-  return rich
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li)>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
+export { plainText };
 
 /** Splits text into plain runs and $...$ formulas (a lone $ stays text). */
 export function splitFormulas(text: string): { tex: boolean; text: string }[] {

@@ -5,7 +5,7 @@
  * 题目合集. `?questionSet=` starts the basket from a set (用此合集组卷).
  */
 import { IconSearch } from '@douyinfe/semi-icons';
-import { Button, Empty, Input, Modal, Pagination, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
+import { Button, Empty, Input, Spin, TabPane, Tabs, Tree, Typography } from '@douyinfe/semi-ui-19';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -22,10 +22,11 @@ import { BasketPanel } from '../basket-panel';
 import { basketCount, basketQuestionIds, useBasketStore } from '../basket.store';
 import styles from '../compose.module.css';
 import { NoSchoolPanel } from '../no-school-panel';
-import { PaperView, paperViewFromBasket } from '../paper-view';
 import { QuestionItem } from '../question-item';
 import { fetchChapters, fetchKnowledgePoints, fetchQuestions, fetchSubjects } from '../papers-api';
 import { usePapersServices } from '../papers-services';
+import { confirmLater } from '../../../shared/ui/lazy-confirm';
+import { LazyPagination as Pagination } from '../../../shared/ui/lazy-pagination';
 import { lazyPart } from '../../../shared/ui/lazy-part';
 import { MAX_SET_NAME } from '../../../shared/contract/question-sets';
 import { toTreeData } from '../tree-data';
@@ -35,7 +36,9 @@ import { LabelledSelect } from '../../../shared/ui/labelled-select';
 
 export const QUESTION_PAGE_SIZE = 10;
 
-// 存为题目合集's dialog is fetched when first opened; 自动组卷's and 保存试卷's right after the page shows.
+// 存为题目合集's dialog is fetched when first opened; 试卷预览's, 自动组卷's and 保存试卷's right after the page
+// shows (with Semi's Modal, which the confirmations below then find loaded).
+const BasketPreviewDialog = lazyPart(() => import('../basket-preview-dialog'), 'BasketPreviewDialog');
 const QuestionSetDialog = lazy(() => import('../question-set-dialog').then((m) => ({ default: m.QuestionSetDialog })));
 const AutoComposeDialog = lazyPart(() => import('../auto-compose-dialog'), 'AutoComposeDialog');
 const SavePaperDialog = lazyPart(() => import('../save-paper-dialog'), 'SavePaperDialog');
@@ -98,7 +101,7 @@ function Composer() {
     };
     if (basketCount(basket.sections) === 0) apply();
     else
-      Modal.confirm({
+      confirmLater({
         title: '切换学科',
         content: '试题篮中的题目属于当前学科，切换学科将清空试题篮。确定切换吗？',
         onOk: apply,
@@ -112,7 +115,7 @@ function Composer() {
     };
     if (basketCount(basket.sections) === 0) apply();
     else
-      Modal.confirm({
+      confirmLater({
         title: '替换试题篮',
         content: `智能组卷选出了 ${draft.questionCount} 道题，将替换试题篮中已选的题目。确定吗？`,
         onOk: apply,
@@ -273,18 +276,14 @@ function Composer() {
       >
         {`试题篮（${basketCount(basket.sections)}）`}
       </Button>
-      <Modal
-        title="试卷预览"
+      <BasketPreviewDialog
         visible={dialog === 'preview'}
-        onCancel={() => setDialog('none')}
-        footer={null}
-        width="min(96vw, 900px)"
-        bodyStyle={{ maxHeight: '75vh', overflow: 'auto', background: '#e9ecf1', padding: 16 }}
-      >
-        <div className={styles.previewSheet} data-paper-size={basket.paperSize}>
-          <PaperView model={paperViewFromBasket(basket.title.trim() || '未命名试卷', subjectName, basket.sections)} />
-        </div>
-      </Modal>
+        title={basket.title.trim() || '未命名试卷'}
+        subjectName={subjectName}
+        sections={basket.sections}
+        paperSize={basket.paperSize}
+        onClose={() => setDialog('none')}
+      />
       {subjectId && user.schoolYearId ? (
         <AutoComposeDialog
           visible={dialog === 'auto'}
