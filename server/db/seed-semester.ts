@@ -480,10 +480,11 @@ async function insertScores(db: Db, orgId: number, rows: AnswerRow[]) {
       from jsonb_array_elements(${payload}::jsonb) as e
     ),
     a as (
-      insert into answers (id, org_id, homework_id, student_id, question_no, labels, auto_score)
+      insert into answers (id, org_id, homework_id, student_id, question_no, labels, auto_score, created_at)
       select id, ${orgId}, hw, sid, qno,
              case when l is null then null when l = '' then '[]'::jsonb else to_jsonb(regexp_split_to_array(l, '')) end,
-             case when manual then null else score end
+             case when manual then null else score end,
+             at
       from r
     ),
     t as (
