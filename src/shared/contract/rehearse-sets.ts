@@ -55,7 +55,12 @@ export const setReasonSchema = z.object({
   neverSeen: z.boolean(),
   timesWrong: z.number(),
   chosenLabels: z.array(z.string()).nullable(),
-  distractor: z.enum(['notStored']).nullable(),
+  /**
+   * A similar pick for a wrong choice question: coError when the school's students who chose the same
+   * option on the original got this question wrong more often than the others; noData without such data
+   * (notStored: sets made before the co-error preference).
+   */
+  distractor: z.enum(['coError', 'noData', 'notStored']).nullable(),
   noSimilar: z.boolean(),
   /** The reason in one Chinese sentence, as printed on the cover and shown in the preview. */
   text: z.string(),
