@@ -847,9 +847,81 @@ export function createRehearseSetService({ db }: { db: Db }) {
 
   /**
    * The print of a set: all its students (a cover first), one class (a cover first) or one student, in
-   * class and 学号 order; each student's paper and their own answer sheet.
+   * class and 学号 order; each student's paper and their own answer sheet. With `with` (a personal set and
+   * the class set of the same subject and classes, either way round): one job, a cover listing the common
+   * set and each student's own set, the common set's papers and sheets, then each student's.
    */
   async function pdf(userId: number, setId: number, query: SetPdfQuery): Promise<{ pdf: Uint8Array; fileName: string }> {
+    if (query.with !== undefined) {
+      // One job for both sets of the same data: the class's common set and the personal sets (a class or
+      // everyone, not one student).
+      const whole = { ...query, studentId: undefined };
+      const main = await printOf(userId, setId, whole);
+      const other = await printOf(userId, query.with, whole);
+      const personal = main.set.kind === 'personal' ? main : other;
+      const common = main.set.kind === 'class' ? main : other;
+      const sameClasses = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
+      if (
+        personal === common ||
+        personal.set.kind !== 'personal' ||
+        common.set.kind !== 'class' ||
+        personal.set.subjectId !== common.set.subjectId ||
+        !sameClasses(personal.set.classIds, common.set.classIds)
+      )
+        throw ApiError.badRequest(SET_MESSAGES.combine);
+      return render(personal, whole, common);
+    }
+    return render(await printOf(userId, setId, query), query);
+  }
+
+  async function render(
+    main: Awaited<ReturnType<typeof printOf>>,
+    query: SetPdfQuery,
+    common?: Awaited<ReturnType<typeof printOf>>,
+  ): Promise<{ pdf: Uint8Array; fileName: string }> {
+    const { userId, hw, subjectName, printed, classNames } = main;
+    const all = printed.length + (common?.printed.length ?? 0);
+    const key = query.progress;
+    const track = (progress: PdfProgress) => {
+      if (key !== undefined) pdfProgress.set(key, { ...progress, userId });
+    };
+    track({ done: 0, total: all, stage: 'students' });
+    let bytes: Uint8Array;
+    try {
+      bytes = await renderSetPdf(
+        {
+          title: hw.title,
+          subjectName,
+          cover: query.studentId === undefined,
+          students: printed,
+          ...(common
+            ? {
+                common: {
+                  title: common.hw.title,
+                  summary: `知识点：${common.points.slice(0, 6).join('、') || '未标注'}`,
+                  students: common.printed,
+                },
+              }
+            : {}),
+        },
+        key === undefined ? undefined : (done) => track({ done, total: all, stage: 'students' }),
+        () => track({ done: all, total: all, stage: 'saving' }),
+      );
+      track({ done: all, total: all, stage: 'done' });
+    } finally {
+      if (key !== undefined) setTimeout(() => pdfProgress.delete(key), PROGRESS_KEPT_MS).unref();
+    }
+    const who =
+      query.studentId !== undefined
+        ? `-${printed[0]!.className}-${printed[0]!.code}${printed[0]!.name}`
+        : query.classId !== undefined
+          ? `-${classNames.get(query.classId)}`
+          : '';
+    return { pdf: bytes, fileName: `${hw.title}${common ? '（含共性错题）' : ''}${who}.pdf` };
+  }
+
+  /** The students of a set's print, in class and 学号 order, each with their paper and sheet. */
+  async function printOf(userId: number, setId: number, query: SetPdfQuery) {
     const { set, homework: hw } = await requireSet(userId, setId);
     if (query.classId !== undefined && !set.classIds.includes(query.classId))
       throw ApiError.badRequest('该套题没有布置给这个班级');
@@ -944,29 +1016,8 @@ export function createRehearseSetService({ db }: { db: Db }) {
         .limit(1);
       if (stored) for (const p of printed) p.template = answerSheetTemplateSchema.parse(stored.template);
     }
-    const key = query.progress;
-    const track = (progress: PdfProgress) => {
-      if (key !== undefined) pdfProgress.set(key, { ...progress, userId });
-    };
-    track({ done: 0, total: printed.length, stage: 'students' });
-    let bytes: Uint8Array;
-    try {
-      bytes = await renderSetPdf(
-        { title: hw.title, subjectName, cover: query.studentId === undefined, students: printed },
-        key === undefined ? undefined : (done) => track({ done, total: printed.length, stage: 'students' }),
-        () => track({ done: printed.length, total: printed.length, stage: 'saving' }),
-      );
-      track({ done: printed.length, total: printed.length, stage: 'done' });
-    } finally {
-      if (key !== undefined) setTimeout(() => pdfProgress.delete(key), PROGRESS_KEPT_MS).unref();
-    }
-    const who =
-      query.studentId !== undefined
-        ? `-${printed[0]!.className}-${printed[0]!.code}${printed[0]!.name}`
-        : query.classId !== undefined
-          ? `-${classNames.get(query.classId)}`
-          : '';
-    return { pdf: bytes, fileName: `${hw.title}${who}.pdf` };
+    const points = [...new Set(items.flatMap((i) => full.get(i.questionId)?.knowledgePointNames ?? []))];
+    return { userId, set, hw, subjectName, classNames, printed, points };
   }
 
   /** Each student's own answer-sheet spec of a homework (none for an ordinary homework): the simulated scanner draws these. */

@@ -137,6 +137,11 @@ export const setPdfQuerySchema = z.object({
   classId: formIdSchema.optional(),
   studentId: formIdSchema.optional(),
   progress: pdfProgressKeySchema.optional(),
+  /**
+   * One print job for both sets of the same data: a personal set and a class (common) set of the same
+   * subject and classes; the class set's papers and sheets come first, the cover lists both.
+   */
+  with: formIdSchema.optional(),
 });
 export type SetPdfQuery = z.infer<typeof setPdfQuerySchema>;
 
@@ -170,6 +175,7 @@ export const SET_MESSAGES = {
   noQuestions: '没有可重练的错题',
   studentNotInClasses: '学生不在所选班级中',
   dates: '截止日期不能早于开始日期',
+  combine: '只能把同一学科、同一班级的班级共性错题和个人举一反三合并打印',
 } as const;
 
 export const QUESTION_TYPE_NAMES: Record<string, string> = {

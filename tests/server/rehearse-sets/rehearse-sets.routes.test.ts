@@ -6,6 +6,7 @@
  * sheets back: each is read and scored against their own questions and their wrong questions move on.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSemesterForSchool } from '../../../server/db/seed-semester';
 import {
@@ -558,4 +559,58 @@ describe('re-practice sets', () => {
     expect(item.reason.text).toContain(`选 ${chosen.join('')} 的同学在此题也常错（错 75%，其他同学错 25%）`);
     expect(item.alternatives).toContain(found.item.questionId);
   });
+
+  it('prints the class’s common set and the personal sets as one job, with one cover listing who gets what', async () => {
+    const make = async (payload: Record<string, unknown>) =>
+      setCreatedSchema.parse(
+        data(
+          await teacher({
+            method: 'POST',
+            url: '/api/rehearse/sets',
+            payload: { ...base(), startDate: '2026-11-24', dueDate: '2026-11-26', ...payload },
+          }),
+        ),
+      );
+    const two = preview.students.filter((s) => s.items.length > 0).slice(0, 2);
+    const personal = await make({ title: '举一反三（合并）', studentIds: two.map((s) => s.studentId) });
+    const common = await make({ title: '共性错题（合并）', kind: 'class', linePercent: 90 });
+    const response = await teacher({ method: 'GET', url: `/api/rehearse/sets/${personal.setId}/pdf?with=${common.setId}` });
+    expect(response.statusCode).toBe(200);
+    expect(decodeURIComponent(String(response.headers['content-disposition']))).toContain('举一反三（合并）（含共性错题）');
+    const doc = mupdf.Document.openDocument(response.rawPayload, 'application/pdf');
+    const pages = Array.from({ length: doc.countPages() }, (_, i) =>
+      doc.loadPage(i).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, ' '),
+    );
+    expect(pages[0]).toContain('发放清单');
+    expect(pages[0]).toContain('班级共性错题「共性错题（合并）」');
+    expect(pages[0]).toContain(`共 ${common.students} 名学生，每人一份试题和一张答题卡`);
+    expect(pages[0]).toContain('个人举一反三「举一反三（合并）」');
+    const roster = await db()
+      .select({ name: students.name, code: students.code })
+      .from(students)
+      .where(eq(students.classId, ids.class1))
+      .orderBy(asc(students.code));
+    // A paper's first page: the set's title and the student's 学号 and name in its heading.
+    const paperAt = (title: string, s: { name: string; code: string }) =>
+      pages.findIndex((t) => t.includes(title) && t.includes(`学号 ${s.code} · 姓名 ${s.name}`));
+    // The common set for the whole class in 学号 order, then the two students' own sets in 学号 order.
+    const commonPapers = roster.map((s) => paperAt('共性错题（合并）', s));
+    const ownPapers = roster.filter((s) => two.some((t) => t.code === s.code)).map((s) => paperAt('举一反三（合并）', s));
+    const order = [...commonPapers, ...ownPapers];
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The cover lists the two students' own sets in 学号 order.
+    const cover = pages.slice(0, commonPapers[0]).join(' ');
+    const [a, b] = two.map((s) => s.code).sort();
+    expect(cover.indexOf(`${a} `)).toBeGreaterThan(cover.indexOf('个人举一反三'));
+    expect(cover.indexOf(`${a} `)).toBeLessThan(cover.indexOf(`${b} `));
+    // Either way round; not two personal sets, not another school.
+    const swapped = await teacher({ method: 'GET', url: `/api/rehearse/sets/${common.setId}/pdf?with=${personal.setId}` });
+    expect(swapped.statusCode).toBe(200);
+    const twice = await teacher({ method: 'GET', url: `/api/rehearse/sets/${personal.setId}/pdf?with=${personal.setId}` });
+    expect(twice.statusCode).toBe(400);
+    expect(
+      (await other.call({ method: 'GET', url: `/api/rehearse/sets/${personal.setId}/pdf?with=${common.setId}` })).statusCode,
+    ).toBe(404);
+  }, 120_000);
 });
