@@ -58,7 +58,7 @@ function setup() {
     if (url === '/api/rehearse/sets') return body.kind === 'class' ? created(12, 'class') : created(11, 'personal');
     throw new Error(`unexpected ${url}`);
   });
-  const downloadGet = vi.fn(async () => undefined);
+  const downloadGet = vi.fn(async (_url: string, _query: unknown, _fileName: string) => undefined);
   const get = vi.fn(async () => {
     throw new Error('no progress');
   });
