@@ -458,7 +458,8 @@ export function SetMaker(props: SetMakerProps) {
                   <Typography.Text type="tertiary">{progress.label}</Typography.Text>
                   {created && progress.done === progress.total ? (
                     <Typography.Text>
-                      已布置为作业「{title.trim()}」，可在作业列表中扫描答题卡、阅卷；扫描时每位学生的答题卡按其本人的题目识别。
+                      已布置为作业「{title.trim()}」{common ? `和「${commonTitle(title)}」` : ''}
+                      ，可在作业列表中扫描答题卡、阅卷；扫描时每位学生的答题卡按其本人的题目识别。
                     </Typography.Text>
                   ) : null}
                 </div>

@@ -102,6 +102,9 @@ describe('生成错题重练', () => {
       expect.stringContaining('（含共性错题）'),
     );
     expect(await screen.findByText(/班级共性错题 40 名学生共 5 道题；个人举一反三 1 名学生共 1 道题/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/已布置为作业「初一\(1\)班数学错题重练」和「初一\(1\)班数学错题重练（共性错题）」/),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /下载全班 PDF/ })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /下载合并 PDF/ }));
     expect(downloadGet).toHaveBeenLastCalledWith(
