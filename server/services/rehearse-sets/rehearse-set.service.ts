@@ -67,6 +67,9 @@ import { plainFormulaText } from './plain-formula';
 import { renderSetPdf, type PrintStudent } from './set-pdf';
 import {
   type ClassQuestionRate,
+  type CoError,
+  type CoErrorStats,
+  coErrorKey,
   type PickedItem,
   type PickerQuestion,
   type PickerQuestionType,
@@ -99,6 +102,8 @@ type Gathered = {
   classStats: ClassQuestionRate[];
   /** Questions queued for these classes' next set with 加入错题重练 (作业讲评), not yet in a set. */
   queued: Set<number>;
+  /** The school's co-errors of each wrong choice answer with its similar candidates (kind personal). */
+  coErrors: CoErrorStats;
 };
 
 type Computed = { students: (RosterStudent & { items: PickedItem[]; wrongCount: number })[]; classItems: PickedItem[] };
@@ -144,7 +149,12 @@ function describeReason(item: PickedItem, kind: SetItem['kind'], pointNames: Map
       `原题得分率 ${percent(r.originRate)}，本题得分率 ${r.pickRate === null ? '—（本班未做过）' : percent(r.pickRate)}`,
     );
     if (r.neverSeen) parts.push('从未做过');
-    if (r.distractor === 'notStored') parts.push('题库未标注干扰项对应的错误，按同知识点、同题型挑选');
+    const chosen = r.chosenLabels?.join('') ?? '';
+    if (r.distractor === 'coError' && r.coError)
+      parts.push(
+        `选 ${chosen} 的同学在此题也常错（错 ${percent(r.coError.chosenRate)}，其他同学错 ${percent(r.coError.otherRate)}）`,
+      );
+    if (r.distractor === 'noData') parts.push(`暂无选 ${chosen} 的同学做此题的记录，按同知识点、同题型挑选`);
   }
   return {
     knowledgePoints: points,
@@ -414,6 +424,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
         ),
       );
     const queued = new Set(queuedRows.map((r) => r.questionId).filter((id) => bank.has(id)));
+    const coErrors = options.kind === 'personal' ? await coErrorsOf(orgId, bank, wrong) : new Map<string, CoError>();
 
     return {
       orgId,
@@ -429,7 +440,96 @@ export function createRehearseSetService({ db }: { db: Db }) {
       rates,
       classStats,
       queued,
+      coErrors,
     };
+  }
+
+  /**
+   * Co-errors for the distractor preference, in one aggregated query: for each wrong choice question of
+   * the book (with the options chosen) and each bank question that could stand in for it (a shared
+   * knowledge point, difficulty within one step), among the school's students who answered both (their
+   * latest answer to each): how many chose the same options on the original, how many of them got the
+   * candidate wrong (below its full score), and the same for the others.
+   */
+  async function coErrorsOf(
+    orgId: number,
+    bank: Map<number, PickerQuestion>,
+    wrong: Map<number, WrongQuestion[]>,
+  ): Promise<Map<string, CoError>> {
+    const origins = new Set<number>();
+    for (const list of wrong.values())
+      for (const w of list) {
+        const q = bank.get(w.questionId);
+        if (q && (q.type === 'single' || q.type === 'multiple') && (w.chosenLabels?.length ?? 0) > 0) origins.add(q.id);
+      }
+    const byPoint = new Map<number, PickerQuestion[]>();
+    for (const q of bank.values())
+      for (const p of q.knowledgePointIds) {
+        const list = byPoint.get(p) ?? [];
+        list.push(q);
+        byPoint.set(p, list);
+      }
+    const pairs: [number, number][] = [];
+    for (const id of origins) {
+      const origin = bank.get(id)!;
+      const candidates = new Set<number>();
+      for (const p of origin.knowledgePointIds)
+        for (const q of byPoint.get(p) ?? [])
+          if (q.id !== id && Math.abs(q.difficulty - origin.difficulty) <= 1) candidates.add(q.id);
+      for (const c of candidates) pairs.push([id, c]);
+    }
+    const stats = new Map<string, CoError>();
+    if (pairs.length === 0) return stats;
+    const list = (values: number[]) => `{${values.join(',')}}`;
+    const rows = rowsOf<{ q: number; c: number; labels: string | null; n: number; w: number }>(
+      await db.execute(sql`
+      with pair as (
+        select * from unnest(${list(pairs.map((p) => p[0]))}::int[], ${list(pairs.map((p) => p[1]))}::int[]) as t(q, c)
+      ),
+      r as (
+        select distinct on (qs.student_id, coalesce(spq.question_id, pq.question_id))
+               qs.student_id as sid, coalesce(spq.question_id, pq.question_id) as qid, a.labels as labels,
+               qs.score < coalesce(spq.score, pq.score) as wrong
+        from ${questionScores} qs
+        join ${answers} a on a.id = qs.answer_id
+        join ${homework} h on h.id = qs.homework_id
+        left join ${homeworkStudentPapers} hsp on hsp.homework_id = qs.homework_id and hsp.student_id = qs.student_id
+        left join ${paperQuestions} spq on spq.paper_id = hsp.paper_id and spq.no = qs.question_no
+        left join ${paperQuestions} pq on hsp.paper_id is null and pq.paper_id = h.paper_id and pq.no = qs.question_no
+        where qs.org_id = ${orgId} and qs.source <> 'missing'
+          and coalesce(spq.question_id, pq.question_id) in (select q from pair union select c from pair)
+        order by qs.student_id, coalesce(spq.question_id, pq.question_id), h.start_date desc, h.id desc
+      )
+      select p.q as q, p.c as c, o.labels::text as labels, count(*)::int as n, (count(*) filter (where x.wrong))::int as w
+      from pair p
+      join r o on o.qid = p.q
+      join r x on x.sid = o.sid and x.qid = p.c
+      group by p.q, p.c, o.labels::text`),
+    );
+    // Per (original, candidate): the answers grouped by the options chosen on the original.
+    const groups = new Map<string, { labels: string[]; n: number; w: number }[]>();
+    for (const row of rows) {
+      const labels = row.labels ? (JSON.parse(row.labels) as string[]) : [];
+      const key = `${Number(row.q)}|${Number(row.c)}`;
+      groups.set(key, [...(groups.get(key) ?? []), { labels, n: Number(row.n), w: Number(row.w) }]);
+    }
+    for (const [key, list] of groups) {
+      const [q, c] = key.split('|').map(Number) as [number, number];
+      const total = list.reduce((sum, g) => ({ n: sum.n + g.n, w: sum.w + g.w }), { n: 0, w: 0 });
+      for (const g of list) {
+        if (g.labels.length === 0) continue;
+        const k = coErrorKey(q, g.labels, c);
+        const prev = stats.get(k) ?? { chosenWrong: 0, chosenAnswered: 0, otherWrong: 0, otherAnswered: 0 };
+        // Two label orders of the same choice fold into one key.
+        stats.set(k, {
+          chosenWrong: prev.chosenWrong + g.w,
+          chosenAnswered: prev.chosenAnswered + g.n,
+          otherWrong: total.w - (prev.chosenWrong + g.w),
+          otherAnswered: total.n - (prev.chosenAnswered + g.n),
+        });
+      }
+    }
+    return stats;
   }
 
   /**
@@ -505,9 +605,9 @@ export function createRehearseSetService({ db }: { db: Db }) {
     const result = g.roster.map((s) => {
       const input = { studentId: s.id, wrong: g.wrong.get(s.id) ?? [], seen: g.seen.get(s.id) ?? new Set<number>() };
       const rates = g.rates.get(s.classId) ?? new Map<number, number>();
-      let items = pickStudentSet(g.bank, input, { ...options, seed: options.seed }, rates);
+      let items = pickStudentSet(g.bank, input, { ...options, seed: options.seed }, rates, g.coErrors);
       for (const swap of options.swaps.filter((w) => w.studentId === s.id)) {
-        const swapped = swapQuestion(g.bank, items, input, swap.position, swap.questionId, rates);
+        const swapped = swapQuestion(g.bank, items, input, swap.position, swap.questionId, rates, g.coErrors);
         if (typeof swapped === 'string') throw ApiError.badRequest(`${s.name}：${swapped}`);
         items = swapped;
       }
@@ -747,9 +847,81 @@ export function createRehearseSetService({ db }: { db: Db }) {
 
   /**
    * The print of a set: all its students (a cover first), one class (a cover first) or one student, in
-   * class and 学号 order; each student's paper and their own answer sheet.
+   * class and 学号 order; each student's paper and their own answer sheet. With `with` (a personal set and
+   * the class set of the same subject and classes, either way round): one job, a cover listing the common
+   * set and each student's own set, the common set's papers and sheets, then each student's.
    */
   async function pdf(userId: number, setId: number, query: SetPdfQuery): Promise<{ pdf: Uint8Array; fileName: string }> {
+    if (query.with !== undefined) {
+      // One job for both sets of the same data: the class's common set and the personal sets (a class or
+      // everyone, not one student).
+      const whole = { ...query, studentId: undefined };
+      const main = await printOf(userId, setId, whole);
+      const other = await printOf(userId, query.with, whole);
+      const personal = main.set.kind === 'personal' ? main : other;
+      const common = main.set.kind === 'class' ? main : other;
+      const sameClasses = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
+      if (
+        personal === common ||
+        personal.set.kind !== 'personal' ||
+        common.set.kind !== 'class' ||
+        personal.set.subjectId !== common.set.subjectId ||
+        !sameClasses(personal.set.classIds, common.set.classIds)
+      )
+        throw ApiError.badRequest(SET_MESSAGES.combine);
+      return render(personal, whole, common);
+    }
+    return render(await printOf(userId, setId, query), query);
+  }
+
+  async function render(
+    main: Awaited<ReturnType<typeof printOf>>,
+    query: SetPdfQuery,
+    common?: Awaited<ReturnType<typeof printOf>>,
+  ): Promise<{ pdf: Uint8Array; fileName: string }> {
+    const { userId, hw, subjectName, printed, classNames } = main;
+    const all = printed.length + (common?.printed.length ?? 0);
+    const key = query.progress;
+    const track = (progress: PdfProgress) => {
+      if (key !== undefined) pdfProgress.set(key, { ...progress, userId });
+    };
+    track({ done: 0, total: all, stage: 'students' });
+    let bytes: Uint8Array;
+    try {
+      bytes = await renderSetPdf(
+        {
+          title: hw.title,
+          subjectName,
+          cover: query.studentId === undefined,
+          students: printed,
+          ...(common
+            ? {
+                common: {
+                  title: common.hw.title,
+                  summary: `知识点：${common.points.slice(0, 6).join('、') || '未标注'}`,
+                  students: common.printed,
+                },
+              }
+            : {}),
+        },
+        key === undefined ? undefined : (done) => track({ done, total: all, stage: 'students' }),
+        () => track({ done: all, total: all, stage: 'saving' }),
+      );
+      track({ done: all, total: all, stage: 'done' });
+    } finally {
+      if (key !== undefined) setTimeout(() => pdfProgress.delete(key), PROGRESS_KEPT_MS).unref();
+    }
+    const who =
+      query.studentId !== undefined
+        ? `-${printed[0]!.className}-${printed[0]!.code}${printed[0]!.name}`
+        : query.classId !== undefined
+          ? `-${classNames.get(query.classId)}`
+          : '';
+    return { pdf: bytes, fileName: `${hw.title}${common ? '（含共性错题）' : ''}${who}.pdf` };
+  }
+
+  /** The students of a set's print, in class and 学号 order, each with their paper and sheet. */
+  async function printOf(userId: number, setId: number, query: SetPdfQuery) {
     const { set, homework: hw } = await requireSet(userId, setId);
     if (query.classId !== undefined && !set.classIds.includes(query.classId))
       throw ApiError.badRequest('该套题没有布置给这个班级');
@@ -844,29 +1016,8 @@ export function createRehearseSetService({ db }: { db: Db }) {
         .limit(1);
       if (stored) for (const p of printed) p.template = answerSheetTemplateSchema.parse(stored.template);
     }
-    const key = query.progress;
-    const track = (progress: PdfProgress) => {
-      if (key !== undefined) pdfProgress.set(key, { ...progress, userId });
-    };
-    track({ done: 0, total: printed.length, stage: 'students' });
-    let bytes: Uint8Array;
-    try {
-      bytes = await renderSetPdf(
-        { title: hw.title, subjectName, cover: query.studentId === undefined, students: printed },
-        key === undefined ? undefined : (done) => track({ done, total: printed.length, stage: 'students' }),
-        () => track({ done: printed.length, total: printed.length, stage: 'saving' }),
-      );
-      track({ done: printed.length, total: printed.length, stage: 'done' });
-    } finally {
-      if (key !== undefined) setTimeout(() => pdfProgress.delete(key), PROGRESS_KEPT_MS).unref();
-    }
-    const who =
-      query.studentId !== undefined
-        ? `-${printed[0]!.className}-${printed[0]!.code}${printed[0]!.name}`
-        : query.classId !== undefined
-          ? `-${classNames.get(query.classId)}`
-          : '';
-    return { pdf: bytes, fileName: `${hw.title}${who}.pdf` };
+    const points = [...new Set(items.flatMap((i) => full.get(i.questionId)?.knowledgePointNames ?? []))];
+    return { userId, set, hw, subjectName, classNames, printed, points };
   }
 
   /** Each student's own answer-sheet spec of a homework (none for an ordinary homework): the simulated scanner draws these. */

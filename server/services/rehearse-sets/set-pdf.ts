@@ -31,7 +31,16 @@ export type PrintStudent = {
   template: AnswerSheetTemplate;
 };
 
-export type SetPrint = { title: string; subjectName: string; cover: boolean; students: PrintStudent[] };
+/** The class's common set printed in the same job as the personal sets (before them). */
+export type CommonPrint = { title: string; summary: string; students: PrintStudent[] };
+
+export type SetPrint = {
+  title: string;
+  subjectName: string;
+  cover: boolean;
+  students: PrintStudent[];
+  common?: CommonPrint;
+};
 
 const PAGE = { w: 210, h: 297 };
 const MARGIN = 18;
@@ -160,6 +169,15 @@ function drawCover(doc: PDFDocument, font: PDFFont, print: SetPrint) {
   const flow = new TextFlow(doc, font, `${print.title} · 发放清单`);
   flow.paragraph(`${print.title}（${print.subjectName}）发放清单`, { sizeMm: 5.5, align: 'middle' });
   flow.space(2);
+  if (print.common) {
+    const common = print.common;
+    flow.paragraph(`一、班级共性错题「${common.title}」：${common.students[0]?.questions.length ?? 0} 题（${common.summary}）`, {
+      sizeMm: 4.2,
+    });
+    flow.paragraph(`共 ${common.students.length} 名学生，每人一份试题和一张答题卡，在本清单之后先打印。`, { tone: FAINT });
+    flow.space(2);
+    flow.paragraph(`二、个人举一反三「${print.title}」`, { sizeMm: 4.2 });
+  }
   flow.paragraph(`共 ${print.students.length} 名学生，按班级、学号排列；每人一份试题和一张答题卡（二维码含学号）。`, {
     tone: FAINT,
   });
@@ -222,8 +240,13 @@ export async function renderSetPdf(
   if (print.cover) drawCover(doc, font, print);
   // Sheets laid out alike (same question types and points, same class) share their stamped pages.
   const forms: SheetFormCache = new Map();
-  for (const [i, student] of print.students.entries()) {
-    await appendStudent(doc, font, print, student, forms);
+  // The common set first (its own title on its papers), then each student's own set.
+  const parts: [SetPrint, PrintStudent][] = [
+    ...(print.common?.students ?? []).map((s): [SetPrint, PrintStudent] => [{ ...print, title: print.common!.title }, s]),
+    ...print.students.map((s): [SetPrint, PrintStudent] => [print, s]),
+  ];
+  for (const [i, [part, student]] of parts.entries()) {
+    await appendStudent(doc, font, part, student, forms);
     if (onStudent) {
       onStudent(i + 1);
       await new Promise((resolve) => setImmediate(resolve));

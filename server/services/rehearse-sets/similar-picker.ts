@@ -10,6 +10,12 @@
  * never twice in one set. Among those: more shared knowledge points first, then closer difficulty, then
  * the same type, then (for a choice question the student got wrong) a choice question; ties are broken
  * by a hash of (seed, student, question), not by bank order.
+ *
+ * The same mistake (干扰项): the bank does not record which mistake an option targets, so the school's own
+ * scores stand in. For a choice question the student got wrong by choosing X, a candidate that the
+ * students who also chose X got wrong more often than the other students did (a positive co-error lift,
+ * `CoErrorStats`) comes first, highest lift first. Candidates without such data keep the order above.
+ * The hard rules are unchanged: the lift only orders questions that already pass them.
  */
 
 export type PickerQuestionType = 'single' | 'multiple' | 'judge' | 'blank' | 'subjective';
@@ -32,6 +38,27 @@ export type WrongQuestion = {
 };
 
 export type PickOrder = 'recent' | 'most';
+
+/**
+ * Co-error of a candidate among the school's students who answered both the original and the candidate:
+ * how often those who chose the same wrong option(s) on the original got the candidate wrong, and how
+ * often the others did.
+ */
+export type CoError = { chosenWrong: number; chosenAnswered: number; otherWrong: number; otherAnswered: number };
+
+/** Co-errors by coErrorKey(original, chosen labels, candidate). */
+export type CoErrorStats = ReadonlyMap<string, CoError>;
+
+/** The key of a co-error: the original, the chosen labels (sorted, joined) and the candidate. */
+export function coErrorKey(originId: number, labels: readonly string[], candidateId: number): string {
+  return `${originId}|${[...labels].sort().join('')}|${candidateId}`;
+}
+
+/** The lift: wrong rate of those who chose the same option minus that of the others; null without both groups. */
+export function coErrorLift(stat: CoError | undefined): number | null {
+  if (!stat || stat.chosenAnswered === 0 || stat.otherAnswered === 0) return null;
+  return stat.chosenWrong / stat.chosenAnswered - stat.otherWrong / stat.otherAnswered;
+}
 
 export type PickOptions = {
   /** Own wrong questions per student. */
@@ -61,8 +88,14 @@ export type PickReason = {
   neverSeen: boolean;
   timesWrong: number;
   chosenLabels: string[] | null;
-  /** How the mistake of a wrong choice question was matched; null for other questions. */
-  distractor: 'notStored' | null;
+  /**
+   * How the mistake of a wrong choice question was matched; null for other questions. coError: the
+   * students who chose the same option on the original also got this one wrong more often (see
+   * `coError`); noData: no such data, picked by knowledge point and type.
+   */
+  distractor: 'coError' | 'noData' | null;
+  /** The co-error rates behind a coError pick (0..1). */
+  coError?: { chosenRate: number; otherRate: number; chosen: number; other: number };
   /** A similar question was wanted but the bank has none left for this student. */
   noSimilar: boolean;
   /** Class set: queued with 加入错题重练 from the commentary (taken whatever its 得分率). */
@@ -116,17 +149,28 @@ export function rankSimilar(
   exclude: ReadonlySet<number>,
   seed: number,
   studentId: number,
+  lift: (candidateId: number) => number | null = () => null,
 ): PickerQuestion[] {
   const points = new Set(origin.knowledgePointIds);
-  const scored: { q: PickerQuestion; shared: number; gap: number; sameType: number; choice: number; tie: number }[] = [];
+  const scored: {
+    q: PickerQuestion;
+    lift: number;
+    shared: number;
+    gap: number;
+    sameType: number;
+    choice: number;
+    tie: number;
+  }[] = [];
   for (const q of bank.values()) {
     if (q.id === origin.id || seen.has(q.id) || exclude.has(q.id)) continue;
     const gap = Math.abs(q.difficulty - origin.difficulty);
     if (gap > 1) continue;
     const shared = q.knowledgePointIds.filter((id) => points.has(id)).length;
     if (shared === 0) continue;
+    const l = wrongChoice ? lift(q.id) : null;
     scored.push({
       q,
+      lift: l !== null && l > 0 ? l : 0,
       shared,
       gap,
       sameType: q.type === origin.type ? 1 : 0,
@@ -136,7 +180,14 @@ export function rankSimilar(
   }
   scored.sort(
     (a, b) =>
-      b.shared - a.shared || a.gap - b.gap || b.sameType - a.sameType || b.choice - a.choice || a.tie - b.tie || a.q.id - b.q.id,
+      Number(b.lift > 0) - Number(a.lift > 0) ||
+      b.lift - a.lift ||
+      b.shared - a.shared ||
+      a.gap - b.gap ||
+      b.sameType - a.sameType ||
+      b.choice - a.choice ||
+      a.tie - b.tie ||
+      a.q.id - b.q.id,
   );
   return scored.map((s) => s.q);
 }
@@ -157,6 +208,7 @@ export function pickStudentSet(
   input: StudentSetInput,
   options: PickOptions,
   rates: ReadonlyMap<number, number>,
+  coErrors: CoErrorStats = new Map(),
 ): PickedItem[] {
   const items: PickedItem[] = [];
   const used = new Set<number>();
@@ -171,12 +223,13 @@ export function pickStudentSet(
       originRate: rate(origin.id),
       timesWrong: wrong.timesWrong,
       chosenLabels: wrong.chosenLabels ? [...wrong.chosenLabels] : null,
-      distractor: wrongChoice ? ('notStored' as const) : null,
     };
+    const labels = wrong.chosenLabels ?? [];
+    const statOf = (candidateId: number) => coErrors.get(coErrorKey(origin.id, labels, candidateId));
     used.add(origin.id);
     const ranked =
       options.similarPerQuestion > 0
-        ? rankSimilar(bank, origin, wrongChoice, input.seen, used, options.seed, input.studentId)
+        ? rankSimilar(bank, origin, wrongChoice, input.seen, used, options.seed, input.studentId, (id) => coErrorLift(statOf(id)))
         : [];
     items.push({
       position: items.length + 1,
@@ -190,6 +243,7 @@ export function pickStudentSet(
         difficulty: origin.difficulty,
         pickRate: rate(origin.id),
         neverSeen: false,
+        distractor: null,
         noSimilar: options.similarPerQuestion > 0 && ranked.length === 0,
       },
       alternatives: [],
@@ -199,6 +253,8 @@ export function pickStudentSet(
       if (items.length >= MAX_SET_QUESTIONS) break;
       used.add(pick.id);
       const points = new Set(origin.knowledgePointIds);
+      const stat = wrongChoice ? statOf(pick.id) : undefined;
+      const lift = coErrorLift(stat);
       items.push({
         position: items.length + 1,
         questionId: pick.id,
@@ -212,6 +268,7 @@ export function pickStudentSet(
           pickRate: rate(pick.id),
           neverSeen: !input.seen.has(pick.id),
           noSimilar: false,
+          ...distractorOf(wrongChoice, stat, lift),
         },
         alternatives: ranked.slice(picks.length).map((q) => q.id),
       });
@@ -220,6 +277,25 @@ export function pickStudentSet(
   // The runners-up not picked anywhere in the set are the swap candidates.
   for (const item of items) item.alternatives = item.alternatives.filter((id) => !used.has(id)).slice(0, MAX_ALTERNATIVES);
   return items;
+}
+
+/** The distractor part of a similar pick's reason. */
+function distractorOf(
+  wrongChoice: boolean,
+  stat: CoError | undefined,
+  lift: number | null,
+): Pick<PickReason, 'distractor' | 'coError'> {
+  if (!wrongChoice) return { distractor: null };
+  if (!stat || lift === null || lift <= 0) return { distractor: 'noData' };
+  return {
+    distractor: 'coError',
+    coError: {
+      chosenRate: stat.chosenWrong / stat.chosenAnswered,
+      otherRate: stat.otherWrong / stat.otherAnswered,
+      chosen: stat.chosenAnswered,
+      other: stat.otherAnswered,
+    },
+  };
 }
 
 export type ClassQuestionRate = { questionId: number; rate: number; answered: number; lastAt: number };
@@ -252,6 +328,7 @@ export function swapQuestion(
   position: number,
   questionId: number,
   rates: ReadonlyMap<number, number>,
+  coErrors: CoErrorStats = new Map(),
 ): PickedItem[] | string {
   const item = items.find((i) => i.position === position);
   if (!item) return '题号不存在';
@@ -266,18 +343,23 @@ export function swapQuestion(
   const points = new Set(origin.knowledgePointIds);
   const shared = pick.knowledgePointIds.filter((id) => points.has(id));
   if (shared.length === 0) return '与原题没有相同的知识点';
+  const labels = item.reason.chosenLabels ?? [];
+  const wrongChoice = isChoice(origin.type) && labels.length > 0;
+  const stat = wrongChoice ? coErrors.get(coErrorKey(origin.id, labels, questionId)) : undefined;
+  const { coError: _previous, ...kept } = item.reason;
   return items.map((i) =>
     i.position === position
       ? {
           ...i,
           questionId,
           reason: {
-            ...i.reason,
+            ...kept,
             knowledgePointIds: shared,
             type: pick.type,
             difficulty: pick.difficulty,
             pickRate: rates.get(questionId) ?? null,
             neverSeen: true,
+            ...distractorOf(wrongChoice, stat, coErrorLift(stat)),
           },
           alternatives: [item.questionId, ...i.alternatives.filter((id) => id !== questionId)].slice(0, MAX_ALTERNATIVES),
         }

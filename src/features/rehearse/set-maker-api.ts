@@ -22,12 +22,12 @@ export function createSet(http: HttpClient, input: SetCreate): Promise<SetCreate
   return http.postJson('/api/rehearse/sets', input, setCreatedSchema);
 }
 
-/** Saves the set's PDF: one class (cover first), one student, or everyone. */
+/** Saves the set's PDF: one class (cover first), one student, or everyone; `with` a class set, both in one job. */
 export function downloadSetPdf(
   http: HttpClient,
   setId: number,
   fileName: string,
-  target: { classId?: number; studentId?: number; progress?: string } = {},
+  target: { classId?: number; studentId?: number; progress?: string; with?: number } = {},
 ): Promise<void> {
   return http.downloadGet(`/api/rehearse/sets/${setId}/pdf`, target, fileName);
 }

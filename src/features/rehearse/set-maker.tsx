@@ -5,13 +5,17 @@
  * previews any student's set with why each question was picked, swaps a similar question for another
  * candidate, then makes it: a re-practice homework, printed as one PDF per class (a cover listing who
  * gets what, then each student's paper and their own answer sheet) with a progress bar that follows the
- * server student by student (GET /rehearse/sets/pdf-progress/:key), or per student.
+ * server student by student (GET /rehearse/sets/pdf-progress/:key), or per student. With 并附班级共性错题,
+ * making personal sets also makes the class's common set (得分率 below the line) and prints both as one
+ * job: a cover listing the common set and each student's own set, the common set's papers and sheets,
+ * then each student's.
  * Every rule is the server's; this component only asks and shows.
  */
 import { IconDownload } from '@douyinfe/semi-icons';
 import {
   Banner,
   Button,
+  Checkbox,
   Empty,
   Input,
   InputNumber,
@@ -51,6 +55,11 @@ export type SetMakerProps = {
 };
 
 type Kind = 'personal' | 'class';
+
+/** The common set's title when made with the personal sets. */
+const commonTitle = (title: string) => `${title.trim()}（共性错题）`.slice(0, 60);
+const pdfName = (title: string, className: string, combined: boolean) =>
+  `${title.trim()}${combined ? '（含共性错题）' : ''}-${className}.pdf`;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -92,6 +101,9 @@ export function SetMaker(props: SetMakerProps) {
   const [startDate, setStartDate] = useState(today());
   const [dueDate, setDueDate] = useState(inDays(2));
   const [created, setCreated] = useState<SetCreated | null>(null);
+  const [withCommon, setWithCommon] = useState(false);
+  const [common, setCommon] = useState<SetCreated | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number; label: string } | null>(null);
 
   const withOpen = students.filter((s) => s.open > 0);
@@ -124,6 +136,8 @@ export function SetMaker(props: SetMakerProps) {
       setPreview(answer);
       setSwaps(nextSwaps);
       setCreated(null);
+      setCommon(null);
+      setNotice(null);
       if (selected === null || !answer.students.some((s) => s.studentId === selected)) {
         setSelected(answer.students.find((s) => s.items.length > 0)?.studentId ?? answer.students[0]?.studentId ?? null);
       }
@@ -149,12 +163,32 @@ export function SetMaker(props: SetMakerProps) {
     // Steps: making the set, then each student's paper and sheet in the PDF, then writing the file.
     const chosenCount = preview.students.filter((s) => preview.kind === 'class' || s.items.length > 0).length;
     setProgress({ done: 0, total: chosenCount + 2, label: '正在生成重练作业…' });
+    setNotice(null);
     let polling: ReturnType<typeof setInterval> | undefined;
     try {
       const made = await createSet(http, { ...body, title: title.trim(), startDate, dueDate });
       setCreated(made);
-      const total = made.students + 2;
-      setProgress({ done: 1, total, label: `正在生成 PDF：${className} 0/${made.students} 名学生…` });
+      // The class's common set from the same data, for the whole class, printed in the same job.
+      let commonMade: SetCreated | null = null;
+      if (body.kind === 'personal' && withCommon) {
+        const { studentIds: _students, ...whole } = body;
+        try {
+          commonMade = await createSet(http, {
+            ...whole,
+            kind: 'class',
+            swaps: [],
+            title: commonTitle(title),
+            startDate,
+            dueDate,
+          });
+          setCommon(commonMade);
+        } catch (e) {
+          setNotice(`未生成班级共性错题：${(e as Error).message}。仅打印个人举一反三。`);
+        }
+      }
+      const printed = made.students + (commonMade?.students ?? 0);
+      const total = printed + 2;
+      setProgress({ done: 1, total, label: `正在生成 PDF：${className} 0/${printed} 份…` });
       const key = newProgressKey();
       let finished = false;
       polling = setInterval(() => {
@@ -165,14 +199,24 @@ export function SetMaker(props: SetMakerProps) {
             total: p.total + 2,
             label:
               p.stage === 'students'
-                ? `正在生成 PDF：${className} ${p.done}/${p.total} 名学生…`
-                : `正在保存 PDF：${className}（${p.total} 名学生）…`,
+                ? `正在生成 PDF：${className} ${p.done}/${p.total} 份…`
+                : `正在保存 PDF：${className}（${p.total} 份）…`,
           });
         });
       }, 400);
-      await downloadSetPdf(http, made.setId, `${title.trim()}-${className}.pdf`, { classId, progress: key });
+      await downloadSetPdf(http, made.setId, pdfName(title, className, commonMade !== null), {
+        classId,
+        progress: key,
+        ...(commonMade ? { with: commonMade.setId } : {}),
+      });
       finished = true;
-      setProgress({ done: total, total, label: `已生成：${made.students} 名学生，共 ${made.questions} 道题` });
+      setProgress({
+        done: total,
+        total,
+        label: commonMade
+          ? `已生成：班级共性错题 ${commonMade.students} 名学生共 ${commonMade.questions} 道题；个人举一反三 ${made.students} 名学生共 ${made.questions} 道题（同一个 PDF）`
+          : `已生成：${made.students} 名学生，共 ${made.questions} 道题`,
+      });
     } catch (e) {
       setError((e as Error).message);
       setProgress(null);
@@ -247,8 +291,12 @@ export function SetMaker(props: SetMakerProps) {
                     aria-label="每题同类题"
                   />
                 </label>
+                <Checkbox checked={withCommon} onChange={(e) => setWithCommon(Boolean(e.target.checked))}>
+                  并附班级共性错题（同一个打印任务）
+                </Checkbox>
               </>
-            ) : (
+            ) : null}
+            {kind === 'class' || withCommon ? (
               <label>
                 <span>重练线（得分率低于）</span>
                 <InputNumber
@@ -260,12 +308,13 @@ export function SetMaker(props: SetMakerProps) {
                   aria-label="重练线"
                 />
               </label>
-            )}
+            ) : null}
             <Button theme="solid" loading={busy && !progress} onClick={() => void runPreview([])}>
               预览
             </Button>
           </div>
           {error ? <Banner type="danger" fullMode={false} description={error} closeIcon={null} /> : null}
+          {notice ? <Banner type="warning" fullMode={false} description={notice} closeIcon={null} /> : null}
 
           {preview === null ? (
             <Empty description="选择后点“预览”，查看每位学生的题目和选题理由" className={styles.empty} />
@@ -387,6 +436,16 @@ export function SetMaker(props: SetMakerProps) {
                     下载全班 PDF
                   </Button>
                 ) : null}
+                {created && common ? (
+                  <Button
+                    icon={<IconDownload />}
+                    onClick={() =>
+                      void downloadSetPdf(http, created.setId, pdfName(title, className, true), { classId, with: common.setId })
+                    }
+                  >
+                    下载合并 PDF（含共性错题）
+                  </Button>
+                ) : null}
               </div>
               {progress ? (
                 <div className={styles.progress} aria-live="polite">
@@ -399,7 +458,8 @@ export function SetMaker(props: SetMakerProps) {
                   <Typography.Text type="tertiary">{progress.label}</Typography.Text>
                   {created && progress.done === progress.total ? (
                     <Typography.Text>
-                      已布置为作业「{title.trim()}」，可在作业列表中扫描答题卡、阅卷；扫描时每位学生的答题卡按其本人的题目识别。
+                      已布置为作业「{title.trim()}」{common ? `和「${commonTitle(title)}」` : ''}
+                      ，可在作业列表中扫描答题卡、阅卷；扫描时每位学生的答题卡按其本人的题目识别。
                     </Typography.Text>
                   ) : null}
                 </div>

@@ -55,7 +55,12 @@ export const setReasonSchema = z.object({
   neverSeen: z.boolean(),
   timesWrong: z.number(),
   chosenLabels: z.array(z.string()).nullable(),
-  distractor: z.enum(['notStored']).nullable(),
+  /**
+   * A similar pick for a wrong choice question: coError when the school's students who chose the same
+   * option on the original got this question wrong more often than the others; noData without such data
+   * (notStored: sets made before the co-error preference).
+   */
+  distractor: z.enum(['coError', 'noData', 'notStored']).nullable(),
   noSimilar: z.boolean(),
   /** The reason in one Chinese sentence, as printed on the cover and shown in the preview. */
   text: z.string(),
@@ -132,6 +137,11 @@ export const setPdfQuerySchema = z.object({
   classId: formIdSchema.optional(),
   studentId: formIdSchema.optional(),
   progress: pdfProgressKeySchema.optional(),
+  /**
+   * One print job for both sets of the same data: a personal set and a class (common) set of the same
+   * subject and classes; the class set's papers and sheets come first, the cover lists both.
+   */
+  with: formIdSchema.optional(),
 });
 export type SetPdfQuery = z.infer<typeof setPdfQuerySchema>;
 
@@ -165,6 +175,7 @@ export const SET_MESSAGES = {
   noQuestions: '没有可重练的错题',
   studentNotInClasses: '学生不在所选班级中',
   dates: '截止日期不能早于开始日期',
+  combine: '只能把同一学科、同一班级的班级共性错题和个人举一反三合并打印',
 } as const;
 
 export const QUESTION_TYPE_NAMES: Record<string, string> = {

@@ -6,12 +6,18 @@
  * sheets back: each is read and scored against their own questions and their wrong questions move on.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSemesterForSchool } from '../../../server/db/seed-semester';
 import {
+  answers,
   classes,
+  homework,
+  homeworkClasses,
   homeworkStudentPapers,
   paperQuestions,
+  papers,
+  paperSections,
   questionScores,
   rehearseSetItems,
   students,
@@ -464,4 +470,147 @@ describe('re-practice sets', () => {
       before.classItems.slice(0, after.classItems.length - 1).map((i) => i.questionId),
     );
   });
+
+  it('prefers a similar question that the students who chose the same wrong option also got wrong more often', async () => {
+    const previewOf = async () =>
+      setPreviewSchema.parse(data(await teacher({ method: 'POST', url: '/api/rehearse/sets/preview', payload: base() })));
+    const before = await previewOf();
+    // A student's similar pick for a wrong choice answer, without co-error data (the demo grade did the same
+    // homework, so nobody answered a question the student has not seen), and its first runner-up.
+    const found = before.students
+      .flatMap((s) => s.items.map((item) => ({ student: s, item })))
+      .find(({ item }) => item.kind === 'similar' && item.reason.distractor === 'noData' && item.alternatives.length > 0)!;
+    expect(found).toBeDefined();
+    expect(found.item.reason.text).toContain(`暂无选 ${found.item.reason.chosenLabels!.join('')} 的同学做此题的记录`);
+    const origin = found.item.originQuestionId;
+    const runnerUp = found.item.alternatives[0]!;
+    const chosen = found.item.reason.chosenLabels!;
+    const other = chosen.includes('A') ? 'B' : 'A';
+    // Another class does a later homework with the original and the runner-up (their latest answers): of
+    // those who chose the same option on the original, 3 of 4 get the runner-up wrong; of the others, 1 of 4.
+    const [klass2] = await db()
+      .select({ id: classes.id })
+      .from(classes)
+      .where(and(eq(classes.orgId, teacher.orgId), eq(classes.pid, ids.year), sql`${classes.id} <> ${ids.class1}`))
+      .orderBy(asc(classes.sort), asc(classes.id))
+      .limit(1);
+    const roster = await db()
+      .select({ id: students.id })
+      .from(students)
+      .where(eq(students.classId, klass2!.id))
+      .orderBy(asc(students.code))
+      .limit(8);
+    const [paper] = await db()
+      .insert(papers)
+      .values({ orgId: teacher.orgId, subjectId: ids.math, schoolYearId: ids.year, title: '同错测试' })
+      .returning();
+    const [section] = await db().insert(paperSections).values({ paperId: paper!.id, sort: 0, title: '一' }).returning();
+    await db()
+      .insert(paperQuestions)
+      .values(
+        [origin, runnerUp].map((questionId, i) => ({
+          paperId: paper!.id,
+          sectionId: section!.id,
+          questionId,
+          no: i + 1,
+          score: 4,
+        })),
+      );
+    const [hw] = await db()
+      .insert(homework)
+      .values({
+        orgId: teacher.orgId,
+        paperId: paper!.id,
+        title: '同错测试',
+        status: 'assigned',
+        startDate: '2026-12-20',
+        dueDate: '2026-12-21',
+      })
+      .returning();
+    await db().insert(homeworkClasses).values({ homeworkId: hw!.id, classId: klass2!.id });
+    for (const [k, student] of roster.entries()) {
+      const same = k < 4;
+      const wrong = same ? k < 3 : k < 5;
+      for (const [no, labels, score] of [
+        [1, same ? chosen : [other], 0],
+        [2, ['A'], wrong ? 0 : 4],
+      ] as const) {
+        const [answer] = await db()
+          .insert(answers)
+          .values({ orgId: teacher.orgId, homeworkId: hw!.id, studentId: student.id, questionNo: no, labels: [...labels] })
+          .returning();
+        await db().insert(questionScores).values({
+          homeworkId: hw!.id,
+          studentId: student.id,
+          questionNo: no,
+          orgId: teacher.orgId,
+          answerId: answer!.id,
+          score,
+          source: 'auto',
+        });
+      }
+    }
+    const after = await previewOf();
+    const item = after.students
+      .find((s) => s.studentId === found.student.studentId)!
+      .items.find((i) => i.position === found.item.position)!;
+    expect(item).toMatchObject({ kind: 'similar', originQuestionId: origin, questionId: runnerUp });
+    expect(item.reason.distractor).toBe('coError');
+    expect(item.reason.text).toContain(`选 ${chosen.join('')} 的同学在此题也常错（错 75%，其他同学错 25%）`);
+    expect(item.alternatives).toContain(found.item.questionId);
+  });
+
+  it('prints the class’s common set and the personal sets as one job, with one cover listing who gets what', async () => {
+    const make = async (payload: Record<string, unknown>) =>
+      setCreatedSchema.parse(
+        data(
+          await teacher({
+            method: 'POST',
+            url: '/api/rehearse/sets',
+            payload: { ...base(), startDate: '2026-11-24', dueDate: '2026-11-26', ...payload },
+          }),
+        ),
+      );
+    const two = preview.students.filter((s) => s.items.length > 0).slice(0, 2);
+    const personal = await make({ title: '举一反三（合并）', studentIds: two.map((s) => s.studentId) });
+    const common = await make({ title: '共性错题（合并）', kind: 'class', linePercent: 90 });
+    const response = await teacher({ method: 'GET', url: `/api/rehearse/sets/${personal.setId}/pdf?with=${common.setId}` });
+    expect(response.statusCode).toBe(200);
+    expect(decodeURIComponent(String(response.headers['content-disposition']))).toContain('举一反三（合并）（含共性错题）');
+    const doc = mupdf.Document.openDocument(response.rawPayload, 'application/pdf');
+    const pages = Array.from({ length: doc.countPages() }, (_, i) =>
+      doc.loadPage(i).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, ' '),
+    );
+    expect(pages[0]).toContain('发放清单');
+    expect(pages[0]).toContain('班级共性错题「共性错题（合并）」');
+    expect(pages[0]).toContain(`共 ${common.students} 名学生，每人一份试题和一张答题卡`);
+    expect(pages[0]).toContain('个人举一反三「举一反三（合并）」');
+    const roster = await db()
+      .select({ name: students.name, code: students.code })
+      .from(students)
+      .where(eq(students.classId, ids.class1))
+      .orderBy(asc(students.code));
+    // A paper's first page: the set's title and the student's 学号 and name in its heading.
+    const paperAt = (title: string, s: { name: string; code: string }) =>
+      pages.findIndex((t) => t.includes(title) && t.includes(`学号 ${s.code} · 姓名 ${s.name}`));
+    // The common set for the whole class in 学号 order, then the two students' own sets in 学号 order.
+    const commonPapers = roster.map((s) => paperAt('共性错题（合并）', s));
+    const ownPapers = roster.filter((s) => two.some((t) => t.code === s.code)).map((s) => paperAt('举一反三（合并）', s));
+    const order = [...commonPapers, ...ownPapers];
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The cover lists the two students' own sets in 学号 order.
+    const cover = pages.slice(0, commonPapers[0]).join(' ');
+    const [a, b] = two.map((s) => s.code).sort();
+    expect(cover.indexOf(`${a} `)).toBeGreaterThan(cover.indexOf('个人举一反三'));
+    expect(cover.indexOf(`${a} `)).toBeLessThan(cover.indexOf(`${b} `));
+    // Either way round; not two personal sets, not another school.
+    const swapped = await teacher({ method: 'GET', url: `/api/rehearse/sets/${common.setId}/pdf?with=${personal.setId}` });
+    expect(swapped.statusCode).toBe(200);
+    const twice = await teacher({ method: 'GET', url: `/api/rehearse/sets/${personal.setId}/pdf?with=${personal.setId}` });
+    expect(twice.statusCode).toBe(400);
+    expect(
+      (await other.call({ method: 'GET', url: `/api/rehearse/sets/${personal.setId}/pdf?with=${common.setId}` })).statusCode,
+    ).toBe(404);
+  }, 120_000);
 });

@@ -102,3 +102,56 @@ describe('renderSetPdf', () => {
     for (let i = 0; i < lib.getPageCount(); i += 1) expect(fontNames(i), `page ${i + 1}`).toBe(1);
   });
 });
+
+describe('renderSetPdf with the class’s common set in the same job', () => {
+  const common = (s: PrintStudent): PrintStudent => ({
+    ...s,
+    summary: '本班共性错题',
+    questions: [SHARED_2, SHARED_1].map((q, i) => ({ ...q, no: i + 1 })),
+  });
+  let pages: string[];
+
+  beforeAll(async () => {
+    const bytes = await renderSetPdf({
+      title: '错题重练（一）',
+      subjectName: '数学',
+      cover: true,
+      students: STUDENTS,
+      common: { title: '共性错题（一）', summary: '知识点：有理数', students: STUDENTS.map(common) },
+    });
+    const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
+    pages = Array.from({ length: doc.countPages() }, (_, i) =>
+      doc.loadPage(i).toStructuredText('preserve-whitespace').asText().replace(/\s+/g, ' '),
+    );
+  });
+
+  it('lists the common set and each student’s own set on one cover', () => {
+    expect(pages[0]).toContain('发放清单');
+    expect(pages[0]).toContain('班级共性错题「共性错题（一）」：2 题（知识点：有理数）');
+    expect(pages[0]).toContain('个人举一反三「错题重练（一）」');
+    expect(pages[0]!.indexOf('共性错题（一）')).toBeLessThan(pages[0]!.indexOf('2026010101 张三 3 题'));
+    expect(pages[0]!.indexOf('2026010101 张三')).toBeLessThan(pages[0]!.indexOf('2026010102 李四'));
+  });
+
+  it('prints the common set’s papers and sheets first, then each student’s own paper and sheet', () => {
+    const at = (title: string, name: string) =>
+      pages.findIndex((t) => t.includes(`姓名 ${name}`) && t.includes(title) && t.includes('请把答案写在答题卡上'));
+    const order = [
+      at('共性错题（一）', '张三'),
+      at('共性错题（一）', '李四'),
+      at('错题重练（一）', '张三'),
+      at('错题重练（一）', '李四'),
+    ];
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Each paper is followed by its sheet, before the next paper.
+    for (const [k, i] of order.entries()) {
+      const next = order[k + 1] ?? pages.length;
+      expect(next - i).toBeGreaterThan(1);
+    }
+    const commonZhang = pages[order[0]!]!;
+    expect(commonZhang).toContain('1. （判断题，2 分）两个负数相加');
+    expect(commonZhang).not.toContain('只有张三');
+    expect(pages[order[2]!]).toContain('只有张三会做到的一道题');
+  });
+});

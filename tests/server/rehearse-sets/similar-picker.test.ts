@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type CoError,
+  coErrorKey,
   MAX_SET_QUESTIONS,
   pickClassSet,
   pickStudentSet,
@@ -103,7 +105,7 @@ describe('similar-question choice', () => {
     expect(own('most')).toEqual([1, 3]);
   });
 
-  it('says when the bank has no similar question left, and notes that distractors are not stored', () => {
+  it('says when the bank has no similar question left, and when there is no co-error data for the option chosen', () => {
     const bank = new Map<number, PickerQuestion>([
       [1, { id: 1, type: 'single', difficulty: 3, knowledgePointIds: [1] }],
       [2, { id: 2, type: 'single', difficulty: 5, knowledgePointIds: [1] }],
@@ -114,7 +116,7 @@ describe('similar-question choice', () => {
     const withSimilar = pickStudentSet(bank, { studentId: 1, wrong, seen: new Set([1]) }, options, new Map([[1, 0.4]]));
     expect(withSimilar.map((i) => i.questionId)).toEqual([1, 4]);
     expect(withSimilar[1]!.reason).toMatchObject({
-      distractor: 'notStored',
+      distractor: 'noData',
       originRate: 0.4,
       pickRate: null,
       chosenLabels: ['C'],
@@ -122,6 +124,91 @@ describe('similar-question choice', () => {
     const none = pickStudentSet(bank, { studentId: 1, wrong, seen: new Set([1, 4]) }, options, new Map());
     expect(none).toHaveLength(1);
     expect(none[0]!.reason.noSimilar).toBe(true);
+  });
+
+  describe('the same mistake (co-error of the option chosen)', () => {
+    // Original 1 (a single choice, 知识点 1); three candidates alike on every rule, and 5 with two shared
+    // knowledge points (ahead of them without co-error data).
+    const bank = new Map<number, PickerQuestion>([
+      [1, { id: 1, type: 'single', difficulty: 3, knowledgePointIds: [1, 2] }],
+      [2, { id: 2, type: 'single', difficulty: 3, knowledgePointIds: [1] }],
+      [3, { id: 3, type: 'single', difficulty: 3, knowledgePointIds: [1] }],
+      [4, { id: 4, type: 'single', difficulty: 3, knowledgePointIds: [1] }],
+      [5, { id: 5, type: 'single', difficulty: 3, knowledgePointIds: [1, 2] }],
+    ]);
+    const student = {
+      studentId: 7,
+      wrong: [{ questionId: 1, lastWrongAt: 1, timesWrong: 1, chosenLabels: ['B'] }],
+      seen: new Set([1]),
+    };
+    const one = { count: 1, order: 'recent' as const, similarPerQuestion: 1, seed: 5 };
+    const stat = (chosenWrong: number, chosenAnswered: number, otherWrong: number, otherAnswered: number): CoError => ({
+      chosenWrong,
+      chosenAnswered,
+      otherWrong,
+      otherAnswered,
+    });
+    const pickWith = (stats: Map<string, CoError>, seed = 5) =>
+      pickStudentSet(bank, student, { ...one, seed }, new Map(), stats)[1]!;
+
+    it('without data keeps the usual order (more shared knowledge points first)', () => {
+      expect(pickWith(new Map()).questionId).toBe(5);
+      expect(pickWith(new Map()).reason.distractor).toBe('noData');
+    });
+
+    it('picks the candidate that those who chose the same option got wrong more often than the others', () => {
+      // Those who chose B on 1: 4 of 5 wrong on 3 (others 1 of 10); on 4 the lift is smaller; on 5 negative.
+      const stats = new Map([
+        [coErrorKey(1, ['B'], 3), stat(4, 5, 1, 10)],
+        [coErrorKey(1, ['B'], 4), stat(2, 5, 1, 10)],
+        [coErrorKey(1, ['B'], 5), stat(0, 5, 5, 10)],
+      ]);
+      for (const seed of [1, 5, 99]) {
+        const pick = pickWith(stats, seed);
+        expect(pick.questionId).toBe(3);
+        expect(pick.reason).toMatchObject({
+          distractor: 'coError',
+          coError: { chosenRate: 0.8, otherRate: 0.1, chosen: 5, other: 10 },
+        });
+        // The runners-up: 4 (a smaller lift), then the usual order (5 ahead of 2).
+        expect(pick.alternatives).toEqual([4, 5, 2]);
+      }
+    });
+
+    it('uses only the option the student chose, and needs both groups', () => {
+      const otherOption = new Map([[coErrorKey(1, ['C'], 3), stat(4, 5, 1, 10)]]);
+      expect(pickWith(otherOption).questionId).toBe(5);
+      const nobodyElse = new Map([[coErrorKey(1, ['B'], 3), stat(4, 5, 0, 0)]]);
+      expect(pickWith(nobodyElse).questionId).toBe(5);
+    });
+
+    it('never breaks a hard rule for a lift (seen, difficulty, knowledge point)', () => {
+      const far = new Map(bank);
+      far.set(6, { id: 6, type: 'single', difficulty: 5, knowledgePointIds: [1] });
+      far.set(8, { id: 8, type: 'single', difficulty: 3, knowledgePointIds: [9] });
+      const stats = new Map([
+        [coErrorKey(1, ['B'], 6), stat(5, 5, 0, 10)],
+        [coErrorKey(1, ['B'], 8), stat(5, 5, 0, 10)],
+        [coErrorKey(1, ['B'], 3), stat(5, 5, 0, 10)],
+        [coErrorKey(1, ['B'], 4), stat(3, 5, 0, 10)],
+      ]);
+      const items = pickStudentSet(far, { ...student, seen: new Set([1, 3]) }, one, new Map(), stats);
+      expect(items[1]!.questionId).toBe(4);
+    });
+
+    it('a swap states the co-error of the question swapped in', () => {
+      const stats = new Map([
+        [coErrorKey(1, ['B'], 3), stat(4, 5, 1, 10)],
+        [coErrorKey(1, ['B'], 4), stat(2, 5, 1, 10)],
+      ]);
+      const items = pickStudentSet(bank, student, one, new Map(), stats);
+      const swapped = swapQuestion(bank, items, student, 2, 4, new Map(), stats);
+      expect(typeof swapped).not.toBe('string');
+      expect((swapped as typeof items)[1]!.reason).toMatchObject({ distractor: 'coError', coError: { chosenRate: 0.4 } });
+      const toPlain = swapQuestion(bank, items, student, 2, 2, new Map(), stats);
+      expect((toPlain as typeof items)[1]!.reason.distractor).toBe('noData');
+      expect((toPlain as typeof items)[1]!.reason.coError).toBeUndefined();
+    });
   });
 
   it('prefers more shared knowledge points, closer difficulty and the same type', () => {
