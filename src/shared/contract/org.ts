@@ -16,8 +16,8 @@ export type SchoolType = z.infer<typeof schoolTypeSchema>;
 
 export const ROLE_LABELS = { creator: '创建者', admin: '管理员', teacher: '教师' } as const;
 
-/** The score bands of a school, in percent of the full mark (analysis-definitions: 及格/良好/优秀). */
-export const DEFAULT_BANDS = { passPercent: 60, goodPercent: 75, excellentPercent: 85 } as const;
+/** The score bands of a school, in percent of the full mark (analysis-definitions: 及格/良好/优秀, 低分 below). */
+export const DEFAULT_BANDS = { passPercent: 60, goodPercent: 75, excellentPercent: 85, lowPercent: 40 } as const;
 
 export const ORG_MESSAGES = {
   lastCreator: '学校至少需要保留一位创建者',
@@ -27,6 +27,9 @@ export const ORG_MESSAGES = {
   invitationRevoked: '邀请已被撤销，请联系学校管理员重新邀请',
   invitationNotFound: '邀请不存在，请检查链接或邀请码',
   bandsOrder: '分数线须满足 及格 < 良好 < 优秀',
+  lowBelowPass: '低分线须低于及格线',
+  linesOrder: '分数线须满足 0 < 低分 < 及格 ≤ 良好 ≤ 优秀 ≤ 100',
+  lineDecimals: '分数线最多保留一位小数',
   joinCodeUnknown: '学校码不存在，请向学校管理员核对',
   joinRequestDecided: '该申请已处理',
 } as const;
@@ -53,12 +56,70 @@ export const updateSchoolSchema = z
     passPercent: percent,
     goodPercent: percent,
     excellentPercent: percent,
+    /** 低分 line; left out, the stored one stays. */
+    lowPercent: percent.optional(),
   })
   .refine((v) => v.passPercent < v.goodPercent && v.goodPercent < v.excellentPercent, {
     message: ORG_MESSAGES.bandsOrder,
     path: ['goodPercent'],
+  })
+  .refine((v) => v.lowPercent === undefined || v.lowPercent < v.passPercent, {
+    message: ORG_MESSAGES.lowBelowPass,
+    path: ['lowPercent'],
   });
 export type UpdateSchool = z.infer<typeof updateSchoolSchema>;
+
+// ---- 各学年学科分数线 ------------------------------------------------------------------------------
+
+const linePercent = (label: string) =>
+  z.coerce
+    .number({ message: `请输入${label}线` })
+    .gt(0, ORG_MESSAGES.linesOrder)
+    .max(100, ORG_MESSAGES.linesOrder)
+    .refine((v) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9, ORG_MESSAGES.lineDecimals);
+
+/**
+ * PUT /api/org/schools/:orgId/rate-lines/:schoolYearId/:subjectId: one school year and subject's lines,
+ * in percent of the full mark: 0 < 低分 < 及格 <= 良好 <= 优秀 <= 100, integers or one decimal.
+ */
+export const rateLinesSchema = z
+  .object({
+    excellentPercent: linePercent('优秀'),
+    goodPercent: linePercent('良好'),
+    passPercent: linePercent('及格'),
+    lowPercent: linePercent('低分'),
+  })
+  .refine((v) => v.lowPercent < v.passPercent && v.passPercent <= v.goodPercent && v.goodPercent <= v.excellentPercent, {
+    message: ORG_MESSAGES.linesOrder,
+    path: ['passPercent'],
+  });
+export type RateLinesInput = z.infer<typeof rateLinesSchema>;
+
+export const rateLinesParamsSchema = z.object({ orgId: id, schoolYearId: id, subjectId: id });
+
+const linesShape = {
+  excellentPercent: z.number(),
+  goodPercent: z.number(),
+  passPercent: z.number(),
+  lowPercent: z.number(),
+};
+
+/** GET /api/org/schools/:orgId/rate-lines: the school's lines and the overrides per school year and subject. */
+export const rateLinesListSchema = z.object({
+  defaults: z.object(linesShape),
+  items: z.array(
+    z.object({
+      schoolYearId: z.number().int(),
+      schoolYearName: z.string(),
+      subjectId: z.number().int(),
+      subjectName: z.string(),
+      ...linesShape,
+    }),
+  ),
+  /** School years whose lines the caller may edit (every one for creators and admins, their own for a grade director). */
+  editableSchoolYearIds: z.array(z.number().int()),
+});
+export type RateLinesList = z.infer<typeof rateLinesListSchema>;
 
 export const schoolDetailSchema = z.object({
   id: z.number().int(),
@@ -70,6 +131,7 @@ export const schoolDetailSchema = z.object({
   passPercent: z.number().int(),
   goodPercent: z.number().int(),
   excellentPercent: z.number().int(),
+  lowPercent: z.number().int(),
   memberCount: z.number().int(),
   /** The caller's role here, and whether they may edit the settings. */
   myRole: roleSchema,
