@@ -5,7 +5,7 @@
 import { Table, Tag, Tooltip } from '@douyinfe/semi-ui-19';
 import type { HomeworkAnalysis, HomeworkQuestion } from '../../shared/contract/analysis';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
-import { DENOMINATORS, num, pct } from './analysis-format';
+import { DENOMINATORS, levelsHelp, linesText, num, pct } from './analysis-format';
 import { Explained, StatCard, type SheetData } from './analysis-ui';
 import styles from './analysis.module.css';
 
@@ -27,7 +27,7 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
         hint={`年级 ${pct(data.gradeSummary.scoreRate)}`}
       />
       <StatCard
-        title={<Explained label="优秀 / 良好 / 及格" help={DENOMINATORS.levels} />}
+        title={<Explained label="优秀 / 良好 / 及格" help={levelsHelp(data.lines)} />}
         value={`${pct(s.levels?.excellentRate, 0)} / ${pct(s.levels?.goodRate, 0)} / ${pct(s.levels?.passRate, 0)}`}
         hint={`低分率 ${pct(s.levels?.lowRate)}`}
         compact
@@ -124,11 +124,11 @@ export function ClassTable({ data }: { data: HomeworkAnalysis }) {
           render: (_: unknown, c: HomeworkAnalysis['classSummaries'][number]) => pct(c.summary.scoreRate),
         },
         {
-          title: <Explained label="优秀率" help={DENOMINATORS.levels} />,
+          title: <Explained label="优秀率" help={levelsHelp(data.lines)} />,
           render: (_: unknown, c: HomeworkAnalysis['classSummaries'][number]) => pct(c.summary.levels?.excellentRate),
         },
         {
-          title: <Explained label="及格率" help={DENOMINATORS.levels} />,
+          title: <Explained label="及格率" help={levelsHelp(data.lines)} />,
           render: (_: unknown, c: HomeworkAnalysis['classSummaries'][number]) => pct(c.summary.levels?.passRate),
         },
       ]}
@@ -161,6 +161,7 @@ export function homeworkSheets(data: HomeworkAnalysis): SheetData[] {
         ['良好率', pct(s.levels?.goodRate)],
         ['及格率', pct(s.levels?.passRate)],
         ['低分率', pct(s.levels?.lowRate)],
+        ['分数线', linesText(data.lines)],
         ['信度', s.reliability ? s.reliability.alpha.toFixed(2) : '—'],
       ],
     },

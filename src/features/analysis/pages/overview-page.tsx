@@ -9,7 +9,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { AnalysisOverview } from '../../../shared/contract/analysis';
 import { useAnalysisOptions, useOverview } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
-import { DENOMINATORS, num, pct } from '../analysis-format';
+import { DENOMINATORS, levelsHelp, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
 import styles from '../analysis.module.css';
 import { EChart, type ChartItem } from '../echart';
@@ -282,11 +282,11 @@ function OverviewBody({
               ? [{ title: '年级得分率', render: (_: unknown, h: AnalysisOverview['homework'][number]) => pct(h.gradeScoreRate) }]
               : []),
             {
-              title: <Explained label="优秀率" help={DENOMINATORS.levels} />,
+              title: <Explained label="优秀率" help={levelsHelp(data.lines)} />,
               render: (_: unknown, h: AnalysisOverview['homework'][number]) => pct(h.summary.levels?.excellentRate),
             },
             {
-              title: <Explained label="及格率" help={DENOMINATORS.levels} />,
+              title: <Explained label="及格率" help={levelsHelp(data.lines)} />,
               render: (_: unknown, h: AnalysisOverview['homework'][number]) => pct(h.summary.levels?.passRate),
             },
           ]}

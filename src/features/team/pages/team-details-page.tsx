@@ -4,6 +4,7 @@ import { useCallback, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ROLE_LABELS, SCHOOL_TYPES, type SchoolDetail, type UpdateSchool } from '../../../shared/contract/org';
 import { RankSettingsPanel } from '../rank-settings-panel';
+import { RateLinesPanel } from '../rate-lines-panel';
 import { NoSchoolPanel } from '../no-school-panel';
 import { SchoolStructurePanel } from '../school-structure-panel';
 import { fetchSchool, fetchStructure, updateSchool, uploadLogo } from '../team-api';
@@ -70,6 +71,7 @@ function SettingsForm({ school, onSaved }: { school: SchoolDetail; onSaved: (sch
           passPercent: school.passPercent,
           goodPercent: school.goodPercent,
           excellentPercent: school.excellentPercent,
+          lowPercent: school.lowPercent,
         }}
         onSubmit={save}
       >
@@ -81,8 +83,9 @@ function SettingsForm({ school, onSaved }: { school: SchoolDetail; onSaved: (sch
           optionList={SCHOOL_TYPES.map((t) => ({ value: t, label: t }))}
           style={{ width: '100%' }}
         />
-        <Form.Slot label="分数线（占满分的百分比，学情分析按此统计及格率、良好率、优秀率）">
+        <Form.Slot label="学校分数线（占满分的百分比，学情分析按此统计优秀率、良好率、及格率、低分率；各学年学科可单独设置，见下方）">
           <div className={styles.bands}>
+            <Form.InputNumber field="lowPercent" label="低分（低于）" min={1} max={100} suffix="%" />
             <Form.InputNumber field="passPercent" label="及格" min={1} max={100} suffix="%" />
             <Form.InputNumber field="goodPercent" label="良好" min={1} max={100} suffix="%" />
             <Form.InputNumber field="excellentPercent" label="优秀" min={1} max={100} suffix="%" />
@@ -120,7 +123,7 @@ function ReadOnlySettings({ school }: { school: SchoolDetail }) {
           { key: '学校类型', value: school.schoolType },
           {
             key: '分数线',
-            value: `及格 ${school.passPercent}% · 良好 ${school.goodPercent}% · 优秀 ${school.excellentPercent}%`,
+            value: `低分 <${school.lowPercent}% · 及格 ${school.passPercent}% · 良好 ${school.goodPercent}% · 优秀 ${school.excellentPercent}%`,
           },
           { key: '备案号', value: school.filingNumber || '—' },
           { key: '成员', value: `${school.memberCount} 人` },
@@ -179,6 +182,7 @@ export function TeamDetailsPage() {
           <ReadOnlySettings school={current} />
         )
       ) : null}
+      {structure.data && current ? <RateLinesPanel http={http} orgId={orgId} structure={structure.data} /> : null}
       {structure.data && current ? (
         <section className={styles.section}>
           <SchoolStructurePanel
