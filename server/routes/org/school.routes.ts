@@ -14,9 +14,6 @@ import {
   memberListSchema,
   orgItemParamsSchema,
   promotionResultSchema,
-  rateLinesListSchema,
-  rateLinesParamsSchema,
-  rateLinesSchema,
   orgParamsSchema,
   renameSchema,
   schoolDetailSchema,
@@ -26,6 +23,7 @@ import {
   updateSchoolSchema,
 } from '../../../src/shared/contract/org';
 import { noBodySchema } from '../../../src/shared/contract/primitives';
+import { rateLinesListSchema, rateLinesParamsSchema, rateLinesSchema } from '../../../src/shared/contract/rate-lines';
 import { ApiError } from '../../lib/api-error';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';

@@ -5,7 +5,7 @@
  * `loadRateLines` is the one place analysis resolves the lines (analysis-scope.ts).
  */
 import { and, asc, eq } from 'drizzle-orm';
-import type { RateLinesInput, RateLinesList } from '../../../src/shared/contract/org';
+import type { RateLinesInput, RateLinesList } from '../../../src/shared/contract/rate-lines';
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
 import { DEFAULT_RATE_LINES, type RateLines } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';

@@ -5,7 +5,8 @@
 import { Table, Tag, Tooltip } from '@douyinfe/semi-ui-19';
 import type { HomeworkAnalysis, HomeworkQuestion } from '../../shared/contract/analysis';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
-import { DENOMINATORS, levelsHelp, linesText, num, pct } from './analysis-format';
+import { DENOMINATORS, num, pct } from './analysis-format';
+import { levelsHelp, linesText } from './analysis-lines';
 import { Explained, StatCard, type SheetData } from './analysis-ui';
 import styles from './analysis.module.css';
 

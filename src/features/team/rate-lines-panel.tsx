@@ -7,11 +7,19 @@
 import { Banner, Button, InputNumber, Popconfirm, Select, Spin, Table, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useCallback, useEffect, useState } from 'react';
 import type { HttpClient } from '../../shared/adapters/http-client';
-import { rateLinesSchema, type RateLinesList, type SchoolStructure } from '../../shared/contract/org';
-import { fetchRateLines, removeRateLines, saveRateLines } from './team-api';
+import type { SchoolStructure } from '../../shared/contract/org';
+import { rateLinesListSchema, rateLinesSchema, type RateLinesInput, type RateLinesList } from '../../shared/contract/rate-lines';
 import styles from './team.module.css';
 
 type Item = RateLinesList['items'][number];
+
+const url = (orgId: number, schoolYearId?: number, subjectId?: number) =>
+  `/api/org/schools/${orgId}/rate-lines${schoolYearId ? `/${schoolYearId}/${subjectId}` : ''}`;
+const fetchRateLines = (http: HttpClient, orgId: number) => http.get(url(orgId), undefined, rateLinesListSchema);
+const saveRateLines = (http: HttpClient, orgId: number, schoolYearId: number, subjectId: number, input: RateLinesInput) =>
+  http.putJson(url(orgId, schoolYearId, subjectId), input, rateLinesListSchema);
+const removeRateLines = (http: HttpClient, orgId: number, schoolYearId: number, subjectId: number) =>
+  http.deleteQuery(url(orgId, schoolYearId, subjectId), undefined, rateLinesListSchema);
 type Draft = {
   schoolYearId: number | undefined;
   subjectId: number | undefined;
@@ -35,6 +43,7 @@ const LINE_FIELDS = [
 const linesLabel = (lines: RateLinesList['defaults']) =>
   LINE_FIELDS.map(([field, label, sign]) => `${label} ${sign}${lines[field]}%`).join(' · ');
 
+/** Loaded lazily by the 学校设置 page (its Table and InputNumber stay out of the page's first view). */
 export function RateLinesPanel({ http, orgId, structure }: { http: HttpClient; orgId: number; structure: SchoolStructure }) {
   const [list, setList] = useState<RateLinesList | null>(null);
   const [failed, setFailed] = useState(false);

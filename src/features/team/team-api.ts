@@ -9,11 +9,9 @@ import {
   joinRequestSchema,
   memberListSchema,
   promotionResultSchema,
-  rateLinesListSchema,
   schoolDetailSchema,
   schoolStructureSchema,
   type CreateSchool,
-  type RateLinesInput,
   type UpdateSchool,
 } from '../../shared/contract/org';
 import { z } from 'zod';
@@ -101,11 +99,3 @@ export const decideJoinRequest = (http: HttpClient, orgId: number, id: number, a
   http.postJson(`${org(orgId)}/join-requests/${id}/decision`, { approve }, joinRequestSchema);
 export const promoteSchoolYear = (http: HttpClient, orgId: number, id: number) =>
   http.postJson(`${org(orgId)}/school-years/${id}/promote`, {}, promotionResultSchema);
-
-/** 各学年学科分数线: the school's lines and its overrides per school year and subject. */
-export const fetchRateLines = (http: HttpClient, orgId: number) =>
-  http.get(`${org(orgId)}/rate-lines`, undefined, rateLinesListSchema);
-export const saveRateLines = (http: HttpClient, orgId: number, schoolYearId: number, subjectId: number, input: RateLinesInput) =>
-  http.putJson(`${org(orgId)}/rate-lines/${schoolYearId}/${subjectId}`, input, rateLinesListSchema);
-export const removeRateLines = (http: HttpClient, orgId: number, schoolYearId: number, subjectId: number) =>
-  http.deleteQuery(`${org(orgId)}/rate-lines/${schoolYearId}/${subjectId}`, undefined, rateLinesListSchema);

@@ -8,7 +8,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLinesPanel } from '../../../src/features/team/rate-lines-panel';
 import type { HttpClient } from '../../../src/shared/adapters/http-client';
-import type { RateLinesList, SchoolStructure } from '../../../src/shared/contract/org';
+import type { SchoolStructure } from '../../../src/shared/contract/org';
+import type { RateLinesList } from '../../../src/shared/contract/rate-lines';
 
 const structure: SchoolStructure = {
   schoolYears: [

@@ -1,16 +1,19 @@
 import { IconCamera } from '@douyinfe/semi-icons';
 import { Avatar, Banner, Button, Descriptions, Form, Spin, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
-import { useCallback, useRef, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ROLE_LABELS, SCHOOL_TYPES, type SchoolDetail, type UpdateSchool } from '../../../shared/contract/org';
-import { RankSettingsPanel } from '../rank-settings-panel';
-import { RateLinesPanel } from '../rate-lines-panel';
 import { NoSchoolPanel } from '../no-school-panel';
 import { SchoolStructurePanel } from '../school-structure-panel';
 import { fetchSchool, fetchStructure, updateSchool, uploadLogo } from '../team-api';
 import { useTeamServices } from '../team-services';
 import { useLoaded } from '../use-team-data';
 import styles from '../team.module.css';
+
+/** 各学年学科分数线: its own chunk, so the page's first view does not carry its table and inputs. */
+/** 排名设置 reads the analysis contract: its own chunk too. */
+const RankSettingsPanel = lazy(() => import('../rank-settings-panel').then((module) => ({ default: module.RankSettingsPanel })));
+const RateLinesPanel = lazy(() => import('../rate-lines-panel').then((module) => ({ default: module.RateLinesPanel })));
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
@@ -176,13 +179,19 @@ export function TeamDetailsPage() {
         current.canManage ? (
           <>
             <SettingsForm key={current.id} school={current} onSaved={setSaved} />
-            <RankSettingsPanel http={http} />
+            <Suspense fallback={<Spin />}>
+              <RankSettingsPanel http={http} />
+            </Suspense>
           </>
         ) : (
           <ReadOnlySettings school={current} />
         )
       ) : null}
-      {structure.data && current ? <RateLinesPanel http={http} orgId={orgId} structure={structure.data} /> : null}
+      {structure.data && current ? (
+        <Suspense fallback={<Spin />}>
+          <RateLinesPanel http={http} orgId={orgId} structure={structure.data} />
+        </Suspense>
+      ) : null}
       {structure.data && current ? (
         <section className={styles.section}>
           <SchoolStructurePanel
