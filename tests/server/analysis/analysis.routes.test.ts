@@ -418,6 +418,16 @@ describe('analysis endpoints', () => {
     };
     expect(read.defaults).toEqual({ excellentPercent: 85, goodPercent: 75, passPercent: 60, lowPercent: 40 });
     expect(read.editableSchoolYearIds).toEqual([]);
+    // The grade director edits their own school year's lines (and only those).
+    const directed = data(await director({ method: 'GET', url: `/api/org/schools/${creator.orgId}/rate-lines` })) as {
+      editableSchoolYearIds: number[];
+    };
+    expect(directed.editableSchoolYearIds).toEqual([ids.year]);
+    const chineseUrl = linesUrl(creator.orgId, ids.year, ids.chinese);
+    expect(
+      (data(await director({ method: 'PUT', url: chineseUrl, payload: override })) as { items: unknown[] }).items,
+    ).toHaveLength(2);
+    expect((data(await director({ method: 'DELETE', url: chineseUrl })) as { items: unknown[] }).items).toHaveLength(1);
     try {
       const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
       expect(hw.lines).toEqual({ excellent: 0.925, good: 0.8, pass: 0.7, low: 0.5 });
