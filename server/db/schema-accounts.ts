@@ -36,7 +36,11 @@ export const orgs = pgTable(
     logo: text('logo'),
     /** The footer's filing number (备案号). */
     filingNumber: text('filing_number').notNull().default(''),
-    /** Score bands read by analysis, in percent of the full mark: 及格, 良好, 优秀. */
+    /**
+     * Score bands read by analysis, in percent of the full mark: 及格, 良好, 优秀 (>= line) and 低分
+     * (< line). subject_rate_lines overrides them per school year and subject.
+     */
+    lowPercent: integer('low_percent').notNull().default(40),
     passPercent: integer('pass_percent').notNull().default(60),
     goodPercent: integer('good_percent').notNull().default(75),
     excellentPercent: integer('excellent_percent').notNull().default(85),

@@ -12,3 +12,4 @@ export * from './schema-sets';
 export * from './schema-screens';
 export * from './schema-binding';
 export * from './schema-question-sets';
+export * from './schema-rate-lines';

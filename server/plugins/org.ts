@@ -9,6 +9,7 @@ import type { Clock } from '../lib/clock';
 import { createInvitationService } from '../services/org/invitation.service';
 import { createJoinRequestService } from '../services/org/join-request.service';
 import { createMemberService } from '../services/org/member.service';
+import { createRateLinesService } from '../services/org/rate-lines.service';
 import { createSchoolService } from '../services/org/school.service';
 
 export type OrgPluginOptions = { now: Clock };
@@ -21,6 +22,7 @@ function buildOrg(app: FastifyInstance, { now }: OrgPluginOptions) {
     members: createMemberService({ db, currentUser }),
     invitations: createInvitationService({ db, now, currentUser }),
     joinRequests: createJoinRequestService({ db }),
+    rateLines: createRateLinesService({ db }),
   };
 }
 

@@ -23,6 +23,7 @@ import {
   updateSchoolSchema,
 } from '../../../src/shared/contract/org';
 import { noBodySchema } from '../../../src/shared/contract/primitives';
+import { rateLinesListSchema, rateLinesParamsSchema, rateLinesSchema } from '../../../src/shared/contract/rate-lines';
 import { ApiError } from '../../lib/api-error';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
@@ -52,12 +53,38 @@ const schemas = {
   updateMember: { params: orgItemParamsSchema, body: updateMemberSchema, response: done },
   removeMember: { params: orgItemParamsSchema, response: done },
   leave: { params: orgParamsSchema, body: noBodySchema, response: user },
+  rateLines: { params: orgParamsSchema, response: { 200: envelopeSchema(rateLinesListSchema) } },
+  saveRateLines: { params: rateLinesParamsSchema, body: rateLinesSchema, response: { 200: envelopeSchema(rateLinesListSchema) } },
+  removeRateLines: { params: rateLinesParamsSchema, response: { 200: envelopeSchema(rateLinesListSchema) } },
 };
 
 export default async function schoolRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const authenticated = { preHandler: app.authenticate };
-  const { schools, members } = app.org;
+  const { schools, members, rateLines } = app.org;
+
+  app.get('/org/schools/:orgId/rate-lines', { ...authenticated, schema: schemas.rateLines }, async (request) => {
+    const { orgId } = request.params;
+    return ok(await rateLines.list(requireAuth(request).userId, orgId));
+  });
+
+  app.put(
+    '/org/schools/:orgId/rate-lines/:schoolYearId/:subjectId',
+    { ...authenticated, schema: schemas.saveRateLines },
+    async (request) => {
+      const { orgId, schoolYearId, subjectId } = request.params;
+      return ok(await rateLines.save(requireAuth(request).userId, orgId, schoolYearId, subjectId, request.body));
+    },
+  );
+
+  app.delete(
+    '/org/schools/:orgId/rate-lines/:schoolYearId/:subjectId',
+    { ...authenticated, schema: schemas.removeRateLines },
+    async (request) => {
+      const { orgId, schoolYearId, subjectId } = request.params;
+      return ok(await rateLines.remove(requireAuth(request).userId, orgId, schoolYearId, subjectId));
+    },
+  );
 
   app.post('/org/schools', { ...authenticated, schema: schemas.create }, async (request) => {
     const input = request.body;

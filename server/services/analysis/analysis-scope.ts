@@ -8,11 +8,12 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { CLASS_TYPE } from '../../../src/shared/contract/system';
-import { DEFAULT_RATE_LINES, type RateLines } from '../../../src/shared/lib/analysis-stats';
+import type { RateLines } from '../../../src/shared/lib/analysis-stats';
 import type { Db } from '../../db/client';
 import { classes, orgs } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { loadActor, visibleScope } from '../org/permissions';
+import { loadRateLines } from '../org/rate-lines.service';
 
 export type AnalysisScope = {
   userId: number;
@@ -22,8 +23,11 @@ export type AnalysisScope = {
   directedSchoolYearIds: number[];
   /** null = every subject of the class. */
   visible: Map<number, Set<number> | null>;
-  /** The school's 及格 / 良好 / 优秀 lines (orgs.pass/good/excellent_percent) as fractions of the full mark. */
-  lines: RateLines;
+  /**
+   * The 优秀 / 良好 / 及格 / 低分 lines (fractions of the full mark) for a homework's school year and
+   * subject: that pair's override (subject_rate_lines), else the school's (orgs.*_percent).
+   */
+  linesFor: (schoolYearId: number, subjectId: number) => RateLines;
   /** 小学 | 初中 | 高中 | 完全中学: the default for ranks. */
   schoolType: string;
 };
@@ -34,17 +38,10 @@ export async function resolveAnalysisScope(db: Db, userId: number): Promise<Anal
     .select({ id: classes.id })
     .from(classes)
     .where(and(eq(classes.orgId, actor.orgId), eq(classes.type, CLASS_TYPE.schoolYear)));
-  const [scopes, [school]] = await Promise.all([
+  const [scopes, [school], rateLines] = await Promise.all([
     Promise.all(years.map((year) => visibleScope(db, actor, year.id))),
-    db
-      .select({
-        schoolType: orgs.schoolType,
-        pass: orgs.passPercent,
-        good: orgs.goodPercent,
-        excellent: orgs.excellentPercent,
-      })
-      .from(orgs)
-      .where(eq(orgs.id, actor.orgId)),
+    db.select({ schoolType: orgs.schoolType }).from(orgs).where(eq(orgs.id, actor.orgId)),
+    loadRateLines(db, actor.orgId),
   ]);
   const visible = new Map<number, Set<number> | null>();
   for (const scope of scopes) {
@@ -56,9 +53,7 @@ export async function resolveAnalysisScope(db: Db, userId: number): Promise<Anal
     gradeDirector: actor.gradeDirectorOf.length > 0,
     directedSchoolYearIds: [...actor.gradeDirectorOf],
     visible,
-    lines: school
-      ? { excellent: school.excellent / 100, good: school.good / 100, pass: school.pass / 100, low: DEFAULT_RATE_LINES.low }
-      : DEFAULT_RATE_LINES,
+    linesFor: rateLines.linesFor,
     schoolType: school?.schoolType ?? '初中',
   };
 }

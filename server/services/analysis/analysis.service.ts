@@ -65,13 +65,17 @@ import {
 export type AnalysisService = ReturnType<typeof createAnalysisService>;
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-/** One homework's statistics with the school's 及格 / 良好 / 优秀 lines. */
+/** The 优秀 / 良好 / 及格 / 低分 lines of a homework: its school year and subject's, else the school's. */
+const linesOf = (scope: Pick<AnalysisScope, 'linesFor'>, hw: Pick<LoadedHomework, 'schoolYearId' | 'subjectId'>) =>
+  scope.linesFor(hw.schoolYearId, hw.subjectId);
+
+/** One homework's statistics with its lines (linesOf). */
 const analyse = (
-  scope: Pick<AnalysisScope, 'lines'>,
-  questions: Parameters<typeof analyseHomework>[0],
+  scope: Pick<AnalysisScope, 'linesFor'>,
+  hw: LoadedHomework,
   students: Parameters<typeof analyseHomework>[1],
   options: { ranks?: boolean } = {},
-) => analyseHomework(questions, students, { ...options, lines: scope.lines });
+) => analyseHomework(hw.questions, students, { ...options, lines: linesOf(scope, hw) });
 
 /** Whether some student of the classes has a final mark (已阅完) in the homework. */
 function isMarked(
@@ -93,7 +97,7 @@ function isMarked(
  * analyseHomework uses for the same fields), with the participants it was computed over.
  */
 function summaryFromTotals(
-  scope: Pick<AnalysisScope, 'lines'>,
+  scope: Pick<AnalysisScope, 'linesFor'>,
   hw: LoadedHomework,
   roster: readonly RosterStudent[],
   totals: HomeworkTotals | undefined,
@@ -111,7 +115,7 @@ function summaryFromTotals(
     enrolled.length,
     values,
     { n: present.length, totalSum: sum(values), totalSquares: sum(values.map((v) => v * v)), items },
-    scope.lines,
+    linesOf(scope, hw),
   );
   return { summary, enrolled, present };
 }
@@ -173,6 +177,7 @@ export function createAnalysisService({ db }: { db: Db }) {
     const allClasses = (await classesOf(scope.orgId)).filter((c) => c.schoolYearId === year.id);
     const gradeClassIds = allClasses.filter((c) => canSee(scope, c.id, input.subjectId)).map((c) => c.id);
     const viewClassIds = input.classId === null ? gradeClassIds : [input.classId];
+    const lines = scope.linesFor(year.id, input.subjectId);
     const candidates = (
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: input.subjectId, from: input.from, to: input.to })
     ).filter((hw) => hw.classIds.some((id) => viewClassIds.includes(id)));
@@ -300,6 +305,7 @@ export function createAnalysisService({ db }: { db: Db }) {
     return {
       scope: { schoolYearId: year.id, subjectId: input.subjectId, classId: input.classId, title: input.title },
       ranksAllowed: year.ranksAllowed,
+      lines,
       homework: homeworkOut,
       totals: {
         homeworkCount: list.length,
@@ -309,7 +315,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         gradeScoreRate: gradeRate,
         gradeBands: GRADE_BANDS.map((band) => ({
           band,
-          count: taken.filter((r) => gradeBand(r.e!.score, r.e!.full, scope.lines) === band).length,
+          count: taken.filter((r) => gradeBand(r.e!.score, r.e!.full, lines) === band).length,
         })),
         bands: scoreBands(
           taken.map((r) => r.rate!),
@@ -344,7 +350,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         classId: s.classId,
         className: s.className,
         scoreRate: rate,
-        band: e && rate !== null ? gradeBand(e.score, e.full, scope.lines) : null,
+        band: e && rate !== null ? gradeBand(e.score, e.full, lines) : null,
         taken: e?.taken ?? 0,
         absent: e?.absent ?? 0,
         rank: ranks.get(s.id) ?? null,
@@ -378,13 +384,13 @@ export function createAnalysisService({ db }: { db: Db }) {
     const roster = own ? enrolled.filter((s) => own.has(s.id) || handedIn(s.id)) : enrolled;
     const viewIds = classId === undefined ? visible : [classId];
     const gradeStudents = analysisStudents(hw, roster, marks, visible);
-    const grade = analyse(scope, hw.questions, gradeStudents, { ranks: year.ranksAllowed });
+    const grade = analyse(scope, hw, gradeStudents, { ranks: year.ranksAllowed });
     const view =
       classId === undefined
         ? grade
         : analyse(
             scope,
-            hw.questions,
+            hw,
             gradeStudents.filter((s) => viewIds.includes(s.classId)),
           );
     const classNames = new Map(enrolled.map((s) => [s.classId, s.className]));
@@ -403,6 +409,7 @@ export function createAnalysisService({ db }: { db: Db }) {
       classes: visible.map((id) => ({ id, name: classNames.get(id) ?? '' })),
       classId: classId ?? null,
       ranksAllowed: year.ranksAllowed,
+      lines: linesOf(scope, hw),
       summary: summaryOf(view),
       gradeSummary: summaryOf(grade),
       classSummaries: visible.map((id) => ({
@@ -413,7 +420,7 @@ export function createAnalysisService({ db }: { db: Db }) {
           summariseHomework(
             hw.questions,
             gradeStudents.filter((s) => s.classId === id),
-            { lines: scope.lines },
+            { lines: linesOf(scope, hw) },
           ),
         ),
       })),
@@ -476,6 +483,7 @@ export function createAnalysisService({ db }: { db: Db }) {
     const subject = await requireSubject(scope, filter.subjectId);
     if (!canSee(scope, student.classId, subject.id)) throw ApiError.notFound();
     const year = await requireSchoolYear(scope, student.schoolYearId!);
+    const lines = scope.linesFor(year.id, subject.id);
     const candidates = (
       await loadHomework(db, scope.orgId, { schoolYearId: year.id, subjectId: subject.id, from: filter.from, to: filter.to })
     ).filter((hw) => hw.classIds.includes(student.classId));
@@ -516,7 +524,7 @@ export function createAnalysisService({ db }: { db: Db }) {
               return {
                 total,
                 scoreRate: classStats.full > 0 ? total / classStats.full : 0,
-                band: gradeBand(total, classStats.full, scope.lines),
+                band: gradeBand(total, classStats.full, lines),
                 ...counts,
                 classRank: year.ranksAllowed ? competitionRanks(klass.present.map((p) => p.total))[mineIndex]! : null,
                 gradeRank: gradeRankOf(hw),
@@ -563,7 +571,7 @@ export function createAnalysisService({ db }: { db: Db }) {
         taken: taken.length,
         absent: trend.length - taken.length,
         scoreRate: full > 0 ? score / full : null,
-        band: full > 0 ? gradeBand(score, full, scope.lines) : null,
+        band: full > 0 ? gradeBand(score, full, lines) : null,
       },
       knowledgePoints: masteryOf(items),
       wrongQuestions: wrong.reverse().slice(0, 30),
@@ -789,7 +797,7 @@ export function createAnalysisService({ db }: { db: Db }) {
     async homeworkReportDocx(userId: number, homeworkId: number, classId?: number) {
       const scope = await resolveAnalysisScope(db, userId);
       const data = await homeworkAnalysis(scope, homeworkId, classId);
-      return { title: data.homework.title, file: await renderHomeworkReportDocx(data, scope.lines) };
+      return { title: data.homework.title, file: await renderHomeworkReportDocx(data, data.lines) };
     },
 
     async subjectStats(userId: number, filter: DataCenterFilter): Promise<SubjectStats> {

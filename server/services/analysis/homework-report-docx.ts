@@ -107,7 +107,9 @@ export async function renderHomeworkReportDocx(data: HomeworkAnalysis, lines: Ra
   );
   const flagged = data.questions.filter((q) => q.flags.length > 0);
   const points = [...data.knowledgePoints].sort((a, b) => (a.rawRate ?? 2) - (b.rawRate ?? 2));
-  const linesText = `优秀 ≥ ${Math.round(lines.excellent * 100)}%，良好 ≥ ${Math.round(lines.good * 100)}%，及格 ≥ ${Math.round(lines.pass * 100)}%，低分 < ${Math.round(lines.low * 100)}%（占满分）`;
+  // Lines are whole percents or one decimal (学校设置 · 各学年学科分数线).
+  const line = (fraction: number) => `${Math.round(fraction * 1000) / 10}%`;
+  const linesText = `优秀 ≥ ${line(lines.excellent)}，良好 ≥ ${line(lines.good)}，及格 ≥ ${line(lines.pass)}，低分 < ${line(lines.low)}（占满分）`;
 
   const children = [
     new Paragraph({

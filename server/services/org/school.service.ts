@@ -80,6 +80,7 @@ export function createSchoolService({
       passPercent: org.passPercent,
       goodPercent: org.goodPercent,
       excellentPercent: org.excellentPercent,
+      lowPercent: org.lowPercent,
       memberCount: members?.value ?? 0,
       myRole: actor.role,
       canManage: isManager(actor),
@@ -133,6 +134,7 @@ export function createSchoolService({
           passPercent: input.passPercent,
           goodPercent: input.goodPercent,
           excellentPercent: input.excellentPercent,
+          ...(input.lowPercent === undefined ? {} : { lowPercent: input.lowPercent }),
         })
         .where(eq(orgs.id, orgId));
       return detail(userId, orgId);

@@ -7,6 +7,7 @@ import { LazyTable } from '../../shared/ui/lazy-table';
 import type { HomeworkAnalysis, HomeworkQuestion } from '../../shared/contract/analysis';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { DENOMINATORS, num, pct } from './analysis-format';
+import { levelsHelp, linesText } from './analysis-lines';
 import { Explained, StatCard, type SheetData } from './analysis-ui';
 import styles from './analysis.module.css';
 
@@ -28,7 +29,7 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
         hint={`年级 ${pct(data.gradeSummary.scoreRate)}`}
       />
       <StatCard
-        title={<Explained label="优秀 / 良好 / 及格" help={DENOMINATORS.levels} />}
+        title={<Explained label="优秀 / 良好 / 及格" help={levelsHelp(data.lines)} />}
         value={`${pct(s.levels?.excellentRate, 0)} / ${pct(s.levels?.goodRate, 0)} / ${pct(s.levels?.passRate, 0)}`}
         hint={`低分率 ${pct(s.levels?.lowRate)}`}
         compact
@@ -125,11 +126,11 @@ export function ClassTable({ data }: { data: HomeworkAnalysis }) {
           render: (_: unknown, c: HomeworkAnalysis['classSummaries'][number]) => pct(c.summary.scoreRate),
         },
         {
-          title: <Explained label="优秀率" help={DENOMINATORS.levels} />,
+          title: <Explained label="优秀率" help={levelsHelp(data.lines)} />,
           render: (_: unknown, c: HomeworkAnalysis['classSummaries'][number]) => pct(c.summary.levels?.excellentRate),
         },
         {
-          title: <Explained label="及格率" help={DENOMINATORS.levels} />,
+          title: <Explained label="及格率" help={levelsHelp(data.lines)} />,
           render: (_: unknown, c: HomeworkAnalysis['classSummaries'][number]) => pct(c.summary.levels?.passRate),
         },
       ]}
@@ -162,6 +163,7 @@ export function homeworkSheets(data: HomeworkAnalysis): SheetData[] {
         ['良好率', pct(s.levels?.goodRate)],
         ['及格率', pct(s.levels?.passRate)],
         ['低分率', pct(s.levels?.lowRate)],
+        ['分数线', linesText(data.lines)],
         ['信度', s.reliability ? s.reliability.alpha.toFixed(2) : '—'],
       ],
     },

@@ -83,6 +83,13 @@ export const participationSchema = z.object({
   rate,
 });
 
+/**
+ * The 优秀 / 良好 / 及格 (>= line) and 低分 (< line) lines a view used, as fractions of the full mark: the
+ * school year and subject's own (学校设置 · 各学年学科分数线), else the school's.
+ */
+export const rateLinesSchema = z.object({ excellent: z.number(), good: z.number(), pass: z.number(), low: z.number() });
+export type RateLinesOut = z.infer<typeof rateLinesSchema>;
+
 export const levelRatesSchema = z
   .object({ excellentRate: z.number(), goodRate: z.number(), passRate: z.number(), lowRate: z.number() })
   .nullable();
@@ -202,6 +209,7 @@ export type OverviewStudent = z.infer<typeof overviewStudentSchema>;
 export const analysisOverviewSchema = z.object({
   scope: z.object({ schoolYearId: z.number(), subjectId: z.number(), classId: z.number().nullable(), title: z.string() }),
   ranksAllowed: z.boolean(),
+  lines: rateLinesSchema,
   homework: z.array(overviewHomeworkSchema),
   /** Over every homework of the range: participations, mean score rate, level rates of student rates. */
   totals: z.object({
@@ -316,6 +324,7 @@ export const homeworkAnalysisSchema = z.object({
   classes: z.array(ref),
   classId: z.number().nullable(),
   ranksAllowed: z.boolean(),
+  lines: rateLinesSchema,
   summary: homeworkSummarySchema,
   gradeSummary: homeworkSummarySchema,
   classSummaries: z.array(z.object({ classId: z.number(), name: z.string(), summary: homeworkSummarySchema })),

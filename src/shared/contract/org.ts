@@ -16,8 +16,8 @@ export type SchoolType = z.infer<typeof schoolTypeSchema>;
 
 export const ROLE_LABELS = { creator: '创建者', admin: '管理员', teacher: '教师' } as const;
 
-/** The score bands of a school, in percent of the full mark (analysis-definitions: 及格/良好/优秀). */
-export const DEFAULT_BANDS = { passPercent: 60, goodPercent: 75, excellentPercent: 85 } as const;
+/** The score bands of a school, in percent of the full mark (analysis-definitions: 及格/良好/优秀, 低分 below). */
+export const DEFAULT_BANDS = { passPercent: 60, goodPercent: 75, excellentPercent: 85, lowPercent: 40 } as const;
 
 export const ORG_MESSAGES = {
   lastCreator: '学校至少需要保留一位创建者',
@@ -27,6 +27,7 @@ export const ORG_MESSAGES = {
   invitationRevoked: '邀请已被撤销，请联系学校管理员重新邀请',
   invitationNotFound: '邀请不存在，请检查链接或邀请码',
   bandsOrder: '分数线须满足 及格 < 良好 < 优秀',
+  lowBelowPass: '低分线须低于及格线',
   joinCodeUnknown: '学校码不存在，请向学校管理员核对',
   joinRequestDecided: '该申请已处理',
 } as const;
@@ -53,10 +54,16 @@ export const updateSchoolSchema = z
     passPercent: percent,
     goodPercent: percent,
     excellentPercent: percent,
+    /** 低分 line; left out, the stored one stays. */
+    lowPercent: percent.optional(),
   })
   .refine((v) => v.passPercent < v.goodPercent && v.goodPercent < v.excellentPercent, {
     message: ORG_MESSAGES.bandsOrder,
     path: ['goodPercent'],
+  })
+  .refine((v) => v.lowPercent === undefined || v.lowPercent < v.passPercent, {
+    message: ORG_MESSAGES.lowBelowPass,
+    path: ['lowPercent'],
   });
 export type UpdateSchool = z.infer<typeof updateSchoolSchema>;
 
@@ -70,6 +77,7 @@ export const schoolDetailSchema = z.object({
   passPercent: z.number().int(),
   goodPercent: z.number().int(),
   excellentPercent: z.number().int(),
+  lowPercent: z.number().int(),
   memberCount: z.number().int(),
   /** The caller's role here, and whether they may edit the settings. */
   myRole: roleSchema,

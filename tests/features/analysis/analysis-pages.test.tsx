@@ -38,8 +38,11 @@ const STUDENTS = [
   { studentId: 43, classId: 4, name: '王五', scores: [null, null], labels: [null, null] },
 ];
 
+/** This school year and subject's own lines (学校设置 · 各学年学科分数线), not the defaults. */
+const LINES = { excellent: 0.925, good: 0.8, pass: 0.7, low: 0.5 };
+
 function homeworkAnalysis(): HomeworkAnalysis {
-  const stats = analyseHomework(QUESTIONS, STUDENTS);
+  const stats = analyseHomework(QUESTIONS, STUDENTS, { lines: LINES });
   const { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability } = stats;
   const summary = { full, participation, totals, scoreRate, levels, bands, gradeBands, reliability };
   return {
@@ -55,6 +58,7 @@ function homeworkAnalysis(): HomeworkAnalysis {
     classes: [{ id: 4, name: '初一(1)班' }],
     classId: null,
     ranksAllowed: false,
+    lines: LINES,
     summary,
     gradeSummary: summary,
     classSummaries: [{ classId: 4, name: '初一(1)班', summary }],
@@ -150,6 +154,13 @@ describe('数据分析 (one homework)', () => {
     expect(screen.getByText('缺考/未扫描 1 人 · 参试率 66.7%')).toBeInTheDocument();
     expect(screen.getAllByText('3.5').length).toBeGreaterThan(0);
     expect(screen.getAllByText('58.3%').length).toBeGreaterThan(0);
+    // The tooltip of 优秀 / 良好 / 及格 names the lines the server resolved for this homework.
+    await userEvent.hover(screen.getByText('优秀 / 良好 / 及格'));
+    expect(
+      await screen.findByText(
+        '优秀率 / 良好率 / 及格率 / 低分率：总分分别 ≥92.5% / ≥80% / ≥70% / <50% 满分的人数 ÷ 参考人数（分数线见学校设置）',
+      ),
+    ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /导出 Excel/ }));
     await waitFor(() => expect(saveFile).toHaveBeenCalled(), { timeout: 20_000 });
     const [blob, name] = saveFile.mock.calls[0]! as [Blob, string];
@@ -162,6 +173,7 @@ describe('数据分析 (one homework)', () => {
     expect(rows.get('缺考/未扫描')).toBe(1);
     expect(rows.get('平均分')).toBe('3.5');
     expect(rows.get('得分率')).toBe('58.3%');
+    expect(rows.get('分数线')).toBe('优秀 ≥92.5% · 良好 ≥80% · 及格 ≥70% · 低分 <50%');
     const students = workbook.getWorksheet('学生成绩')!;
     expect(students.getRow(4).getCell(4).value).toBe('缺考/未扫描');
   }, 40_000);

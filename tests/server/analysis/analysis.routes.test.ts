@@ -376,6 +376,107 @@ describe('analysis endpoints', () => {
     expect(back.students.every((s) => s.rank === null)).toBe(true);
   });
 
+  it("各学年学科分数线: a school year + subject override drives that subject's rates, the Word report and 低分率; another subject keeps the school's lines", async () => {
+    const db = app().database.db;
+    const creator = await callerFor(app(), 'creator');
+    const linesUrl = (orgId: number, year: number, subject: number) => `/api/org/schools/${orgId}/rate-lines/${year}/${subject}`;
+    const override = { excellentPercent: 92.5, goodPercent: 80, passPercent: 70, lowPercent: 50 };
+    // A 语文 homework with final marks, seen whole by the creator.
+    const chineseHw = Number(
+      (
+        (await db.execute(
+          sql`select h.id from homework h join papers p on p.id = h.paper_id join subjects s on s.id = p.subject_id
+              where s.name = '语文' and exists (select 1 from question_scores q where q.homework_id = h.id) order by h.id limit 1`,
+        )) as unknown as { rows: { id: number }[] }
+      ).rows[0]!.id,
+    );
+    const counts = async (homeworkId: number, full: number, pass: number, excellent: number, low: number) => {
+      const { rows } = (await db.execute(sql`
+        select count(*)::int as n,
+          count(*) filter (where t.total >= ${full * pass} - 1e-9)::int as pass,
+          count(*) filter (where t.total >= ${full * excellent} - 1e-9)::int as excellent,
+          count(*) filter (where t.total < ${full * low} - 1e-9)::int as low
+        from (select student_id, sum(score) as total from question_scores where homework_id = ${homeworkId} group by student_id) t`)) as unknown as {
+        rows: { n: number; pass: number; excellent: number; low: number }[];
+      };
+      return rows[0]!;
+    };
+    // Validation: the order 0 < 低分 < 及格 <= 良好 <= 优秀 <= 100, one decimal at most, in Chinese.
+    const url = linesUrl(creator.orgId, ids.year, ids.math);
+    const bad = failure(await creator({ method: 'PUT', url, payload: { ...override, lowPercent: 70 } }));
+    expect(bad.status).toBe(400);
+    expect(bad.msg).toContain('分数线须满足 0 < 低分 < 及格 ≤ 良好 ≤ 优秀 ≤ 100');
+    const decimals = failure(await creator({ method: 'PUT', url, payload: { ...override, passPercent: 62.25 } }));
+    expect(decimals.status).toBe(400);
+    expect(decimals.msg).toContain('分数线最多保留一位小数');
+    expect(failure(await creator({ method: 'PUT', url, payload: { ...override, excellentPercent: 101 } })).status).toBe(400);
+    // Permission: a teacher reads but may not edit; another school's rows are 404.
+    expect(failure(await teacher({ method: 'PUT', url, payload: override })).status).toBe(403);
+    expect(
+      failure(await creator({ method: 'PUT', url: linesUrl(creator.orgId, other.schoolYearId, ids.math), payload: override }))
+        .status,
+    ).toBe(404);
+    expect(failure(await creator({ method: 'GET', url: `/api/org/schools/${other.orgId}/rate-lines` })).status).toBe(404);
+    const saved = data(await creator({ method: 'PUT', url, payload: override })) as { items: unknown[] };
+    expect(saved.items).toEqual([
+      expect.objectContaining({ schoolYearId: ids.year, subjectId: ids.math, subjectName: '数学', ...override }),
+    ]);
+    const read = data(await teacher({ method: 'GET', url: `/api/org/schools/${creator.orgId}/rate-lines` })) as {
+      defaults: unknown;
+      editableSchoolYearIds: number[];
+    };
+    expect(read.defaults).toEqual({ excellentPercent: 85, goodPercent: 75, passPercent: 60, lowPercent: 40 });
+    expect(read.editableSchoolYearIds).toEqual([]);
+    // The grade director edits their own school year's lines (and only those).
+    const directed = data(await director({ method: 'GET', url: `/api/org/schools/${creator.orgId}/rate-lines` })) as {
+      editableSchoolYearIds: number[];
+    };
+    expect(directed.editableSchoolYearIds).toEqual([ids.year]);
+    const chineseUrl = linesUrl(creator.orgId, ids.year, ids.chinese);
+    expect(
+      (data(await director({ method: 'PUT', url: chineseUrl, payload: override })) as { items: unknown[] }).items,
+    ).toHaveLength(2);
+    expect((data(await director({ method: 'DELETE', url: chineseUrl })) as { items: unknown[] }).items).toHaveLength(1);
+    try {
+      const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
+      expect(hw.lines).toEqual({ excellent: 0.925, good: 0.8, pass: 0.7, low: 0.5 });
+      const mine = await counts(ids.hw, hw.summary.full, 0.7, 0.925, 0.5);
+      expect(hw.summary.levels!.passRate).toBeCloseTo(mine.pass / mine.n, 12);
+      expect(hw.summary.levels!.excellentRate).toBeCloseTo(mine.excellent / mine.n, 12);
+      expect(hw.summary.levels!.lowRate).toBeCloseTo(mine.low / mine.n, 12);
+      // The defaults would give other figures, so the test can fail.
+      const defaults = await counts(ids.hw, hw.summary.full, 0.6, 0.85, 0.4);
+      expect([defaults.pass, defaults.low]).not.toEqual([mine.pass, mine.low]);
+      const grade = analysisOverviewSchema.parse(
+        data(await teacher({ method: 'GET', url: `/api/analysis/grade?schoolYearId=${ids.year}&subjectId=${ids.math}` })),
+      );
+      expect(grade.lines).toEqual(hw.lines);
+      expect(grade.homework.find((h) => h.id === ids.hw)!.summary.levels).toEqual(hw.summary.levels);
+      // The Word report states and uses the same lines.
+      const docx = await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}/docx` });
+      const text = (await (await JSZip.loadAsync(docx.rawPayload)).file('word/document.xml')!.async('string'))
+        .replace(/<[^>]+>/g, '')
+        .replace(/&lt;/g, '<');
+      expect(text).toContain('优秀 ≥ 92.5%，良好 ≥ 80%，及格 ≥ 70%，低分 < 50%');
+      expect(text).toContain(`及格率 ${(hw.summary.levels!.passRate * 100).toFixed(1)}%`);
+      // Another subject keeps the school's lines, and the school's 低分 line is the school's own.
+      await db.execute(sql`update orgs set low_percent = 30 where id = ${creator.orgId}`);
+      const chinese = homeworkAnalysisSchema.parse(
+        data(await creator({ method: 'GET', url: `/api/analysis/homework/${chineseHw}` })),
+      );
+      expect(chinese.lines).toEqual({ excellent: 0.85, good: 0.75, pass: 0.6, low: 0.3 });
+      const theirs = await counts(chineseHw, chinese.summary.full, 0.6, 0.85, 0.3);
+      expect(chinese.summary.levels!.passRate).toBeCloseTo(theirs.pass / theirs.n, 12);
+      expect(chinese.summary.levels!.lowRate).toBeCloseTo(theirs.low / theirs.n, 12);
+    } finally {
+      await db.execute(sql`update orgs set low_percent = 40 where id = ${creator.orgId}`);
+      const removed = data(await creator({ method: 'DELETE', url })) as { items: unknown[] };
+      expect(removed.items).toEqual([]);
+    }
+    const back = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
+    expect(back.lines).toEqual({ excellent: 0.85, good: 0.75, pass: 0.6, low: 0.4 });
+  });
+
   it('the homework report downloads as Word with the same figures', async () => {
     const hw = homeworkAnalysisSchema.parse(data(await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}` })));
     const response = await teacher({ method: 'GET', url: `/api/analysis/homework/${ids.hw}/docx` });

@@ -62,11 +62,15 @@ describe('a school set up from nothing', () => {
       passPercent: 55,
       goodPercent: 70,
       excellentPercent: 90,
+      lowPercent: 35,
     };
     const saved = await newbie({ method: 'PUT', url: `/api/org/schools/${orgId}`, payload: settings });
     expect(schoolDetailSchema.parse(saved.json().data)).toMatchObject(settings);
     const wrong = await newbie({ method: 'PUT', url: `/api/org/schools/${orgId}`, payload: { ...settings, goodPercent: 95 } });
     expect(failure(wrong).msg).toContain(ORG_MESSAGES.bandsOrder);
+    // The 低分 line sits below 及格.
+    const low = await newbie({ method: 'PUT', url: `/api/org/schools/${orgId}`, payload: { ...settings, lowPercent: 55 } });
+    expect(failure(low).msg).toContain(ORG_MESSAGES.lowBelowPass);
   });
 
   it('creates a school year with its classes in one step, renames and archives', async () => {

@@ -11,6 +11,7 @@ import { MESSAGES } from '../../../shared/contract/envelope';
 import { useAnalysisOptions, useDataCenter } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
+import { LEVELS_PER_HOMEWORK } from '../analysis-lines';
 import { Explained, ExportButton, QueryState, Section } from '../analysis-ui';
 import styles from '../analysis.module.css';
 import { EChart } from '../echart';
@@ -133,11 +134,11 @@ function SubjectStatsBody({ schoolYearId }: { schoolYearId: number | null }) {
                     render: (_: unknown, s: SubjectStats['subjects'][number]) => pct(s.scoreRate),
                   },
                   {
-                    title: <Explained label="及格率" help={DENOMINATORS.levels} />,
+                    title: <Explained label="及格率" help={LEVELS_PER_HOMEWORK} />,
                     render: (_: unknown, s: SubjectStats['subjects'][number]) => pct(s.passRate),
                   },
                   {
-                    title: <Explained label="优秀率" help={DENOMINATORS.levels} />,
+                    title: <Explained label="优秀率" help={LEVELS_PER_HOMEWORK} />,
                     render: (_: unknown, s: SubjectStats['subjects'][number]) => pct(s.excellentRate),
                   },
                   ...classNames.map((name, i) => ({

@@ -11,6 +11,7 @@ import type { AnalysisOverview } from '../../../shared/contract/analysis';
 import { useAnalysisOptions, useOverview } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
 import { DENOMINATORS, num, pct } from '../analysis-format';
+import { levelsHelp } from '../analysis-lines';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
 import styles from '../analysis.module.css';
 import { EChart, type ChartItem } from '../echart';
@@ -283,11 +284,11 @@ function OverviewBody({
               ? [{ title: '年级得分率', render: (_: unknown, h: AnalysisOverview['homework'][number]) => pct(h.gradeScoreRate) }]
               : []),
             {
-              title: <Explained label="优秀率" help={DENOMINATORS.levels} />,
+              title: <Explained label="优秀率" help={levelsHelp(data.lines)} />,
               render: (_: unknown, h: AnalysisOverview['homework'][number]) => pct(h.summary.levels?.excellentRate),
             },
             {
-              title: <Explained label="及格率" help={DENOMINATORS.levels} />,
+              title: <Explained label="及格率" help={levelsHelp(data.lines)} />,
               render: (_: unknown, h: AnalysisOverview['homework'][number]) => pct(h.summary.levels?.passRate),
             },
           ]}

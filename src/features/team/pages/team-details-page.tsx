@@ -1,15 +1,19 @@
 import { IconCamera } from '@douyinfe/semi-icons';
 import { Avatar, Banner, Button, Descriptions, Form, Spin, Tag, Toast, Typography } from '@douyinfe/semi-ui-19';
-import { useCallback, useRef, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ROLE_LABELS, SCHOOL_TYPES, type SchoolDetail, type UpdateSchool } from '../../../shared/contract/org';
-import { RankSettingsPanel } from '../rank-settings-panel';
 import { NoSchoolPanel } from '../no-school-panel';
 import { SchoolStructurePanel } from '../school-structure-panel';
 import { fetchSchool, fetchStructure, updateSchool, uploadLogo } from '../team-api';
 import { useTeamServices } from '../team-services';
 import { useLoaded } from '../use-team-data';
 import styles from '../team.module.css';
+
+/** 各学年学科分数线: its own chunk, so the page's first view does not carry its table and inputs. */
+/** 排名设置 reads the analysis contract: its own chunk too. */
+const RankSettingsPanel = lazy(() => import('../rank-settings-panel').then((module) => ({ default: module.RankSettingsPanel })));
+const RateLinesPanel = lazy(() => import('../rate-lines-panel').then((module) => ({ default: module.RateLinesPanel })));
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
@@ -70,6 +74,7 @@ function SettingsForm({ school, onSaved }: { school: SchoolDetail; onSaved: (sch
           passPercent: school.passPercent,
           goodPercent: school.goodPercent,
           excellentPercent: school.excellentPercent,
+          lowPercent: school.lowPercent,
         }}
         onSubmit={save}
       >
@@ -81,8 +86,9 @@ function SettingsForm({ school, onSaved }: { school: SchoolDetail; onSaved: (sch
           optionList={SCHOOL_TYPES.map((t) => ({ value: t, label: t }))}
           style={{ width: '100%' }}
         />
-        <Form.Slot label="分数线（占满分的百分比，学情分析按此统计及格率、良好率、优秀率）">
+        <Form.Slot label="学校分数线（占满分的百分比，学情分析按此统计优秀率、良好率、及格率、低分率；各学年学科可单独设置，见下方）">
           <div className={styles.bands}>
+            <Form.InputNumber field="lowPercent" label="低分（低于）" min={1} max={100} suffix="%" />
             <Form.InputNumber field="passPercent" label="及格" min={1} max={100} suffix="%" />
             <Form.InputNumber field="goodPercent" label="良好" min={1} max={100} suffix="%" />
             <Form.InputNumber field="excellentPercent" label="优秀" min={1} max={100} suffix="%" />
@@ -120,7 +126,7 @@ function ReadOnlySettings({ school }: { school: SchoolDetail }) {
           { key: '学校类型', value: school.schoolType },
           {
             key: '分数线',
-            value: `及格 ${school.passPercent}% · 良好 ${school.goodPercent}% · 优秀 ${school.excellentPercent}%`,
+            value: `低分 <${school.lowPercent}% · 及格 ${school.passPercent}% · 良好 ${school.goodPercent}% · 优秀 ${school.excellentPercent}%`,
           },
           { key: '备案号', value: school.filingNumber || '—' },
           { key: '成员', value: `${school.memberCount} 人` },
@@ -173,11 +179,18 @@ export function TeamDetailsPage() {
         current.canManage ? (
           <>
             <SettingsForm key={current.id} school={current} onSaved={setSaved} />
-            <RankSettingsPanel http={http} />
+            <Suspense fallback={<Spin />}>
+              <RankSettingsPanel http={http} />
+            </Suspense>
           </>
         ) : (
           <ReadOnlySettings school={current} />
         )
+      ) : null}
+      {structure.data && current ? (
+        <Suspense fallback={<Spin />}>
+          <RateLinesPanel http={http} orgId={orgId} structure={structure.data} />
+        </Suspense>
       ) : null}
       {structure.data && current ? (
         <section className={styles.section}>
