@@ -414,6 +414,26 @@ const ROUTES: Row[] = [
       },
     }),
   },
+  // 各学年学科分数线: any member reads; the school's managers and the school year's director set them.
+  {
+    name: 'GET /api/org/schools/:orgId/rate-lines',
+    expected: READ,
+    request: (c) => ({ method: 'GET', url: `${org(c)}/rate-lines` }),
+  },
+  {
+    name: 'PUT /api/org/schools/:orgId/rate-lines/:schoolYearId/:subjectId',
+    expected: { ...MANAGE, director: 200 },
+    request: (c) => ({
+      method: 'PUT',
+      url: `${org(c)}/rate-lines/${c.school.schoolYearId}/${c.school.mathId}`,
+      payload: { excellentPercent: 85, goodPercent: 75, passPercent: 60, lowPercent: 40 },
+    }),
+  },
+  {
+    name: 'DELETE /api/org/schools/:orgId/rate-lines/:schoolYearId/:subjectId',
+    expected: { ...MANAGE, director: 200 },
+    request: (c) => ({ method: 'DELETE', url: `${org(c)}/rate-lines/${c.school.schoolYearId}/${c.school.mathId}` }),
+  },
   {
     name: 'GET /api/org/schools/:orgId/structure',
     expected: READ,
