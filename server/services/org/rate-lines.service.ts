@@ -28,17 +28,21 @@ export type SchoolRateLines = {
   linesFor: (schoolYearId: number, subjectId: number) => RateLines;
 };
 
+/** The school's own lines (in percent), as one row or none. */
+const schoolLines = (db: Db, orgId: number) =>
+  db
+    .select({
+      excellentPercent: orgs.excellentPercent,
+      goodPercent: orgs.goodPercent,
+      passPercent: orgs.passPercent,
+      lowPercent: orgs.lowPercent,
+    })
+    .from(orgs)
+    .where(eq(orgs.id, orgId));
+
 export async function loadRateLines(db: Db, orgId: number): Promise<SchoolRateLines> {
   const [[org], rows] = await Promise.all([
-    db
-      .select({
-        excellentPercent: orgs.excellentPercent,
-        goodPercent: orgs.goodPercent,
-        passPercent: orgs.passPercent,
-        lowPercent: orgs.lowPercent,
-      })
-      .from(orgs)
-      .where(eq(orgs.id, orgId)),
+    schoolLines(db, orgId),
     db.select().from(subjectRateLines).where(eq(subjectRateLines.orgId, orgId)),
   ]);
   const school = org ? toFractions(org) : DEFAULT_RATE_LINES;
@@ -61,15 +65,7 @@ export function createRateLinesService({ db }: { db: Db }) {
   async function list(userId: number, orgId: number): Promise<RateLinesList> {
     const actor = await loadActor(db, userId, orgId);
     const [[org], rows, years] = await Promise.all([
-      db
-        .select({
-          excellentPercent: orgs.excellentPercent,
-          goodPercent: orgs.goodPercent,
-          passPercent: orgs.passPercent,
-          lowPercent: orgs.lowPercent,
-        })
-        .from(orgs)
-        .where(eq(orgs.id, orgId)),
+      schoolLines(db, orgId),
       db
         .select({
           schoolYearId: subjectRateLines.schoolYearId,

@@ -175,9 +175,9 @@ export function cardsThatFit(available: number, heights: readonly number[], gap:
 
 export type MarkingTotals = { todo: number; inProgress: number; done: number; missing: number };
 
-/** A homework's hand-marked answers summed over its questions: to do, in progress, done and missing. */
-export function markingTotals(hw: PipelineHomework): MarkingTotals {
-  return hw.questions.reduce(
+/** Hand-marked answers summed over questions (a homework's, or some of them): to do, in progress, done and missing. */
+export function markingTotals(questions: PipelineHomework['questions']): MarkingTotals {
+  return questions.reduce(
     (sum, q) => ({
       todo: sum.todo + q.todo,
       inProgress: sum.inProgress + q.inProgress,

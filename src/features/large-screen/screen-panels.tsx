@@ -188,20 +188,12 @@ const MARKING_TEACHERS = 6;
 export const MARKING_QUESTION_ROWS = 16;
 
 function HomeworkMarking({ hw }: { hw: PipelineHomework }) {
-  const sum = markingTotals(hw);
+  const sum = markingTotals(hw.questions);
   const teachers = hw.teachers.slice(0, MARKING_TEACHERS);
   const otherTeachers = hw.teachers.length - teachers.length;
   const questions = hw.questions.length > MARKING_QUESTION_ROWS ? hw.questions.slice(0, MARKING_QUESTION_ROWS - 1) : hw.questions;
   const rest = hw.questions.slice(questions.length);
-  const restSum = rest.reduce(
-    (sum, q) => ({
-      todo: sum.todo + q.todo,
-      inProgress: sum.inProgress + q.inProgress,
-      done: sum.done + q.done,
-      missing: sum.missing + q.missing,
-    }),
-    { todo: 0, inProgress: 0, done: 0, missing: 0 },
-  );
+  const restSum = markingTotals(rest);
   return (
     <section className={styles.card} aria-label={`${hw.title} 阅卷`}>
       <header className={styles.cardHeader}>

@@ -9,17 +9,8 @@ import { useFilters } from './use-rehearse-filters';
 
 /** A student's book as a printable page (with answers and analysis): 打印, or 另存为 PDF in the print dialog. */
 export function StudentPrint({ options }: { options: RehearseOptions }) {
-  const { get, num, set } = useFilters();
-  const params: BookParams = {
-    studentId: num('studentId'),
-    subjectId: num('subjectId'),
-    knowledgePointId: num('knowledgePointId'),
-    chapterId: num('chapterId'),
-    from: get('from'),
-    to: get('to'),
-    minTimesWrong: num('minTimesWrong'),
-    mastery: get('mastery') ?? 'open',
-  };
+  const { get, num, set, bookFilter } = useFilters();
+  const params: BookParams = { studentId: num('studentId'), ...bookFilter() };
   const book = useStudentBook(params, true);
   if (!book.data) return <Spin size="large" wrapperClassName={styles.state} spinning={book.isLoading} />;
   const { student, entries } = book.data;

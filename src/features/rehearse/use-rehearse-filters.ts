@@ -13,5 +13,15 @@ export function useFilters() {
     }
     setSearch(next, { replace: true });
   };
-  return { get, num, set };
+  /** The book's filters read from the address (the class view's and the printable book's). */
+  const bookFilter = () => ({
+    subjectId: num('subjectId'),
+    knowledgePointId: num('knowledgePointId'),
+    chapterId: num('chapterId'),
+    from: get('from'),
+    to: get('to'),
+    minTimesWrong: num('minTimesWrong'),
+    mastery: get('mastery') ?? 'open',
+  });
+  return { get, num, set, bookFilter };
 }

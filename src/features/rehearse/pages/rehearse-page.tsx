@@ -69,7 +69,7 @@ export function RehearsePage() {
 
 function RehearseBody({ options }: { options: RehearseOptions }) {
   const { schoolYearId: currentYear } = useRehearseServices();
-  const { get, num, set } = useFilters();
+  const { get, num, set, bookFilter: readBookFilter } = useFilters();
   const [makerOpen, setMakerOpen] = useState(false);
   // Mounted from the first opening on, so that closing and reopening keeps the teacher's choices.
   const [makerLoaded, setMakerLoaded] = useState(false);
@@ -85,15 +85,7 @@ function RehearseBody({ options }: { options: RehearseOptions }) {
   const subjectId = num('subjectId');
   const studentId = num('studentId');
   const view = get('view') === 'student' || studentId ? 'student' : 'class';
-  const bookFilter: BookParams = {
-    subjectId,
-    knowledgePointId: num('knowledgePointId'),
-    chapterId: num('chapterId'),
-    from: get('from'),
-    to: get('to'),
-    minTimesWrong: num('minTimesWrong'),
-    mastery: get('mastery') ?? 'open',
-  };
+  const bookFilter: BookParams = readBookFilter();
   const classBook = useClassBook({ classId, ...bookFilter }, classId !== undefined);
   const studentBook = useStudentBook({ studentId, ...bookFilter }, view === 'student' && studentId !== undefined);
   const tags = view === 'student' ? studentBook.data : classBook.data;
