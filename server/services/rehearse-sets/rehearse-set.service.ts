@@ -238,6 +238,15 @@ export type RehearseSetService = ReturnType<typeof createRehearseSetService>;
 /** How long a finished PDF's progress stays readable. */
 const PROGRESS_KEPT_MS = 60_000;
 
+/**
+ * Joins each question score (qs, of homework h) to the paper question it answered: the student's own
+ * paper's (spq) in a personalised set, else the homework paper's (pq); coalesce(spq.x, pq.x) reads it.
+ */
+const PAPER_QUESTION_OF_SCORE = sql`
+  left join ${homeworkStudentPapers} hsp on hsp.homework_id = qs.homework_id and hsp.student_id = qs.student_id
+  left join ${paperQuestions} spq on spq.paper_id = hsp.paper_id and spq.no = qs.question_no
+  left join ${paperQuestions} pq on hsp.paper_id is null and pq.paper_id = h.paper_id and pq.no = qs.question_no`;
+
 export function createRehearseSetService({ db }: { db: Db }) {
   /** The PDFs being made, by the key the client chose: who asked, and how far it is. */
   const pdfProgress = new Map<string, PdfProgress & { userId: number }>();
@@ -386,9 +395,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
       from ${questionScores} qs
       join ${homework} h on h.id = qs.homework_id
       join ${students} st on st.id = qs.student_id
-      left join ${homeworkStudentPapers} hsp on hsp.homework_id = qs.homework_id and hsp.student_id = qs.student_id
-      left join ${paperQuestions} spq on spq.paper_id = hsp.paper_id and spq.no = qs.question_no
-      left join ${paperQuestions} pq on hsp.paper_id is null and pq.paper_id = h.paper_id and pq.no = qs.question_no
+      ${PAPER_QUESTION_OF_SCORE}
       where qs.org_id = ${orgId} and qs.source <> 'missing'
         and st.class_id in (${sql.join(
           classIds.map((id) => sql`${id}::int`),
@@ -493,9 +500,7 @@ export function createRehearseSetService({ db }: { db: Db }) {
         from ${questionScores} qs
         join ${answers} a on a.id = qs.answer_id
         join ${homework} h on h.id = qs.homework_id
-        left join ${homeworkStudentPapers} hsp on hsp.homework_id = qs.homework_id and hsp.student_id = qs.student_id
-        left join ${paperQuestions} spq on spq.paper_id = hsp.paper_id and spq.no = qs.question_no
-        left join ${paperQuestions} pq on hsp.paper_id is null and pq.paper_id = h.paper_id and pq.no = qs.question_no
+        ${PAPER_QUESTION_OF_SCORE}
         where qs.org_id = ${orgId} and qs.source <> 'missing'
           and coalesce(spq.question_id, pq.question_id) in (select q from pair union select c from pair)
         order by qs.student_id, coalesce(spq.question_id, pq.question_id), h.start_date desc, h.id desc
