@@ -120,6 +120,12 @@ function summaryFromTotals(
   return { summary, enrolled, present };
 }
 
+/** A student's competition rank by total among those present; null when they are not among them. */
+function rankAmong(present: readonly { student: { id: number }; total: number }[], studentId: number): number | null {
+  const index = present.findIndex((p) => p.student.id === studentId);
+  return index >= 0 ? competitionRanks(present.map((p) => p.total))[index]! : null;
+}
+
 /** Rows of the knowledge-point heat map. */
 const HEATMAP_POINTS = 30;
 
@@ -504,9 +510,7 @@ export function createAnalysisService({ db }: { db: Db }) {
       : undefined;
     const gradeRankOf = (hw: LoadedHomework): number | null => {
       if (!gradeTotals) return null;
-      const { present } = participantsOf(hw, gradeRoster, gradeTotals.get(hw.id), hw.classIds);
-      const index = present.findIndex((p) => p.student.id === student.id);
-      return index >= 0 ? competitionRanks(present.map((p) => p.total))[index]! : null;
+      return rankAmong(participantsOf(hw, gradeRoster, gradeTotals.get(hw.id), hw.classIds).present, student.id);
     };
     const items: MasteryItem[] = [];
     const wrong: PersonAnalysis['wrongQuestions'] = [];
@@ -526,7 +530,7 @@ export function createAnalysisService({ db }: { db: Db }) {
                 scoreRate: classStats.full > 0 ? total / classStats.full : 0,
                 band: gradeBand(total, classStats.full, lines),
                 ...counts,
-                classRank: year.ranksAllowed ? competitionRanks(klass.present.map((p) => p.total))[mineIndex]! : null,
+                classRank: year.ranksAllowed ? rankAmong(klass.present, student.id) : null,
                 gradeRank: gradeRankOf(hw),
               };
             })()
