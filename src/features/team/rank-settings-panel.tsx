@@ -1,17 +1,21 @@
 /**
  * 排名设置 on /team/details (school managers): per school year, whether analysis shows ranks and named
  * score lists. 默认 follows the school type (off for 小学 and 初中, on for 高中), as the privacy rule in
- * analysis-definitions.md asks; grade bands (优秀 / 良好 / 合格 / 待合格) are always shown.
+ * analysis-definitions.md asks; grade bands (优秀 / 良好 / 合格 / 待合格) are always shown. The school years
+ * are read again whenever the page's structure changes (升年级, a rename, an archive, a new school year),
+ * so their names here are the ones 学年与班级 shows.
  */
 import { Radio, RadioGroup, Spin, Toast, Typography } from '@douyinfe/semi-ui-19';
 import { useEffect, useState } from 'react';
 import type { HttpClient } from '../../shared/adapters/http-client';
 import { analysisOptionsSchema, type AnalysisOptions } from '../../shared/contract/analysis';
+import type { SchoolStructure } from '../../shared/contract/org';
 
 type Choice = 'default' | 'on' | 'off';
 const toChoice = (enabled: boolean | null): Choice => (enabled === null ? 'default' : enabled ? 'on' : 'off');
 
-export function RankSettingsPanel({ http }: { http: HttpClient }) {
+/** `structure`: the page's copy of the school's structure; a new one (after a change) reloads the years. */
+export function RankSettingsPanel({ http, structure }: { http: HttpClient; structure: SchoolStructure }) {
   const [years, setYears] = useState<AnalysisOptions['schoolYears'] | null>(null);
   useEffect(() => {
     let alive = true;
@@ -22,7 +26,7 @@ export function RankSettingsPanel({ http }: { http: HttpClient }) {
     return () => {
       alive = false;
     };
-  }, [http]);
+  }, [http, structure]);
 
   const change = async (schoolYearId: number, choice: Choice) => {
     const enabled = choice === 'default' ? null : choice === 'on';

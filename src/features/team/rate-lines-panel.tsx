@@ -5,7 +5,7 @@
  * their own school year's (the server decides; `editableSchoolYearIds` says which).
  */
 import { Banner, Button, InputNumber, Popconfirm, Select, Spin, Table, Toast, Typography } from '@douyinfe/semi-ui-19';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { HttpClient } from '../../shared/adapters/http-client';
 import type { SchoolStructure } from '../../shared/contract/org';
 import { rateLinesListSchema, rateLinesSchema, type RateLinesInput, type RateLinesList } from '../../shared/contract/rate-lines';
@@ -51,7 +51,9 @@ export function RateLinesPanel({ http, orgId, structure }: { http: HttpClient; o
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(() => {
+  // Read again when the page's structure changes: the list names school years and subjects, and 升年级
+  // or a rename changes those names.
+  useEffect(() => {
     let alive = true;
     fetchRateLines(http, orgId)
       .then((answer) => alive && setList(answer))
@@ -59,8 +61,7 @@ export function RateLinesPanel({ http, orgId, structure }: { http: HttpClient; o
     return () => {
       alive = false;
     };
-  }, [http, orgId]);
-  useEffect(load, [load]);
+  }, [http, orgId, structure]);
 
   if (failed && !list) return <Banner type="danger" closeIcon={null} description="分数线加载失败，请刷新重试" />;
   if (!list) return <Spin />;

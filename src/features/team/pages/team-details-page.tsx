@@ -179,9 +179,11 @@ export function TeamDetailsPage() {
         current.canManage ? (
           <>
             <SettingsForm key={current.id} school={current} onSaved={setSaved} />
-            <Suspense fallback={<Spin />}>
-              <RankSettingsPanel http={http} />
-            </Suspense>
+            {structure.data ? (
+              <Suspense fallback={<Spin />}>
+                <RankSettingsPanel http={http} structure={structure.data} />
+              </Suspense>
+            ) : null}
           </>
         ) : (
           <ReadOnlySettings school={current} />
