@@ -46,6 +46,7 @@ import homeworkRoutes from './routes/papers/homework.routes';
 import rehearseSetRoutes from './routes/rehearse-sets/sets.routes';
 import paperRoutes from './routes/papers/paper.routes';
 import questionBankRoutes from './routes/papers/question-bank.routes';
+import questionImageRoutes from './routes/papers/question-image.routes';
 import questionSetRoutes from './routes/papers/question-set.routes';
 import studentRoutes from './routes/papers/student.routes';
 import type { RateLimitedRouteOptions } from './routes/route-options';
@@ -167,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(avatarRoutes);
       await api.register(classRoutes);
       await api.register(questionBankRoutes);
+      await api.register(questionImageRoutes);
       await api.register(paperRoutes, { imageBaseUrl: config.imageBaseUrl });
       await api.register(questionSetRoutes);
       await api.register(homeworkRoutes);

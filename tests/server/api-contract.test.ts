@@ -22,6 +22,7 @@ const MULTIPART_BODY = new Set([
   'POST /api/org/schools/:orgId/logo', // one image, field `file`
   'POST /api/classes/:id/students/import', // one .xlsx roster, field `file`
   'POST /api/scan/pages', // text fields checked with scanPageFieldsSchema, then `file`
+  'POST /api/question-images', // one picture of a 本校题, field `file`
 ]);
 
 type Schema = {

@@ -19,6 +19,7 @@ import { attachment } from '../../lib/content-disposition';
 import { requireAuth } from '../../plugins/auth';
 import { ok } from '../../plugins/envelope';
 import { renderPaperDocx } from '../../services/papers/paper-docx';
+import { createQuestionImageService } from '../../services/papers/question-image.service';
 import { storedImageLoader } from '../../services/papers/stored-image';
 import { noBodySchema } from '../../../src/shared/contract/primitives';
 import { idParamsSchema } from './question-bank.routes';
@@ -52,7 +53,11 @@ export default async function paperRoutes(fastify: FastifyInstance, options: Pap
   const authenticated = { preHandler: app.authenticate };
   const { papers } = app.papers;
   const maxDocxQuestions = options.maxDocxQuestions ?? MAX_DOCX_QUESTIONS;
-  const loadImage = storedImageLoader(app.storage, options.imageBaseUrl ?? '/files/');
+  const loadStoredImage = storedImageLoader(app.storage, options.imageBaseUrl ?? '/files/');
+  const questionImages = createQuestionImageService({ db: app.database.db, storage: app.storage });
+  /** The bank's stored files, and the pictures of 本校题 of the caller's schools. */
+  const imageLoaderFor = (userId: number) => async (src: string) =>
+    (await questionImages.readForDocument(userId, src)) ?? loadStoredImage(src);
 
   app.get('/papers', { ...authenticated, schema: schemas.list }, async (request) => {
     const { query } = request;
@@ -111,9 +116,10 @@ export default async function paperRoutes(fastify: FastifyInstance, options: Pap
   app.post('/papers/:id/docx', { ...authenticated, schema: schemas.docx }, async (request, reply) => {
     const { id } = request.params;
     const { withAnswers } = request.body;
-    const paper = await papers.detail(requireAuth(request).userId, id);
+    const { userId } = requireAuth(request);
+    const paper = await papers.detail(userId, id);
     if (paper.questionCount > maxDocxQuestions) throw ApiError.badRequest(MESSAGES.downloadFailed);
-    const file = await renderPaperDocx(paper, { withAnswers: withAnswers ?? false, loadImage });
+    const file = await renderPaperDocx(paper, { withAnswers: withAnswers ?? false, loadImage: imageLoaderFor(userId) });
     return reply
       .type(DOCX_TYPE)
       .header('content-disposition', attachment(`${paper.title}.docx`))

@@ -16,11 +16,12 @@ import { invitationSchema } from '../../../src/shared/contract/org';
 import { MARKING_MESSAGES } from '../../../src/shared/contract/marking';
 import { classListSchema } from '../../../src/shared/contract/system';
 import { questionSetDetailSchema } from '../../../src/shared/contract/question-sets';
+import { questionImageSchema } from '../../../src/shared/contract/question-images';
 import { failure } from '../accounts-helper';
 import { eq } from 'drizzle-orm';
 import { students } from '../../../server/db/schema';
 import { useTestApp } from '../helper';
-import { type Caller, callerFor, createOtherSchool } from '../papers/papers-helper';
+import { type Caller, callerFor, createOtherSchool, multipartFile } from '../papers/papers-helper';
 import { addMember, demoSchool } from './org-helper';
 
 const CALLERS = [
@@ -128,6 +129,22 @@ const questionInput = (ctx: Ctx) => ({
 async function ownedQuestion(ctx: Ctx) {
   const response = await ctx.owner({ method: 'POST', url: '/api/questions', payload: questionInput(ctx) });
   return questionSchema.parse(response.json().data).id;
+}
+
+/** A 1x1 PNG. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A picture the owner uploaded for a 本校题 (no question uses it): its address. */
+async function ownedImage(ctx: Ctx) {
+  const response = await ctx.owner({
+    method: 'POST',
+    url: '/api/question-images',
+    ...multipartFile('file', 'a.png', PIXEL, 'image/png'),
+  });
+  return questionImageSchema.parse(response.json().data).src;
 }
 
 async function ownedHomework(ctx: Ctx, manual = false) {
@@ -291,6 +308,22 @@ const ROUTES: Row[] = [
     name: 'DELETE /api/questions/:id',
     expected: OWNED,
     request: async (c) => ({ method: 'DELETE', url: `/api/questions/${await ownedQuestion(c)}` }),
+  },
+  {
+    name: 'POST /api/question-images',
+    // Another school's teacher uploads for their own school (tested in question-images.routes.test.ts).
+    expected: { ...READ, otherSchool: 200 },
+    request: () => ({ method: 'POST', url: '/api/question-images', ...multipartFile('file', 'a.png', PIXEL, 'image/png') }),
+  },
+  {
+    name: 'GET /api/question-images/:orgId/:name',
+    expected: READ,
+    request: async (c) => ({ method: 'GET', url: await ownedImage(c) }),
+  },
+  {
+    name: 'DELETE /api/question-images/:orgId/:name',
+    expected: READ,
+    request: async (c) => ({ method: 'DELETE', url: await ownedImage(c) }),
   },
   {
     name: 'GET /api/homework/:id',
