@@ -7,6 +7,7 @@ import { useMemo, type ReactNode } from 'react';
 import { AnalysisServicesProvider } from '../src/features/analysis/analysis-services';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
+import { WithQuestionImages } from './question-images-provider';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 60_000, refetchOnWindowFocus: false, retry: 1 } },
@@ -19,7 +20,9 @@ export function WithAnalysis({ children }: { children: ReactNode }) {
   const services = useMemo(() => ({ http, schoolYearId }), [http, schoolYearId]);
   return (
     <QueryClientProvider client={queryClient}>
-      <AnalysisServicesProvider services={services}>{children}</AnalysisServicesProvider>
+      <AnalysisServicesProvider services={services}>
+        <WithQuestionImages http={http}>{children}</WithQuestionImages>
+      </AnalysisServicesProvider>
     </QueryClientProvider>
   );
 }

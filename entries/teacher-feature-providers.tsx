@@ -9,6 +9,7 @@ import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
 import { useSession } from '../src/features/portal/use-session';
 import { PageLoading } from '../src/shared/ui/page-loading';
+import { WithQuestionImages } from './question-images-provider';
 
 // The answer-sheet renderer (QR codes, layout) loads when a preview is first shown.
 const AnswerSheetPreviewSlot = lazy(() =>
@@ -32,7 +33,11 @@ export function WithPapers({ children }: { children: ReactNode }) {
     }),
     [http, orgId, schoolYearId, schoolYearName],
   );
-  return <PapersServicesProvider services={services}>{children}</PapersServicesProvider>;
+  return (
+    <PapersServicesProvider services={services}>
+      <WithQuestionImages http={http}>{children}</WithQuestionImages>
+    </PapersServicesProvider>
+  );
 }
 
 /** /correct and /write: the HTTP client, live progress events over the portal's socket, the teacher's id. */
@@ -51,5 +56,9 @@ export function WithMarking({ children }: { children: ReactNode }) {
     [socket],
   );
   const services = useMemo(() => ({ http, subscribe, userId }), [http, subscribe, userId]);
-  return <MarkingServicesProvider services={services}>{children}</MarkingServicesProvider>;
+  return (
+    <MarkingServicesProvider services={services}>
+      <WithQuestionImages http={http}>{children}</WithQuestionImages>
+    </MarkingServicesProvider>
+  );
 }

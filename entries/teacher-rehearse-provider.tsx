@@ -8,6 +8,7 @@ import { RichText } from '../src/shared/ui/rich-text';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
 import { RehearseServicesProvider } from '../src/features/rehearse/rehearse-services';
+import { WithQuestionImages } from './question-images-provider';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: 1 } },
@@ -20,7 +21,9 @@ export function WithRehearse({ children }: { children: ReactNode }) {
   const services = useMemo(() => ({ http, schoolYearId, RichText }), [http, schoolYearId]);
   return (
     <QueryClientProvider client={queryClient}>
-      <RehearseServicesProvider services={services}>{children}</RehearseServicesProvider>
+      <RehearseServicesProvider services={services}>
+        <WithQuestionImages http={http}>{children}</WithQuestionImages>
+      </RehearseServicesProvider>
     </QueryClientProvider>
   );
 }

@@ -62,9 +62,20 @@ export function Explained({ label, help }: { label: string; help: string }) {
   );
 }
 
-export function Section({ title, extra, children }: { title: ReactNode; extra?: ReactNode; children: ReactNode }) {
+export function Section({
+  title,
+  extra,
+  children,
+  keepTogether = false,
+}: {
+  title: ReactNode;
+  extra?: ReactNode;
+  children: ReactNode;
+  /** On paper, kept on one page when it fits (a short table, a list): not cut by a page break. */
+  keepTogether?: boolean;
+}) {
   return (
-    <section className={styles.section}>
+    <section className={keepTogether ? `${styles.section} ${styles.keepTogether}` : styles.section}>
       <div className={styles.sectionHead}>
         <Typography.Title heading={5}>{title}</Typography.Title>
         {extra}

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import type { EChartsCoreOption } from 'echarts/core';
+import styles from './analysis.module.css';
 
 /**
  * ECharts 6 puts a legend at the bottom by default, where it covers the category labels; ours sit at the
@@ -14,6 +15,9 @@ export function withLegendOnTop(option: EChartsCoreOption): EChartsCoreOption {
   if (!option.legend || Array.isArray(option.legend)) return option;
   return { ...option, legend: { top: 0, type: 'scroll', ...(option.legend as object) } };
 }
+
+/** The width a chart is drawn at on paper: A4 less the print margins (210 mm - 2 x 10 mm), in CSS pixels. */
+export const PRINT_WIDTH_PX = 718;
 
 /** Where a click landed on a category chart: the x category's index, and [x, y] categories (a heatmap's cell). */
 export type ChartItem = { dataIndex: number; category: [number, number] };
@@ -52,8 +56,21 @@ export function EChart({
         });
         const resize = () => chart.resize();
         window.addEventListener('resize', resize);
+        // On paper the chart is drawn again at the paper's width (the screen's layout width is still what
+        // the page measures when printing starts), and at the screen's again after.
+        const print = window.matchMedia?.('print');
+        const forPrint = (printing: boolean) => chart.resize(printing ? { width: PRINT_WIDTH_PX } : undefined);
+        const onPrintChange = (event: MediaQueryListEvent) => forPrint(event.matches);
+        const beforePrint = () => forPrint(true);
+        const afterPrint = () => forPrint(false);
+        print?.addEventListener?.('change', onPrintChange);
+        window.addEventListener('beforeprint', beforePrint);
+        window.addEventListener('afterprint', afterPrint);
         dispose = () => {
           window.removeEventListener('resize', resize);
+          print?.removeEventListener?.('change', onPrintChange);
+          window.removeEventListener('beforeprint', beforePrint);
+          window.removeEventListener('afterprint', afterPrint);
           chart.dispose();
         };
       } catch {
@@ -65,5 +82,5 @@ export function EChart({
       dispose();
     };
   }, [option]);
-  return <div ref={ref} role="img" aria-label={label} style={{ width: '100%', height }} />;
+  return <div ref={ref} role="img" aria-label={label} className={styles.chart} style={{ width: '100%', height }} />;
 }

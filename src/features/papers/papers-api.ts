@@ -27,6 +27,7 @@ import {
 } from '../../shared/contract/papers';
 import { MESSAGES } from '../../shared/contract/envelope';
 import { CLASS_TYPE, classListSchema } from '../../shared/contract/system';
+import { questionImageSchema } from '../../shared/contract/question-images';
 
 export const fetchSubjects = (http: HttpClient) => http.get('/api/subjects', undefined, subjectListSchema);
 
@@ -45,6 +46,16 @@ export const updateQuestion = (http: HttpClient, id: number, input: QuestionInpu
   http.putJson(`/api/questions/${id}`, input, questionSchema);
 
 export const deleteQuestion = (http: HttpClient, id: number) => http.deleteQuery(`/api/questions/${id}`);
+
+/** A picture for a 本校题 (stored for the caller's school): its address for the question's text. */
+export function uploadQuestionImage(http: HttpClient, file: Blob) {
+  const form = new FormData();
+  form.append('file', file);
+  return http.upload('/api/question-images', form, {}, questionImageSchema);
+}
+
+/** Removes a picture no question uses (one uploaded in the editor, then taken out or not saved). */
+export const deleteQuestionImage = (http: HttpClient, src: string) => http.deleteQuery(src, undefined, { silent: true });
 
 export const fetchPaper = (http: HttpClient, paperId: number) => http.get(`/api/papers/${paperId}`, undefined, paperDetailSchema);
 

@@ -2,11 +2,12 @@
  * 新建本校题 / 编辑本校题: a question the school writes itself, with its type, stem, options and answer,
  * analysis, subject, chapters, knowledge points and difficulty. Saved, it is in the question bank tagged
  * 本校题. The text is typed as plain text (formulas between $…$ as everywhere in the bank, a blank as six
- * or more underscores) and stored as the bank's rich text; the contract's own checks run before sending,
- * the server checks again.
+ * or more underscores) and stored as the bank's rich text; 题干, each option and 解析 may carry pictures
+ * (question-pictures.tsx), stored by our server for the school and kept when the question is edited
+ * again. The contract's own checks run before sending, the server checks again.
  */
 import { Banner, Button, Checkbox, CheckboxGroup, Input, Radio, RadioGroup, TextArea, Toast } from '@douyinfe/semi-ui-19';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   DIFFICULTIES,
   DIFFICULTY_LABELS,
@@ -19,11 +20,20 @@ import {
   type QuestionType,
   questionInputSchema,
 } from '../../shared/contract/papers';
+import { isQuestionImage } from '../../shared/ui/question-images';
 import { plainText } from '../../shared/ui/rich-text';
 import { useRemote } from '../../shared/ui/use-remote';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
-import { createQuestion, fetchChapters, fetchKnowledgePoints, fetchSubjects, updateQuestion } from './papers-api';
+import {
+  createQuestion,
+  deleteQuestionImage,
+  fetchChapters,
+  fetchKnowledgePoints,
+  fetchSubjects,
+  updateQuestion,
+} from './papers-api';
 import { usePapersServices } from './papers-services';
+import { picturesOf, QuestionPictures, withPictures } from './question-pictures';
 import { SaveModal, type TargetFormProps, targetDialog } from './target-dialog';
 import { toPathOptions } from './tree-data';
 
@@ -35,9 +45,13 @@ export function toRichText(text: string): string {
   return text.trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, '<br>');
 }
 
-/** Pictures and tables do not survive the plain-text editor; the teacher is told before saving. */
-const hasRichParts = (question: Question) =>
-  [question.stem, question.analysis, ...question.options, ...question.answer].some((part) => /<(img|table)\b/i.test(part));
+/**
+ * Tables, and pictures in an answer, do not survive the plain-text editor (pictures of 题干, options and
+ * 解析 do); the teacher is told before saving.
+ */
+const hasLostParts = (question: Question) =>
+  [question.stem, question.analysis, ...question.options].some((part) => /<table\b/i.test(part)) ||
+  question.answer.some((part) => /<(img|table)\b/i.test(part));
 
 /** What the dialog works on: a new question (of a subject, if one is chosen) or one to change. */
 export type QuestionEditorTarget = { kind: 'create'; subjectId?: number } | { kind: 'edit'; question: Question };
@@ -50,11 +64,27 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
   );
   const [type, setType] = useState<QuestionType>(editing?.type ?? 'single');
   const [stem, setStem] = useState(editing ? plainText(editing.stem) : '');
+  const [stemPictures, setStemPictures] = useState<string[]>(editing ? picturesOf(editing.stem) : []);
   const [options, setOptions] = useState<string[]>(
     editing && editing.options.length > 0 ? editing.options.map(plainText) : ['', '', '', ''],
   );
+  const [optionPictures, setOptionPictures] = useState<string[][]>(
+    editing && editing.options.length > 0 ? editing.options.map(picturesOf) : [[], [], [], []],
+  );
   const [answer, setAnswer] = useState<string[]>(editing ? editing.answer.map(plainText) : []);
   const [analysis, setAnalysis] = useState(editing ? plainText(editing.analysis) : '');
+  const [analysisPictures, setAnalysisPictures] = useState<string[]>(editing ? picturesOf(editing.analysis) : []);
+  // Pictures stored from this dialog, and those the question had: once it is saved (or the dialog is
+  // cancelled, for the new ones), those it does not keep are removed (the server keeps any in use).
+  const uploaded = useRef<string[]>([]);
+  const onUploaded = (src: string) => uploaded.current.push(src);
+  const discardUnused = (kept: readonly string[], candidates: readonly string[]) => {
+    for (const src of new Set(candidates)) {
+      if (isQuestionImage(src) && !kept.includes(src)) void deleteQuestionImage(http, src).catch(() => undefined);
+    }
+    uploaded.current = [];
+  };
+
   const [difficulty, setDifficulty] = useState<number>(editing?.difficulty ?? 3);
   const [chapterIds, setChapterIds] = useState<number[]>(editing?.chapterIds ?? []);
   const [pointIds, setPointIds] = useState<number[]>(editing?.knowledgePointIds ?? []);
@@ -81,6 +111,7 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
 
   const removeOption = (index: number) => {
     setOptions((current) => current.filter((_, i) => i !== index));
+    setOptionPictures((current) => current.filter((_, i) => i !== index));
     // Answers name options by letter: drop the removed one's and those after it.
     setAnswer((current) => current.filter((letter) => LETTERS.indexOf(letter) < index));
   };
@@ -98,10 +129,12 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
     const parsed = questionInputSchema.safeParse({
       subjectId,
       type,
-      stem: toRichText(stem),
-      options: choice ? options.map(toRichText) : [],
+      stem: withPictures(toRichText(stem), stemPictures),
+      options: choice
+        ? options.map((option, i) => withPictures(toRichText(option), optionPictures[i] ?? [], /* inline */ true))
+        : [],
       answer: answerOf(),
-      analysis: toRichText(analysis),
+      analysis: withPictures(toRichText(analysis), analysisPictures),
       difficulty,
       chapterIds,
       knowledgePointIds: pointIds,
@@ -112,6 +145,8 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
     setBusy(true);
     try {
       const saved = editing ? await updateQuestion(http, editing.id, parsed.data) : await createQuestion(http, parsed.data);
+      const had = editing ? [editing.stem, editing.analysis, ...editing.options].flatMap(picturesOf) : [];
+      discardUnused([saved.stem, saved.analysis, ...saved.options].flatMap(picturesOf), [...uploaded.current, ...had]);
       Toast.success(editing ? '本校题已保存' : '本校题已保存，组卷选题时可在题库中找到它');
       onSaved(saved);
     } catch {
@@ -127,14 +162,17 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
       title={editing ? '编辑本校题' : '新建本校题'}
       width="min(94vw, 640px)"
       busy={busy}
-      onClose={onClose}
+      onClose={() => {
+        discardUnused([], uploaded.current);
+        onClose();
+      }}
       onSave={() => void save()}
       bodyStyle={{ maxHeight: '70vh', overflowY: 'auto' }}
     >
-      {editing && hasRichParts(editing) ? (
+      {editing && hasLostParts(editing) ? (
         <Banner
           type="warning"
-          description="此题含图片或表格，这里只能按文字编辑，保存后图片和表格会丢失。"
+          description="此题含表格或答案中的图片，这里只能按文字编辑，保存后它们会丢失（题干、选项和解析中的图片会保留）。"
           closeIcon={null}
           style={{ marginBottom: 12 }}
         />
@@ -172,30 +210,49 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
           autosize={{ minRows: 3, maxRows: 8 }}
           onChange={setStem}
         />
+        <QuestionPictures label="题干" pictures={stemPictures} onChange={setStemPictures} onUploaded={onUploaded} />
         {choice ? (
           <div style={{ display: 'grid', gap: 8 }} role="group" aria-label="选项">
             {options.map((option, i) => (
-              <div key={i} style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-                <strong style={{ width: 16 }}>{LETTERS[i]}</strong>
-                <Input
-                  aria-label={`选项 ${LETTERS[i]}`}
-                  value={option}
-                  maxLength={5_000}
-                  onChange={(value) => setOptions((current) => current.map((o, j) => (j === i ? value : o)))}
-                />
-                <Button
-                  theme="borderless"
-                  type="danger"
-                  aria-label={`删除选项 ${LETTERS[i]}`}
-                  disabled={options.length <= MIN_CHOICE_OPTIONS}
-                  onClick={() => removeOption(i)}
-                >
-                  删除
-                </Button>
+              <div key={i} style={{ display: 'grid', gap: 4 }}>
+                <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+                  <strong style={{ width: 16 }}>{LETTERS[i]}</strong>
+                  <Input
+                    aria-label={`选项 ${LETTERS[i]}`}
+                    value={option}
+                    maxLength={5_000}
+                    onChange={(value) => setOptions((current) => current.map((o, j) => (j === i ? value : o)))}
+                  />
+                  <Button
+                    theme="borderless"
+                    type="danger"
+                    aria-label={`删除选项 ${LETTERS[i]}`}
+                    disabled={options.length <= MIN_CHOICE_OPTIONS}
+                    onClick={() => removeOption(i)}
+                  >
+                    删除
+                  </Button>
+                </div>
+                <div style={{ paddingLeft: 24 }}>
+                  <QuestionPictures
+                    label={`选项 ${LETTERS[i]}`}
+                    pictures={optionPictures[i] ?? []}
+                    onChange={(next) =>
+                      setOptionPictures((current) => options.map((_, j) => (j === i ? next : (current[j] ?? []))))
+                    }
+                    onUploaded={onUploaded}
+                  />
+                </div>
               </div>
             ))}
             {options.length < MAX_CHOICE_OPTIONS ? (
-              <Button style={{ justifySelf: 'start' }} onClick={() => setOptions((current) => [...current, ''])}>
+              <Button
+                style={{ justifySelf: 'start' }}
+                onClick={() => {
+                  setOptions((current) => [...current, '']);
+                  setOptionPictures((current) => [...current, []]);
+                }}
+              >
                 添加选项
               </Button>
             ) : null}
@@ -269,6 +326,7 @@ function QuestionEditorForm({ target, onClose, onSaved }: TargetFormProps<Questi
           autosize={{ minRows: 2, maxRows: 6 }}
           onChange={setAnalysis}
         />
+        <QuestionPictures label="解析" pictures={analysisPictures} onChange={setAnalysisPictures} onUploaded={onUploaded} />
         <LabelledSelect
           label="章节"
           placeholder={subjectId ? '章节（可多选，可不选）' : '先选学科再选章节'}

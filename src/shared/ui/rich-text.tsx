@@ -8,7 +8,8 @@
  * and titles.
  */
 import DOMPurify from 'dompurify';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { fillQuestionImages, isQuestionImage, useQuestionImageLoader } from './question-images';
 import styles from './rich-text.module.css';
 
 import { plainText } from './plain-text';
@@ -123,6 +124,14 @@ function useTypeset(text: string): Typeset | null {
 /** Sanitised HTML of rich text, with every $…$ outside tags typeset when `formula` is given (left as written otherwise). */
 export function richTextHtml(rich: string, typesetFormula: Typeset | null = typeset): string {
   const clean = purifier().sanitize(rich, { ALLOWED_TAGS, ALLOWED_ATTR, RETURN_DOM_FRAGMENT: true });
+  // A 本校题 picture is fetched with the session (question-images.tsx), not by the tag: no src until then.
+  for (const image of clean.querySelectorAll('img')) {
+    const src = image.getAttribute('src') ?? '';
+    if (!isQuestionImage(src)) continue;
+    image.removeAttribute('src');
+    image.setAttribute('data-question-image', src);
+    if (!image.hasAttribute('alt')) image.setAttribute('alt', '图片');
+  }
   const walker = document.createTreeWalker(clean, NodeFilter.SHOW_TEXT);
   const texts: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
@@ -151,8 +160,12 @@ export function richTextHtml(rich: string, typesetFormula: Typeset | null = type
 export function RichText({ text, className }: { text: string; className?: string }) {
   const formula = useTypeset(text);
   const html = useMemo(() => richTextHtml(text, formula), [text, formula]);
+  const ref = useRef<HTMLSpanElement>(null);
+  const loadImage = useQuestionImageLoader();
+  useEffect(() => (ref.current ? fillQuestionImages(ref.current, loadImage) : undefined), [html, loadImage]);
   return (
     <span
+      ref={ref}
       className={className ? `${styles.rich} ${className}` : styles.rich}
       // Sanitised by DOMPurify's allowlist above; KaTeX output carries no scripts (trust: false).
       dangerouslySetInnerHTML={{ __html: html }}

@@ -1,5 +1,6 @@
 import { render, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { QuestionImagesProvider } from '../../../src/shared/ui/question-images';
 import { plainText, RichText, richTextHtml } from '../../../src/shared/ui/rich-text';
 
 describe('rich question text', () => {
@@ -21,6 +22,37 @@ describe('rich question text', () => {
     expect(html).toContain('<b>加粗</b>');
     expect(html).toContain('<td>1</td>');
     expect(html).toContain('<img src="/files/q/1.png" alt="图1">');
+  });
+
+  it('fetches a 本校题 picture with the session (the loader) instead of letting the image tag ask for it', async () => {
+    const src = `/api/question-images/1/${'e'.repeat(32)}.png`;
+    // Without the session's loader the tag has no address at all (the server would answer 401).
+    expect(richTextHtml(`<p>如图</p><p><img src="${src}"></p>`)).toBe(
+      `<p>如图</p><p><img data-question-image="${src}" alt="图片"></p>`,
+    );
+    const blob = new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' });
+    const load = vi.fn(async () => blob);
+    const createObjectURL = vi.fn(() => 'blob:picture-1');
+    const original = URL.createObjectURL;
+    URL.createObjectURL = createObjectURL;
+    onTestFinished(() => {
+      URL.createObjectURL = original;
+    });
+    const { container } = render(
+      <QuestionImagesProvider load={load}>
+        <RichText text={`<p>如图</p><p><img src="${src}"></p>`} />
+        <RichText text={`<img src="${src}">`} />
+      </QuestionImagesProvider>,
+    );
+    await waitFor(() =>
+      expect([...container.querySelectorAll('img')].map((img) => img.getAttribute('src'))).toEqual([
+        'blob:picture-1',
+        'blob:picture-1',
+      ]),
+    );
+    // Fetched once for both.
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(load).toHaveBeenCalledWith(src);
   });
 
   it('drops scripts, event handlers, styles, links and images from elsewhere', () => {

@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Modal } from '@douyinfe/semi-ui-19';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SchoolQuestions } from '../../../src/features/papers/school-questions';
 import type { Question } from '../../../src/shared/contract/papers';
 import { fakeHttp, question, renderWithPapers } from './papers-test-kit';
@@ -112,4 +112,72 @@ describe('/schoolmaterials?tab=questions (本校题)', () => {
       ),
     );
   }, 20_000);
+
+  it('keeps the pictures of a question when it is edited, adds one to 解析, and removes the ones not kept', async () => {
+    const stemPicture = `/api/question-images/1/${'a'.repeat(32)}.png`;
+    const optionPicture = `/api/question-images/1/${'b'.repeat(32)}.jpg`;
+    const added = `/api/question-images/1/${'c'.repeat(32)}.webp`;
+    const dropped = `/api/question-images/1/${'d'.repeat(32)}.png`;
+    const fake = renderTab([
+      question(5, 'single', {
+        shared: false,
+        canEdit: true,
+        stem: `<p>看图选择</p><p><img src="${stemPicture}"></p>`,
+        options: [`甲 <img src="${optionPicture}">`, '乙', '丙', '丁'],
+        answer: ['A'],
+        analysis: '',
+      }),
+    ]);
+    const uploads = [added, dropped];
+    fake.upload.mockImplementation(async () => ({ src: uploads.shift()! }));
+    const putJson = vi.fn(async (url: string, body: Record<string, unknown>) => {
+      void url;
+      return { ...question(5, 'single'), ...body, shared: false, canEdit: true };
+    });
+    (fake.http as unknown as { putJson: typeof putJson }).putJson = putJson;
+
+    await userEvent.click(await screen.findByRole('button', { name: '编辑：第 1 题' }));
+    const dialog = await waitFor(() => {
+      const found = screen.getAllByRole('dialog').find((d) => within(d).queryByText('编辑本校题'));
+      if (!found) throw new Error('no 编辑本校题 dialog');
+      return found;
+    });
+    // Pictures are kept now: no warning that they would be lost.
+    expect(within(dialog).queryByText(/保存后.*丢失/)).toBeNull();
+    expect(
+      within(within(dialog).getByRole('group', { name: '题干图片' })).getByRole('button', { name: '删除题干图片 1' }),
+    ).toBeVisible();
+    expect(
+      within(within(dialog).getByRole('group', { name: '选项 A图片' })).getByRole('button', { name: '删除选项 A图片 1' }),
+    ).toBeVisible();
+
+    // Over 2 MB: refused here, in Chinese, before anything is sent.
+    const picker = within(dialog).getByLabelText('选择解析图片');
+    const huge = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
+    await userEvent.upload(picker, huge);
+    expect(await screen.findByText('图片不能超过 2 MB')).toBeInTheDocument();
+    expect(fake.upload).not.toHaveBeenCalled();
+
+    // Two uploaded to 解析, the second taken out again before saving.
+    const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'fig.png', { type: 'image/png' });
+    await userEvent.upload(picker, png());
+    await waitFor(() => expect(fake.upload).toHaveBeenCalledTimes(1));
+    await userEvent.upload(picker, png());
+    await waitFor(() => expect(fake.upload).toHaveBeenCalledTimes(2));
+    expect(fake.upload).toHaveBeenCalledWith('/api/question-images', expect.any(FormData), {}, expect.anything());
+    await userEvent.click(await within(dialog).findByRole('button', { name: '删除解析图片 2' }));
+
+    await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(putJson).toHaveBeenCalled());
+    const [url, body] = putJson.mock.calls[0]!;
+    expect(url).toBe('/api/questions/5');
+    expect(body).toMatchObject({
+      stem: `看图选择<p><img src="${stemPicture}"></p>`,
+      options: [`甲 <img src="${optionPicture}">`, '乙', '丙', '丁'],
+      analysis: `<p><img src="${added}"></p>`,
+    });
+    // The picture taken out is removed from the server; the kept ones are not.
+    await waitFor(() => expect(fake.deleteQuery).toHaveBeenCalledWith(dropped, undefined, { silent: true }));
+    expect(fake.deleteQuery).toHaveBeenCalledTimes(1);
+  }, 30_000);
 });

@@ -1,4 +1,10 @@
-/** /assistant/analysis (数据分析): the homework's numbers: summary, score bands, classes, questions, knowledge points. */
+/**
+ * /assistant/analysis (数据分析): the homework's numbers: summary, score bands, classes, questions, knowledge
+ * points. 打印 prints it as a report on A4 (a title naming the homework, one chart per row, short tables
+ * kept whole; analysis.module.css's print rules).
+ */
+import { IconPrint } from '@douyinfe/semi-icons';
+import { Button, Typography } from '@douyinfe/semi-ui-19';
 import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useMemo } from 'react';
 import type { HomeworkAnalysis } from '../../../shared/contract/analysis';
@@ -38,26 +44,40 @@ function Body({ data }: { data: HomeworkAnalysis }) {
   );
   return (
     <>
-      <div className={styles.sectionHead}>
+      <div className={`${styles.sectionHead} ${styles.noPrint}`}>
         <span />
-        <ExportButton fileName={`${data.homework.title}-数据分析.xlsx`} sheets={() => homeworkSheets(data)} />
+        <span style={{ display: 'flex', gap: 8 }}>
+          <Button icon={<IconPrint />} onClick={() => window.print()}>
+            打印
+          </Button>
+          <ExportButton fileName={`${data.homework.title}-数据分析.xlsx`} sheets={() => homeworkSheets(data)} />
+        </span>
+      </div>
+      <div className={styles.printOnly}>
+        <Typography.Title heading={4} style={{ textAlign: 'center', margin: 0 }}>
+          {data.homework.title} 数据分析
+        </Typography.Title>
+        <Typography.Paragraph style={{ textAlign: 'center' }}>
+          {data.homework.subjectName} · {data.homework.startDate} 至 {data.homework.dueDate} ·{' '}
+          {data.classId ? data.classes.find((c) => c.id === data.classId)?.name : '全部班级'}
+        </Typography.Paragraph>
       </div>
       <SummaryCards data={data} />
       <div className={styles.grid2}>
-        <Section title="分数段分布（满分的 10%）">
+        <Section title="分数段分布（满分的 10%）" keepTogether>
           <EChart option={bands} label="分数段分布图" />
         </Section>
-        <Section title={<Explained label="各题得分率" help={DENOMINATORS.scoreRate} />}>
+        <Section title={<Explained label="各题得分率" help={DENOMINATORS.scoreRate} />} keepTogether>
           <EChart option={rates} label="各题得分率图" />
         </Section>
       </div>
-      <Section title="班级对比">
+      <Section title="班级对比" keepTogether>
         <ClassTable data={data} />
       </Section>
       <Section title="小题分析">
         <QuestionTable data={data} />
       </Section>
-      <Section title={<Explained label="知识点掌握度" help={DENOMINATORS.mastery} />}>
+      <Section title={<Explained label="知识点掌握度" help={DENOMINATORS.mastery} />} keepTogether>
         <LazyTable
           size="small"
           pagination={false}

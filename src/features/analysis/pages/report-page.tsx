@@ -54,16 +54,16 @@ function Report({ data }: { data: HomeworkAnalysis }) {
         {data.classId ? data.classes.find((c) => c.id === data.classId)?.name : '全部班级'}
       </Typography.Paragraph>
       <SummaryCards data={data} />
-      <Section title="等级分布">
+      <Section title="等级分布" keepTogether>
         <p>{data.summary.gradeBands.map((b) => `${b.band} ${b.count} 人`).join('，')}（按总分占满分比例，不排名）</p>
       </Section>
-      <Section title="班级对比">
+      <Section title="班级对比" keepTogether>
         <ClassTable data={data} />
       </Section>
       <Section title="小题分析">
         <QuestionTable data={data} detailed={false} />
       </Section>
-      <Section title="讲评建议">
+      <Section title="讲评建议" keepTogether>
         <ul>
           {flagged.map((q) => (
             <li key={q.no}>
