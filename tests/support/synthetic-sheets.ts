@@ -35,7 +35,15 @@ const BASE_PX_PER_MM = BASE_DPI / 25.4;
  * degrees give or take 10 (`strayDiagonal`): not an answer.
  */
 export type MarkStyle = 'solid' | 'faint' | 'partial' | 'erased' | 'tick' | 'cross' | 'halfErased' | 'stray' | 'strayDiagonal';
-export type SheetMark = { questionNo: number; label: string; style: MarkStyle };
+export type SheetMark = {
+  questionNo: number;
+  label: string;
+  style: MarkStyle;
+  /** A half-erased mark's grey (150-195 at random without). */
+  grey?: number;
+  /** A half-erased mark keeps darker streaks of the pencil strokes the rubber missed. */
+  strokes?: boolean;
+};
 /** Marks that count as answers: erased marks and stray lines do not. */
 export const COUNTS_AS_MARK: Readonly<Record<MarkStyle, boolean>> = {
   solid: true,
@@ -291,6 +299,7 @@ function drawMark(
   bubble: { xMm: number; yMm: number; wMm: number; hMm: number },
   style: MarkStyle,
   random: () => number,
+  mark: Pick<SheetMark, 'grey' | 'strokes'> = {},
 ) {
   const cx = bubble.xMm + bubble.wMm / 2 + (random() - 0.5) * 0.5;
   const cy = bubble.yMm + bubble.hMm / 2 + (random() - 0.5) * 0.4;
@@ -323,8 +332,25 @@ function drawMark(
       paper.stroke([at(0.75 + j(), -0.75 + j()), at(-0.75 + j(), 0.75 + j())], width, ink);
     }
   } else if (style === 'halfErased') {
-    // Rubbed out halfway: a grey wash over the whole bubble, grey 150-195.
-    paper.ellipse(cx, cy, rx, ry, grain(150 + random() * 45, 16));
+    // Rubbed out halfway: a grey wash over the whole bubble, grey 150-195 (or as given).
+    const level = mark.grey ?? 150 + random() * 45;
+    paper.ellipse(cx, cy, rx, ry, grain(level, 16));
+    if (mark.strokes) {
+      // What the rubber missed: a few streaks of the filling strokes, 6-14 grey levels darker.
+      const ink = level - 6 - random() * 8;
+      for (let k = 0; k < 4; k += 1) {
+        const v = -0.6 + 0.4 * k + (random() - 0.5) * 0.15;
+        const half = Math.sqrt(Math.max(0, 1 - v * v)) * 0.85;
+        paper.stroke(
+          [
+            { x: cx - half * rx, y: cy + v * ry },
+            { x: cx + half * rx, y: cy + v * ry + (random() - 0.5) * 0.4 },
+          ],
+          0.25 + random() * 0.15,
+          ink,
+        );
+      }
+    }
   } else if (style === 'stray' || style === 'strayDiagonal') {
     // A pencil line across the bubble and 1.5-4 mm beyond it on both sides: at any slant up to 30
     // degrees off level or upright, or (diagonal) rising or falling at 35 to 55 degrees.
@@ -411,7 +437,7 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
       const q = layout.objective.find((o) => o.questionNo === mark.questionNo);
       const bubble = q?.options.find((o) => o.label === mark.label);
       if (!q || !bubble) throw new Error(`No bubble ${mark.questionNo}${mark.label} on page ${pageIndex + 1}`);
-      drawMark(paper, bubble, mark.style, random);
+      drawMark(paper, bubble, mark.style, random, mark);
       if (COUNTS_AS_MARK[mark.style]) expected.get(q.questionNo)!.push(mark.label);
     }
     for (const no of options.writeIn ?? []) {

@@ -85,6 +85,19 @@ export const ERASURE_OF_FIRM = 0.6;
 export const GREY_DOUBT_RISE = 0.37;
 /** An erasure beside a firm mark of the same question (the answer changed) is read empty this surely. */
 const ERASURE_CONFIDENCE = 0.8;
+/**
+ * A page of firm marks (`firmPage`): at least this many fills (ink over `SOLID_INK` of the bubble), no
+ * pencil on the page lighter than `LIGHT_OF_FIRM` of their typical rise above the empty level (a light
+ * mark, a tick, a cross, a partial fill, speckle, a grey with pencil grain).
+ */
+export const FIRM_PAGE_MARKS = 6;
+export const LIGHT_OF_FIRM = 0.8;
+/** A rubbed grey within this rise under its page's erasure ceiling is read empty less and less surely. */
+const ERASURE_MARGIN = 0.02;
+/** Ink share a smooth grey may show (noise, JPEG) and still be what a rubber left. */
+const SMOOTH_INK = 0.02;
+/** A mark with less ink than this is read from its fill (on a 1-bit scan, where ink is all there is, such a bubble is light). */
+const GREY_MARK_INK = 0.1;
 /** The marks' fill level when a page has no marks to tell it. */
 const DEFAULT_MARK_FILL = 0.75;
 /**
@@ -731,6 +744,87 @@ export function erasuresBesideMarks<
   return new Set([...greyBesideFirmMarks(bubbles, model)].filter(([, kind]) => kind === 'erasure').map(([b]) => b));
 }
 
+/**
+ * What a page's fills say about its greys (`pageFills`): the fills' typical rise above the empty level,
+ * and, on a page of firm marks, the erasure ceiling (null on any other page).
+ */
+export type PageFills = { fillRise: number; erasureCeiling: number | null };
+
+type GreyCandidate = Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean; crossed?: boolean; streak?: boolean };
+
+/**
+ * A grey with no pencil in it, what a rubber leaves: no speckle, and no more ink than the page's empty
+ * bubbles have or `SMOOTH_INK` (a scanner's noise and JPEG put a few pixels of a grey 150 past the ink
+ * level; pencil that leaves any ink leaves more).
+ */
+function smoothGrey(b: GreyCandidate, model: PageModel): boolean {
+  const noInk = model.emptyInk.level + Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread);
+  return (
+    b.ink <= Math.max(noInk, SMOOTH_INK) && b.specks - model.emptySpecks.level - 3 * model.emptySpecks.spread < SPECKLE_DOUBT
+  );
+}
+
+/**
+ * Three populations on a page: the empty bubbles, the student's marks, and what a rubber left. A page
+ * with at least `FIRM_PAGE_MARKS` fills (ink over `SOLID_INK` of the bubble) shows how the student
+ * marks; `fillRise` is their median rise above the empty level. When nothing else on the page is pencil
+ * lighter than `LIGHT_OF_FIRM` of that (no light mark, tick, cross or partial fill, no speckle, no grey
+ * with pencil in it or too dark for a rubber), the page's marks are firm and the three populations
+ * stand apart: a smooth grey under the `erasureCeiling` is what a rubber left. The ceiling is
+ * `ERASURE_OF_FIRM` of the page's lighter fills (the tenth percentile of their rise), and never above
+ * `GREY_DOUBT_RISE`, where a careful student's light pencil begins. Null with too few fills.
+ */
+export function pageFills(bubbles: readonly GreyCandidate[], model: PageModel): PageFills | null {
+  const rise = (b: GreyCandidate) => b.fill - model.emptyFill.level;
+  const readable = bubbles.filter((b) => !b.line);
+  const fills = readable.filter((b) => !b.crossed && !b.streak && b.ink >= SOLID_INK && isMarked(b, model));
+  if (fills.length < FIRM_PAGE_MARKS) return null;
+  const fillRise = quantile(fills.map(rise), 0.5);
+  const firm = new Set(fills.filter((b) => rise(b) >= LIGHT_OF_FIRM * fillRise));
+  if (firm.size < FIRM_PAGE_MARKS) return { fillRise, erasureCeiling: null };
+  const ceiling = Math.min(GREY_DOUBT_RISE, ERASURE_OF_FIRM * quantile([...firm].map(rise), 0.1));
+  const emptyRise = Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread);
+  for (const b of readable) {
+    if (firm.has(b)) continue;
+    const smooth = smoothGrey(b, model);
+    // A rubbed grey (or an empty bubble): what the page is about.
+    if (smooth && rise(b) < ceiling) continue;
+    // A mark lighter than the fills, speckle, a grey with pencil in it or too dark for a rubber.
+    if (isMarked(b, model) || rise(b) > emptyRise || !smoothGrey({ ...b, ink: 0 }, model)) {
+      return { fillRise, erasureCeiling: null };
+    }
+  }
+  return { fillRise, erasureCeiling: ceiling };
+}
+
+/**
+ * How surely a bubble reads empty as what a rubber left on a page of firm marks (`pageFills`), beside a
+ * firm mark of its question or alone: `ERASURE_CONFIDENCE`, falling to the doubt floor over the last
+ * `ERASURE_MARGIN` under the page's ceiling. Null when it is no smooth grey under that ceiling (or
+ * rises no more than an empty bubble may), a line runs through it, or the page's marks are not firm.
+ */
+export function rubbedGreyConfidence(b: GreyCandidate, model: PageModel, fills: PageFills | null): number | null {
+  const ceiling = fills?.erasureCeiling ?? null;
+  if (ceiling === null || b.line || b.crossed || b.streak) return null;
+  const rise = b.fill - model.emptyFill.level;
+  if (!smoothGrey(b, model) || rise <= Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) || rise >= ceiling) return null;
+  return DOUBT_FLOOR + (ERASURE_CONFIDENCE - DOUBT_FLOOR) * Math.min(1, (ceiling - rise) / ERASURE_MARGIN);
+}
+
+/**
+ * A grey read as a mark by its fill alone (ink under the page's threshold and under `GREY_MARK_INK`),
+ * on a page with fills, rising under `GREY_DOUBT_RISE` and under `ERASURE_OF_FIRM` of the fills: what
+ * a rubber leaves or a very light mark, nothing says which (a scanner's noise puts specks of ink into a
+ * grey 150 as into light pencil). It is never surer than its rise alone makes it, however light the
+ * page's other marks are (light pencil and half-erased marks pull the page's marked level down, so
+ * such a grey would sit high between that level and the empty one). Its cap, or 1.
+ */
+export function greyMarkCap(b: GreyCandidate, model: PageModel, fills: PageFills | null): number {
+  if (fills === null || b.ink >= Math.min(model.ink.threshold, GREY_MARK_INK) || !isMarked(b, model)) return 1;
+  const rise = b.fill - model.emptyFill.level;
+  return rise < Math.min(GREY_DOUBT_RISE, ERASURE_OF_FIRM * fills.fillRise) ? riseConfidence(rise) : 1;
+}
+
 /** Unmarked bubbles within this distance (mm, centre to centre) are a bubble's neighbourhood; at least `LOCAL_MIN` of them make one. */
 export const LOCAL_RADIUS_MM = 20;
 const LOCAL_MIN = 8;
@@ -885,14 +979,24 @@ export function readObjective(
   const neighbours = all
     .filter(({ b }) => !b.line && !b.crossed && !b.streak && !isMarked(b, model))
     .map(({ b, option }) => ({ b, x: option.xMm + option.wMm / 2, y: option.yMm + option.hMm / 2 }));
+  // On a page of firm marks, a smooth grey well under them is what a rubber left, alone or beside a mark.
+  const fillsOfPage = pageFills(
+    all.map(({ b }) => b),
+    model,
+  );
   for (const { q, bubbles } of measured) {
     const grey = greyBesideFirmMarks(bubbles, model);
-    const erased = new Set([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => b));
+    const erased = new Map([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => [b, ERASURE_CONFIDENCE]));
+    for (const b of bubbles) {
+      const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
+      if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
+    }
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
-      if (erased.has(b)) return ERASURE_CONFIDENCE;
+      const rubbed = erased.get(b);
+      if (rubbed !== undefined) return rubbed;
       const c = isMarked(b, model)
-        ? bubbleConfidence(b, model)
+        ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage))
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
