@@ -154,8 +154,11 @@ describe('数据分析 (one homework)', () => {
     expect(screen.getByText('缺考/未扫描 1 人 · 参试率 66.7%')).toBeInTheDocument();
     expect(screen.getAllByText('3.5').length).toBeGreaterThan(0);
     expect(screen.getAllByText('58.3%').length).toBeGreaterThan(0);
-    // The tooltip of 优秀 / 良好 / 及格 names the lines the server resolved for this homework.
-    await userEvent.hover(screen.getByText('优秀 / 良好 / 及格'));
+    // 优秀率 / 良好率 / 及格率 / 低分率 to 0.1 %, as the class table, the Excel and the Word report write them.
+    expect(screen.getByText('优秀率 50.0% · 良好率 50.0% · 低分率 50.0%')).toBeInTheDocument();
+    expect(screen.getAllByText('50.0%').length).toBeGreaterThan(0);
+    // The tooltip of the 及格率 card names the lines the server resolved for this homework.
+    await userEvent.hover(screen.getAllByText('及格率')[0]!);
     expect(
       await screen.findByText(
         '优秀率 / 良好率 / 及格率 / 低分率：总分分别 ≥92.5% / ≥80% / ≥70% / <50% 满分的人数 ÷ 参考人数（分数线见学校设置）',
