@@ -12,7 +12,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { AnalysisServicesProvider } from '../../../src/features/analysis/analysis-services';
 import { CommentaryPage } from '../../../src/features/analysis/pages/commentary-page';
-import { SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
+import { AverageScorePage, SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
 import { HomeworkAnalysisPage } from '../../../src/features/analysis/pages/homework-analysis-page';
 import { OverviewPage } from '../../../src/features/analysis/pages/overview-page';
 import { PersonPage } from '../../../src/features/analysis/pages/person-page';
@@ -239,6 +239,27 @@ describe('数据中心', () => {
     const { get } = renderPage(<SubjectStatsPage />, '/dataCenter/subject', serve());
     expect(await screen.findByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
     expect(get).not.toHaveBeenCalledWith(expect.stringContaining('data-center'), expect.anything());
+  });
+
+  it('班级均分: a grade with no marked student has no difference to itself (—, never 0)', async () => {
+    const empty = { participants: 0, mean: null, scoreRate: null, questionRates: [null] };
+    renderPage(
+      <AverageScorePage />,
+      '/dataCenter/averageScore',
+      serve({
+        '/api/analysis/options': { ...OPTIONS, gradeDirector: true },
+        '/api/analysis/data-center/average-score': {
+          schoolYear: { id: 1, name: '2026级 (初一)' },
+          homework: { id: 3, title: '有理数练习', full: 6 },
+          classes: [{ classId: 4, name: '初一(1)班', enrolled: 40, difference: null, ...empty }],
+          grade: { enrolled: 40, ...empty },
+          questions: [{ no: 1, full: 6, type: 'subjective' }],
+        },
+      }),
+    );
+    await screen.findAllByText('0/40');
+    const grade = screen.getAllByText('年级', { selector: 'td' })[0]!.closest('tr')!;
+    expect([...grade.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['年级', '0/40', '—', '—', '—']);
   });
 });
 

@@ -278,7 +278,11 @@ function AverageScoreBody({
       {() => {
         const data: AverageScore = report.data!;
         type Row = AverageScore['classes'][number];
-        const rows = [...data.classes, { classId: 0, name: '年级', difference: 0, ...data.grade }];
+        // The grade against itself: 0, unless it has no mean (no student 已阅完), when there is nothing to compare.
+        const rows = [
+          ...data.classes,
+          { classId: 0, name: '年级', difference: data.grade.mean === null ? null : 0, ...data.grade },
+        ];
         return (
           <>
             <Section
