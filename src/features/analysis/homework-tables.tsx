@@ -32,19 +32,45 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
       <StatCard
         title={<Explained label="及格率" help={levelsHelp(data.lines)} />}
         value={pct(s.levels?.passRate)}
-        hint={`优秀率 ${pct(s.levels?.excellentRate)} · 良好率 ${pct(s.levels?.goodRate)} · 低分率 ${pct(s.levels?.lowRate)}`}
+        hint={
+          <Phrases
+            parts={[
+              `优秀率 ${pct(s.levels?.excellentRate)}`,
+              `良好率 ${pct(s.levels?.goodRate)}`,
+              `低分率 ${pct(s.levels?.lowRate)}`,
+            ]}
+          />
+        }
       />
       <StatCard
         title={<Explained label="信度" help={DENOMINATORS.reliability} />}
         value={s.reliability ? `${s.reliability.alpha.toFixed(2)}` : '—'}
         hint={
-          s.reliability
-            ? `${s.reliability.method === 'alpha' ? 'Cronbach α' : 'KR-20'} · ${s.reliability.band} · 测量标准误 ${s.reliability.sem.toFixed(2)}`
-            : '参考人数不足 10 人'
+          s.reliability ? (
+            <Phrases
+              parts={[
+                s.reliability.method === 'alpha' ? 'Cronbach α' : 'KR-20',
+                s.reliability.band,
+                `测量标准误 ${s.reliability.sem.toFixed(2)}`,
+              ]}
+            />
+          ) : (
+            '参考人数不足 10 人'
+          )
         }
       />
     </div>
   );
+}
+
+/** Short phrases joined by · that a narrow card wraps between, never inside one (良好率 35.7%). */
+function Phrases({ parts }: { parts: string[] }) {
+  return parts.map((part, i) => (
+    <span key={part}>
+      {i > 0 ? ' · ' : ''}
+      <span className={styles.phrase}>{part}</span>
+    </span>
+  ));
 }
 
 export function QuestionTable({ data, detailed = true }: { data: HomeworkAnalysis; detailed?: boolean }) {
