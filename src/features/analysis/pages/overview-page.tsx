@@ -123,7 +123,8 @@ function OverviewBody({
   const heat = useMemo(
     () => ({
       tooltip: {},
-      grid: { left: 120, right: 16, bottom: 60, top: 10 },
+      // Room under the class names for the colour scale and its 0 / 100, which sat on the names.
+      grid: { left: 120, right: 16, bottom: 96, top: 10 },
       xAxis: { type: 'category', data: data.heatmap.classes.map((c) => c.name) },
       yAxis: { type: 'category', data: data.heatmap.points.map((p) => p.name) },
       visualMap: {
