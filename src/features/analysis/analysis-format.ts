@@ -11,7 +11,7 @@ export const labelText = (label: string) => (label === 'T' ? '对' : label === '
 /** The denominators, named once, for the tooltips. */
 export const DENOMINATORS = {
   scoreRate: '得分率 = 平均分 ÷ 满分；分母为参考人数（有成绩的学生），缺考、未扫描不计入',
-  participation: '参试率 = 参考人数 ÷ 在册人数；缺考、未扫描单列，从不按 0 分计',
+  participation: '参试率 = 参考人数 ÷ 在册人数；未参考的学生（缺考、未扫描、阅卷中）单列，从不按 0 分计',
   discrimination:
     '区分度 D：按总分取前 27% 与后 27% 学生，客观题 D = 高分组得分率 − 低分组得分率，主观题 D = (高分组均分 − 低分组均分) ÷ 满分',
   itemRest: '题总相关：100 × 本题得分与其余题总分的相关系数（样本方差）；任一方差为 0 时不计算',

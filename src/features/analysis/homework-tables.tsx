@@ -5,6 +5,7 @@
 import { Tag, Tooltip } from '@douyinfe/semi-ui-19';
 import { LazyTable } from '../../shared/ui/lazy-table';
 import type { HomeworkAnalysis, HomeworkQuestion } from '../../shared/contract/analysis';
+import { STUDENT_STATUS_LABELS } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { DENOMINATORS, num, pct } from './analysis-format';
 import { levelsHelp, linesText } from './analysis-lines';
@@ -18,7 +19,7 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
       <StatCard
         title={<Explained label="参考 / 在册" help={DENOMINATORS.participation} />}
         value={`${s.participation.participants} / ${s.participation.enrolled}`}
-        hint={`缺考/未扫描 ${s.participation.absent} 人 · 参试率 ${pct(s.participation.rate)}`}
+        hint={`未参考 ${s.participation.absent} 人 · 参试率 ${pct(s.participation.rate)}`}
       />
       <StatCard title="平均分" value={num(s.totals.mean)} hint={`满分 ${s.full} · 标准差 ${num(s.totals.sd, 2)}`} />
       <StatCard title="中位数 / 众数" value={num(s.totals.median)} hint={`众数 ${s.totals.mode.slice(0, 3).join('、') || '—'}`} />
@@ -177,7 +178,7 @@ export function homeworkSheets(data: HomeworkAnalysis): SheetData[] {
       rows: [
         ['参考人数', s.participation.participants],
         ['在册人数', s.participation.enrolled],
-        ['缺考/未扫描', s.participation.absent],
+        ['未参考人数', s.participation.absent],
         ['平均分', num(s.totals.mean, 2)],
         ['标准差', num(s.totals.sd, 2)],
         ['中位数', num(s.totals.median, 2)],
@@ -242,11 +243,10 @@ export function homeworkSheets(data: HomeworkAnalysis): SheetData[] {
         st.code,
         st.name,
         st.className,
-        st.absent ? '缺考/未扫描' : st.total,
+        // Not counted (缺考, 未扫描 or 阅卷中, by name): no total and no right / wrong / blank counts, never 0.
+        st.absent ? STUDENT_STATUS_LABELS[st.status] : st.total,
         st.band ?? '—',
-        st.right,
-        st.wrong,
-        st.blank,
+        ...(st.absent ? [null, null, null] : [st.right, st.wrong, st.blank]),
         ...st.scores,
       ]),
     },

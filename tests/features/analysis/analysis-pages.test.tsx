@@ -151,7 +151,7 @@ describe('数据分析 (one homework)', () => {
     const { saveFile } = renderPage(<HomeworkAnalysisPage />, '/assistant/analysis?homeworkId=3', serve());
     // 2 of 3 took part; mean (6 + 1) / 2 = 3.5; 得分率 3.5 / 6 = 58.3%
     expect(await screen.findByText('2 / 3')).toBeInTheDocument();
-    expect(screen.getByText('缺考/未扫描 1 人 · 参试率 66.7%')).toBeInTheDocument();
+    expect(screen.getByText('未参考 1 人 · 参试率 66.7%')).toBeInTheDocument();
     expect(screen.getAllByText('3.5').length).toBeGreaterThan(0);
     expect(screen.getAllByText('58.3%').length).toBeGreaterThan(0);
     // 优秀率 / 良好率 / 及格率 / 低分率 to 0.1 %, as the class table, the Excel and the Word report write them.
@@ -173,12 +173,14 @@ describe('数据分析 (one homework)', () => {
     const rows = new Map<string, unknown>();
     workbook.getWorksheet('概况')!.eachRow((row) => rows.set(String(row.getCell(1).value), row.getCell(2).value));
     expect(rows.get('参考人数')).toBe(2);
-    expect(rows.get('缺考/未扫描')).toBe(1);
+    expect(rows.get('未参考人数')).toBe(1);
     expect(rows.get('平均分')).toBe('3.5');
     expect(rows.get('得分率')).toBe('58.3%');
     expect(rows.get('分数线')).toBe('优秀 ≥92.5% · 良好 ≥80% · 及格 ≥70% · 低分 <50%');
     const students = workbook.getWorksheet('学生成绩')!;
-    expect(students.getRow(4).getCell(4).value).toBe('缺考/未扫描');
+    // 王五 is 缺考: named so, with no 对 / 错 / 未作答 counts (never 0).
+    expect(students.getRow(4).getCell(4).value).toBe('缺考');
+    expect([6, 7, 8].map((column) => students.getRow(4).getCell(column).value)).toEqual([null, null, null]);
   }, 40_000);
 });
 
