@@ -253,6 +253,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
             },
             {
               title: '题目',
+              className: styles.wrapCell,
               render: (_: unknown, w: PersonAnalysis['wrongQuestions'][number]) => <LazyFormulaLine text={w.stem} />,
             },
           ]}
