@@ -202,6 +202,8 @@ describe('作业讲评 (commentary)', () => {
     renderPage(<CommentaryPage />, '/assistant/commentary?homeworkId=3', projected(false, asked));
     expect(await screen.findByText(/第 1 题/)).toBeInTheDocument();
     expect(screen.getByText('下列数中最小的是')).toBeInTheDocument();
+    // 得分率 as 数据分析 and the report write it (1 of 2 right: 50.0%, not a rounder 50%).
+    expect(screen.getByText('50.0%')).toBeInTheDocument();
     // 李四 answered B: a typical wrong answer, shown as 学生 A.
     expect(screen.getByText(/学生 A/)).toBeInTheDocument();
     expect(screen.queryByText(/李四/)).not.toBeInTheDocument();
