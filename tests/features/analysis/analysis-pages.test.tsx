@@ -246,7 +246,7 @@ describe('数据中心', () => {
   });
 
   it('班级均分: a grade with no marked student has no difference to itself (—, never 0)', async () => {
-    const empty = { participants: 0, mean: null, scoreRate: null, questionRates: [null] };
+    const empty = { participants: 0, mean: null, scoreRate: null, questionRates: [null, null] };
     renderPage(
       <AverageScorePage />,
       '/dataCenter/averageScore',
@@ -255,15 +255,33 @@ describe('数据中心', () => {
         '/api/analysis/data-center/average-score': {
           schoolYear: { id: 1, name: '2026级 (初一)' },
           homework: { id: 3, title: '有理数练习', full: 6 },
-          classes: [{ classId: 4, name: '初一(1)班', enrolled: 40, difference: null, ...empty }],
+          classes: [
+            { classId: 4, name: '初一(1)班', enrolled: 40, difference: null, ...empty },
+            // A class with marks: its per-question 得分率 to 0.1 %, as in the Excel.
+            {
+              classId: 5,
+              name: '初一(2)班',
+              enrolled: 40,
+              participants: 3,
+              mean: 5,
+              scoreRate: 0.625,
+              difference: null,
+              questionRates: [0.6111, 0.6667],
+            },
+          ],
           grade: { enrolled: 40, ...empty },
-          questions: [{ no: 1, full: 6, type: 'subjective' }],
+          questions: [
+            { no: 1, full: 6, type: 'subjective' },
+            { no: 2, full: 2, type: 'single' },
+          ],
         },
       }),
     );
-    await screen.findAllByText('0/40');
+    await screen.findAllByText('0/40', undefined, { timeout: 10_000 });
     const grade = screen.getAllByText('年级', { selector: 'td' })[0]!.closest('tr')!;
     expect([...grade.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['年级', '0/40', '—', '—', '—']);
+    expect(screen.getByText('61.1%')).toBeInTheDocument();
+    expect(screen.getByText('66.7%')).toBeInTheDocument();
   });
 });
 

@@ -361,8 +361,9 @@ function AverageScoreBody({
                   { title: '班级', dataIndex: 'name', fixed: 'left', width: 100 },
                   ...data.questions.map((q, i) => ({
                     title: `${q.no}`,
-                    width: 64,
-                    render: (_: unknown, r: Row) => pct(r.questionRates[i], 0),
+                    width: 72,
+                    // To 0.1 % as the Excel of this page and 数据分析 write it.
+                    render: (_: unknown, r: Row) => pct(r.questionRates[i]),
                   })),
                 ]}
               />
