@@ -8,6 +8,9 @@ export const num = (value: number | null | undefined, digits = 1) =>
 /** Judge answers are stored as T/F bubbles; shown as 对/错. */
 export const labelText = (label: string) => (label === 'T' ? '对' : label === 'F' ? '错' : label);
 
+/** What 未参考 covers, as the Word report says it: a homework a student has no final total in. */
+export const NOT_COUNTED_HELP = '未参考：缺考、未扫描或阅卷中，不按 0 分计';
+
 /** The denominators, named once, for the tooltips. */
 export const DENOMINATORS = {
   scoreRate: '得分率 = 平均分 ÷ 满分；分母为参考人数（有成绩的学生），缺考、未扫描不计入',

@@ -340,6 +340,45 @@ describe('学生学情', () => {
     expect(await screen.findByText('加载失败')).toBeInTheDocument();
   }, 20_000);
 
+  it('calls a homework without a final total 未参考 (缺考, 未扫描 or still 阅卷中), never 缺考 alone', async () => {
+    const trend = (homeworkId: number, absent: boolean) => ({
+      homeworkId,
+      title: `作业${homeworkId}`,
+      startDate: '2026-09-0' + homeworkId,
+      absent,
+      total: absent ? null : 5,
+      full: 6,
+      scoreRate: absent ? null : 5 / 6,
+      classScoreRate: 0.7,
+      band: absent ? null : ('良好' as const),
+      right: absent ? 0 : 1,
+      wrong: absent ? 0 : 1,
+      blank: 0,
+      classRank: null,
+      gradeRank: null,
+    });
+    renderPage(
+      <PersonPage />,
+      '/analysis/person?studentId=41',
+      serve({
+        '/api/analysis/class/students': { classId: 4, students: [{ id: 41, name: '张三', code: '2026010141' }] },
+        '/api/analysis/person': {
+          student: { id: 41, name: '张三', code: '2026010141', className: '初一(1)班', classId: 4 },
+          subject: { id: 2, name: '数学' },
+          ranksAllowed: false,
+          trend: [trend(1, false), trend(2, true)],
+          summary: { taken: 1, absent: 1, scoreRate: 5 / 6, band: '良好' },
+          knowledgePoints: [],
+          wrongQuestions: [],
+        },
+      }),
+    );
+    expect(await screen.findByText('参加 / 未参考')).toBeInTheDocument();
+    expect(screen.getByText('未参考：缺考、未扫描或阅卷中，不按 0 分计')).toBeInTheDocument();
+    expect(await screen.findByText('未参考', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByText(/缺考\/未扫描/)).toBeNull();
+  }, 20_000);
+
   it('says so when the class has no students', async () => {
     renderPage(<PersonPage />, '/analysis/person', serve({ '/api/analysis/class/students': { classId: 4, students: [] } }));
     await userEvent.click(await screen.findByText('请选择学生'));
