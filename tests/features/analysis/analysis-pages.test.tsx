@@ -141,6 +141,30 @@ describe('数据分析 (one homework)', () => {
     expect(await screen.findByText('加载失败')).toBeInTheDocument();
   });
 
+  it('opened from a link, shows the homework under its own subject (not its id under the first subject)', async () => {
+    const chinese = {
+      ...homeworkAnalysis(),
+      homework: { ...homeworkAnalysis().homework, id: 5, title: '名著导读', subjectId: 3 },
+    };
+    renderPage(
+      <HomeworkAnalysisPage />,
+      '/assistant/analysis?homeworkId=5',
+      serve({
+        '/api/analysis/options': {
+          ...OPTIONS,
+          subjects: [...OPTIONS.subjects, { id: 3, name: '语文' }],
+          homework: [
+            ...OPTIONS.homework,
+            { id: 5, title: '名著导读', subjectId: 3, schoolYearId: 1, startDate: '2026-11-24', classIds: [4], scored: false },
+          ],
+        },
+        '/api/analysis/homework/5': chinese,
+      }),
+    );
+    expect(await screen.findByText('名著导读（2026-11-24）')).toBeInTheDocument();
+    expect(screen.getByText('语文')).toBeInTheDocument();
+  });
+
   it('shows an empty state when there is no homework to analyse', async () => {
     renderPage(<HomeworkAnalysisPage />, '/assistant/analysis', serve({ '/api/analysis/options': { ...OPTIONS, homework: [] } }));
     expect(await screen.findByText('暂无可分析的作业')).toBeInTheDocument();
