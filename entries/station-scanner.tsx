@@ -283,7 +283,10 @@ export function createStationScanner(http: HttpClient): UseScannerPort {
       status:
         state === 'loading' ? 'loading' : state === 'serviceNotInstalled' ? 'unavailable' : scanner.busy ? 'scanning' : 'ready',
       problem: problemKind && scanner.error ? { kind: problemKind, message: scanner.error } : null,
-      simulated: chosen === null || chosen === SIMULATED_SOURCE_NAME,
+      simulated: chosen === SIMULATED_SOURCE_NAME,
+      // Never chosen for the operator: on a station whose real scanner lists late, a simulated scan would
+      // put demo pages into real homework.
+      scannerChosen: chosen !== null || scanner.settings.scannerIndex !== null,
       serviceMissing: state !== 'loading' && current.serviceMissing,
       scan: scanner.requestScan,
       stop: scanner.cancelScan,

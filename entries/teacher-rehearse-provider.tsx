@@ -4,6 +4,7 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
+import { NoSchoolSlot } from './no-school-slot';
 import { RichText } from '../src/shared/ui/rich-text';
 import { usePortalServices } from '../src/features/portal/portal-services';
 import { useCurrentSchoolYear } from '../src/features/portal/use-current-school-year';
@@ -16,9 +17,11 @@ const queryClient = new QueryClient({
 
 export function WithRehearse({ children }: { children: ReactNode }) {
   const { http } = usePortalServices();
-  const { schoolYear } = useCurrentSchoolYear();
+  const { orgId, schoolYear } = useCurrentSchoolYear();
   const schoolYearId = schoolYear?.id ?? null;
   const services = useMemo(() => ({ http, schoolYearId, RichText }), [http, schoolYearId]);
+  // Every request of these pages needs a school: a teacher in none is told how to create or join one.
+  if (orgId === null) return <NoSchoolSlot />;
   return (
     <QueryClientProvider client={queryClient}>
       <RehearseServicesProvider services={services}>

@@ -841,7 +841,8 @@ export function createAnalysisService({ db }: { db: Db }) {
           return {
             subjectId,
             name: ofSubject[0]!.subjectName,
-            homeworkCount: ofSubject.length,
+            // The homework behind the figures (with a student 已阅完), as 年级学情 and /bigData count them.
+            homeworkCount: scored.length,
             participations: sum(stats.map((x) => x.s.participation.participants)),
             scoreRate: marksFull(classIds),
             passRate: weighted((x) => x.s.levels?.passRate),

@@ -103,8 +103,12 @@ export function richLines(html: string): Piece[][] {
   const newLine = () => {
     if (lines[lines.length - 1]!.length > 0) lines.push([]);
   };
-  for (const token of html.match(/<[^>]*>|[^<]+/g) ?? []) {
-    if (!token.startsWith('<')) {
+  // A $…$ formula is one token before any tag is looked for: the bank writes $k<1$ with a raw <, which
+  // is no tag (it was dropped, or with a > further on swallowed the text between). A < that starts no tag
+  // is text too. A formula never runs over a closing tag or a block's start (two lone $ in two paragraphs).
+  const tokens = /\$(?:(?!<\/|<(?:p|div|br|img|li|tr|td|th|table)\b)[^$])+\$|<\/?[a-z][^>]*>|[^<$]+|[<$]/gi;
+  for (const token of html.match(tokens) ?? []) {
+    if (!/^<\/?[a-z]/i.test(token)) {
       const text = decodeEntities(token).replace(/\r?\n/g, ' ');
       if (text.trim() === '' && lines[lines.length - 1]!.length === 0) continue;
       lines[lines.length - 1]!.push(...splitFormulas(text, style()));

@@ -30,22 +30,11 @@ export function QueryState({
   return <>{children()}</>;
 }
 
-export function StatCard({
-  title,
-  value,
-  hint,
-  compact = false,
-}: {
-  title: ReactNode;
-  value: ReactNode;
-  hint?: ReactNode;
-  /** A value of several figures (优秀 / 良好 / 及格) in a smaller type, so it keeps to one line. */
-  compact?: boolean;
-}) {
+export function StatCard({ title, value, hint }: { title: ReactNode; value: ReactNode; hint?: ReactNode }) {
   return (
     <Card className={styles.card} bodyStyle={{ padding: 12 }}>
       <div className={styles.cardTitle}>{title}</div>
-      <div className={compact ? `${styles.cardValue} ${styles.cardValueCompact}` : styles.cardValue}>{value}</div>
+      <div className={styles.cardValue}>{value}</div>
       {hint ? <div className={styles.cardHint}>{hint}</div> : null}
     </Card>
   );

@@ -5,6 +5,7 @@
 import { Tag, Tooltip } from '@douyinfe/semi-ui-19';
 import { LazyTable } from '../../shared/ui/lazy-table';
 import type { HomeworkAnalysis, HomeworkQuestion } from '../../shared/contract/analysis';
+import { STUDENT_STATUS_LABELS } from '../../shared/contract/marking';
 import { QUESTION_TYPE_LABELS } from '../../shared/contract/papers';
 import { DENOMINATORS, num, pct } from './analysis-format';
 import { levelsHelp, linesText } from './analysis-lines';
@@ -18,7 +19,7 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
       <StatCard
         title={<Explained label="参考 / 在册" help={DENOMINATORS.participation} />}
         value={`${s.participation.participants} / ${s.participation.enrolled}`}
-        hint={`缺考/未扫描 ${s.participation.absent} 人 · 参试率 ${pct(s.participation.rate)}`}
+        hint={`未参考 ${s.participation.absent} 人 · 参试率 ${pct(s.participation.rate)}`}
       />
       <StatCard title="平均分" value={num(s.totals.mean)} hint={`满分 ${s.full} · 标准差 ${num(s.totals.sd, 2)}`} />
       <StatCard title="中位数 / 众数" value={num(s.totals.median)} hint={`众数 ${s.totals.mode.slice(0, 3).join('、') || '—'}`} />
@@ -28,23 +29,49 @@ export function SummaryCards({ data }: { data: HomeworkAnalysis }) {
         value={pct(s.scoreRate)}
         hint={`年级 ${pct(data.gradeSummary.scoreRate)}`}
       />
+      {/* Each rate to 0.1 %, as the class table, the Excel and the Word report write it. */}
       <StatCard
-        title={<Explained label="优秀 / 良好 / 及格" help={levelsHelp(data.lines)} />}
-        value={`${pct(s.levels?.excellentRate, 0)} / ${pct(s.levels?.goodRate, 0)} / ${pct(s.levels?.passRate, 0)}`}
-        hint={`低分率 ${pct(s.levels?.lowRate)}`}
-        compact
+        title={<Explained label="及格率" help={levelsHelp(data.lines)} />}
+        value={pct(s.levels?.passRate)}
+        hint={
+          <Phrases
+            parts={[
+              `优秀率 ${pct(s.levels?.excellentRate)}`,
+              `良好率 ${pct(s.levels?.goodRate)}`,
+              `低分率 ${pct(s.levels?.lowRate)}`,
+            ]}
+          />
+        }
       />
       <StatCard
         title={<Explained label="信度" help={DENOMINATORS.reliability} />}
         value={s.reliability ? `${s.reliability.alpha.toFixed(2)}` : '—'}
         hint={
-          s.reliability
-            ? `${s.reliability.method} · ${s.reliability.band} · SEM ${s.reliability.sem.toFixed(2)}`
-            : '参考人数不足 10 人'
+          s.reliability ? (
+            <Phrases
+              parts={[
+                s.reliability.method === 'alpha' ? 'Cronbach α' : 'KR-20',
+                s.reliability.band,
+                `测量标准误 ${s.reliability.sem.toFixed(2)}`,
+              ]}
+            />
+          ) : (
+            '参考人数不足 10 人'
+          )
         }
       />
     </div>
   );
+}
+
+/** Short phrases joined by · that a narrow card wraps between, never inside one (良好率 35.7%). */
+function Phrases({ parts }: { parts: string[] }) {
+  return parts.map((part, i) => (
+    <span key={part}>
+      {i > 0 ? ' · ' : ''}
+      <span className={styles.phrase}>{part}</span>
+    </span>
+  ));
 }
 
 export function QuestionTable({ data, detailed = true }: { data: HomeworkAnalysis; detailed?: boolean }) {
@@ -151,7 +178,7 @@ export function homeworkSheets(data: HomeworkAnalysis): SheetData[] {
       rows: [
         ['参考人数', s.participation.participants],
         ['在册人数', s.participation.enrolled],
-        ['缺考/未扫描', s.participation.absent],
+        ['未参考人数', s.participation.absent],
         ['平均分', num(s.totals.mean, 2)],
         ['标准差', num(s.totals.sd, 2)],
         ['中位数', num(s.totals.median, 2)],
@@ -216,11 +243,10 @@ export function homeworkSheets(data: HomeworkAnalysis): SheetData[] {
         st.code,
         st.name,
         st.className,
-        st.absent ? '缺考/未扫描' : st.total,
+        // Not counted (缺考, 未扫描 or 阅卷中, by name): no total and no right / wrong / blank counts, never 0.
+        st.absent ? STUDENT_STATUS_LABELS[st.status] : st.total,
         st.band ?? '—',
-        st.right,
-        st.wrong,
-        st.blank,
+        ...(st.absent ? [null, null, null] : [st.right, st.wrong, st.blank]),
         ...st.scores,
       ]),
     },

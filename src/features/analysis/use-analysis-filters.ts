@@ -29,10 +29,15 @@ export function useAnalysisFilters(options: AnalysisOptions | undefined) {
     return value && DATE.test(value) ? value : null;
   };
   const years = options?.schoolYears ?? [];
-  const schoolYearId = asked('schoolYearId') ?? years.find((y) => y.id === preferredYear)?.id ?? years[0]?.id ?? null;
+  // A homework named in the address (a link from 作业列表 or 阅卷) brings its own school year and subject, so
+  // the filters show it rather than its id under another subject.
+  const askedHomework = (options?.homework ?? []).find((h) => h.id === asked('homeworkId'));
+  const schoolYearId =
+    asked('schoolYearId') ?? askedHomework?.schoolYearId ?? years.find((y) => y.id === preferredYear)?.id ?? years[0]?.id ?? null;
   const homeworkOfYear = (options?.homework ?? []).filter((h) => h.schoolYearId === schoolYearId);
   const subjectId =
     asked('subjectId') ??
+    askedHomework?.subjectId ??
     options?.subjects.find((s) => homeworkOfYear.some((h) => h.subjectId === s.id && h.scored))?.id ??
     options?.subjects[0]?.id ??
     null;

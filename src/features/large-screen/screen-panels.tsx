@@ -335,67 +335,77 @@ function chartFontSize(): number {
   return Math.round(Math.min(window.innerWidth * 0.015, window.innerHeight * 0.027) * 0.62);
 }
 
-function useResultCharts(results: ScreenResults, fontSize: number) {
-  return useMemo(() => {
-    const AXIS = { axisLabel: { color: TEXT, fontSize, interval: 0 }, axisLine: { lineStyle: { color: '#5b6f9a' } } };
-    const grid = { left: fontSize * 3, right: fontSize, top: fontSize * 2, bottom: fontSize * 2 };
-    const names = results.classes.map((c) => c.name);
-    const rates: EChartsCoreOption = {
-      animationDurationUpdate: 800,
-      grid,
-      xAxis: { type: 'category', data: names, ...AXIS },
-      yAxis: { type: 'value', max: 100, ...AXIS, splitLine: { lineStyle: { color: '#233a6b' } } },
-      series: [
-        {
-          type: 'bar',
-          data: results.classes.map((c) => (c.scoreRate === null ? null : Math.round(c.scoreRate * 1000) / 10)),
-          itemStyle: { color: '#3aa0ff' },
-          label: { show: true, position: 'top', color: TEXT, fontSize, formatter: '{c}%' },
-          markLine:
-            results.grade.scoreRate === null
-              ? undefined
-              : {
-                  symbol: 'none',
-                  data: [{ yAxis: Math.round(results.grade.scoreRate * 1000) / 10 }],
-                  lineStyle: { color: '#ffc53d' },
-                  label: { color: '#ffc53d', fontSize, formatter: '年级 {c}%' },
-                },
-        },
-      ],
-    };
-    const bandNames = ['优秀', '良好', '合格', '待合格'] as const;
-    const bandColors = ['#52c41a', '#3aa0ff', '#ffc53d', '#ff7a45'];
-    const bands: EChartsCoreOption = {
-      animationDurationUpdate: 800,
-      legend: { top: 0, itemWidth: fontSize, itemHeight: fontSize * 0.7, textStyle: { color: TEXT, fontSize } },
-      grid,
-      xAxis: { type: 'category', data: names, ...AXIS },
-      yAxis: { type: 'value', ...AXIS, splitLine: { lineStyle: { color: '#233a6b' } } },
-      series: bandNames.map((band, i) => ({
-        name: band,
+/**
+ * The results panel's three charts as ECharts options (pure, so a test can check them against the
+ * components echarts-setup registers: an option whose component is not registered is dropped silently).
+ */
+export function resultChartOptions(results: ScreenResults, fontSize: number) {
+  const AXIS = { axisLabel: { color: TEXT, fontSize, interval: 0 }, axisLine: { lineStyle: { color: '#5b6f9a' } } };
+  const grid = { left: fontSize * 3, right: fontSize, top: fontSize * 2, bottom: fontSize * 2 };
+  const names = results.classes.map((c) => c.name);
+  const rates: EChartsCoreOption = {
+    animationDurationUpdate: 800,
+    // Room on the right for the grade line's label (年级 63.1%), drawn past the line's end.
+    grid: { ...grid, right: fontSize * 6 },
+    xAxis: { type: 'category', data: names, ...AXIS },
+    yAxis: { type: 'value', max: 100, ...AXIS, splitLine: { lineStyle: { color: '#233a6b' } } },
+    series: [
+      {
         type: 'bar',
-        stack: 'bands',
-        itemStyle: { color: bandColors[i] },
-        data: results.classes.map((c) => c.gradeBands.find((b) => b.band === band)?.count ?? 0),
-      })),
-    };
-    const cells = results.heatmap.flatMap((row, y) => row.values.map((v, x) => [x, y, v === null ? '-' : Math.round(v * 100)]));
-    const heat: EChartsCoreOption = {
-      animationDurationUpdate: 800,
-      // Sized with the type (a 4K screen has twice the pixels of 1080p, 1366x768 fewer): 11 characters of a point's name.
-      grid: { left: fontSize * 12, right: fontSize, top: fontSize * 0.5, bottom: fontSize * 2 },
-      xAxis: { type: 'category', data: names, ...AXIS },
-      yAxis: {
-        type: 'category',
-        data: results.heatmap.map((r) => r.name),
-        ...AXIS,
-        axisLabel: { color: TEXT, fontSize, width: fontSize * 11, overflow: 'truncate' },
+        data: results.classes.map((c) => (c.scoreRate === null ? null : Math.round(c.scoreRate * 1000) / 10)),
+        itemStyle: { color: '#3aa0ff' },
+        label: { show: true, position: 'top', color: TEXT, fontSize, formatter: '{c}%' },
+        markLine:
+          results.grade.scoreRate === null
+            ? undefined
+            : {
+                symbol: 'none',
+                data: [{ yAxis: Math.round(results.grade.scoreRate * 1000) / 10 }],
+                lineStyle: { color: '#ffc53d' },
+                label: { color: '#ffc53d', fontSize, formatter: '年级 {c}%' },
+              },
       },
-      visualMap: { min: 0, max: 100, show: false, inRange: { color: ['#ff4d4f', '#ffc53d', '#52c41a'] } },
-      series: [{ type: 'heatmap', data: cells, label: { show: true, color: '#0b1a3a', fontSize } }],
-    };
-    return { rates, bands, heat };
-  }, [results, fontSize]);
+    ],
+  };
+  const bandNames = ['优秀', '良好', '合格', '待合格'] as const;
+  const bandColors = ['#52c41a', '#3aa0ff', '#ffc53d', '#ff7a45'];
+  const bands: EChartsCoreOption = {
+    animationDurationUpdate: 800,
+    legend: { top: 0, itemWidth: fontSize, itemHeight: fontSize * 0.7, textStyle: { color: TEXT, fontSize } },
+    grid,
+    xAxis: { type: 'category', data: names, ...AXIS },
+    yAxis: { type: 'value', ...AXIS, splitLine: { lineStyle: { color: '#233a6b' } } },
+    series: bandNames.map((band, i) => ({
+      name: band,
+      type: 'bar',
+      stack: 'bands',
+      itemStyle: { color: bandColors[i] },
+      data: results.classes.map((c) => c.gradeBands.find((b) => b.band === band)?.count ?? 0),
+    })),
+  };
+  const cells = results.heatmap.flatMap((row, y) => row.values.map((v, x) => [x, y, v === null ? '-' : Math.round(v * 100)]));
+  const heat: EChartsCoreOption = {
+    animationDurationUpdate: 800,
+    // Sized with the type (a 4K screen has twice the pixels of 1080p, 1366x768 fewer): 11 characters of a point's name.
+    grid: { left: fontSize * 12, right: fontSize, top: fontSize * 0.5, bottom: fontSize * 2 },
+    xAxis: { type: 'category', data: names, ...AXIS },
+    yAxis: {
+      type: 'category',
+      data: results.heatmap.map((r) => r.name),
+      // The rows come weakest first and a category axis draws its first row at the bottom: inverted, the
+      // weakest point is on top, as the panel's title says.
+      inverse: true,
+      ...AXIS,
+      axisLabel: { color: TEXT, fontSize, width: fontSize * 11, overflow: 'truncate' },
+    },
+    visualMap: { min: 0, max: 100, show: false, inRange: { color: ['#ff4d4f', '#ffc53d', '#52c41a'] } },
+    series: [{ type: 'heatmap', data: cells, label: { show: true, color: '#0b1a3a', fontSize } }],
+  };
+  return { rates, bands, heat };
+}
+
+function useResultCharts(results: ScreenResults, fontSize: number) {
+  return useMemo(() => resultChartOptions(results, fontSize), [results, fontSize]);
 }
 
 export function ResultsPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {

@@ -42,8 +42,10 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
   const complete = students.filter((s) => s.status === 'complete').length;
   const absent = students.filter((s) => s.status === 'absent').length;
   const unscanned = students.filter((s) => s.status === 'unscanned').length;
-  // 未扫描 and 缺考 are not 0: they stay out of the average.
-  const totals = students.flatMap((s) => (hasScores(s.status) && s.total !== null ? [s.total] : []));
+  const marking = students.filter((s) => s.status === 'marking').length;
+  // As in the analysis pages, a student counts once 已阅完: 未扫描 and 缺考 are not 0, and the total of one
+  // still 阅卷中 lacks the questions not marked yet, so all three stay out of the average.
+  const totals = students.flatMap((s) => (s.status === 'complete' && s.total !== null ? [s.total] : []));
   const average = totals.length === 0 ? null : totals.reduce((sum, t) => sum + t, 0) / totals.length;
 
   const exportExcel = async () => {
@@ -133,7 +135,7 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
           onChange={(value) => setKeyword(value.trim())}
           style={{ width: 200 }}
         />
-        <Typography.Text type="tertiary">{`共 ${students.length} 人，已阅完 ${complete} 人${unscanned > 0 ? `，未扫描 ${unscanned} 人` : ''}${absent > 0 ? `，缺考 ${absent} 人` : ''}${average === null ? '' : `，平均分 ${formatScore(Math.round(average * 10) / 10)}`}`}</Typography.Text>
+        <Typography.Text type="tertiary">{`共 ${students.length} 人，已阅完 ${complete} 人${marking > 0 ? `，阅卷中 ${marking} 人` : ''}${unscanned > 0 ? `，未扫描 ${unscanned} 人` : ''}${absent > 0 ? `，缺考 ${absent} 人` : ''}${average === null ? '' : `，已阅完的平均分 ${formatScore(Math.round(average * 10) / 10)}`}`}</Typography.Text>
         <Button className={styles.toolbarEnd} onClick={() => void navigate(`/assistant/analysis?homeworkId=${homeworkId}`)}>
           数据分析
         </Button>

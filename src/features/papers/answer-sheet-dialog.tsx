@@ -10,6 +10,9 @@ import { downloadAnswerSheetPdf, fetchAnswerSheetPdf } from './papers-api';
 import { usePapersServices } from './papers-services';
 import { LabelledSelect } from '../../shared/ui/labelled-select';
 
+/** The printer calibration page (打印测试; the path is the spec route table's). */
+const PRINT_CALIBRATION_PATH = '/pringtingtest';
+
 type Mode = 'class' | 'student';
 
 export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | null; onClose: () => void }) {
@@ -110,7 +113,12 @@ export function AnswerSheetDialog({ homework, onClose }: { homework: Homework | 
             </label>
           ) : null}
           <Typography.Text type="tertiary" size="small">
-            打印前建议先用“打印测试”页检查打印机比例，打印时请选择“实际大小”。
+            打印前建议先用
+            {/* A new tab, so the print choices made here stay. */}
+            <a href={PRINT_CALIBRATION_PATH} target="_blank" rel="noreferrer">
+              “打印测试”页
+            </a>
+            检查打印机比例，打印时请选择“实际大小”。
           </Typography.Text>
         </div>
         {homework && renderAnswerSheetPreview ? renderAnswerSheetPreview(homework.id) : null}

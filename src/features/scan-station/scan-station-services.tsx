@@ -26,8 +26,10 @@ export type ScanProblem = { kind: ScanProblemKind; message: string };
 export type ScannerPort = {
   status: 'loading' | 'ready' | 'scanning' | 'unavailable';
   problem: ScanProblem | null;
-  /** True when pages come from the simulated scanner (no scanning service on this computer). */
+  /** True when pages come from the simulated scanner (the one chosen in 扫描设置). */
   simulated: boolean;
+  /** False until a scanner is chosen in 扫描设置: 开始扫描 then asks for one. */
+  scannerChosen: boolean;
   /** True when this computer has no scanning service (Dynamic Web TWAIN): the station offers its installers. */
   serviceMissing: boolean;
   scan(): void;

@@ -40,6 +40,10 @@ const PROBLEM_GUIDANCE: Record<ScanProblem['kind'], string> = {
   other: '请在「扫描设置」中重新选择扫描仪后再试。',
 };
 
+/** Before any scanner is chosen: what 开始扫描 needs, and the way to try without a scanner. */
+export const CHOOSE_SCANNER_HINT =
+  '还没有选择扫描仪：请先在「扫描设置」中选择扫描仪。这台电脑没有扫描仪时，可选「模拟扫描仪（演示）」扫描演示页面。';
+
 /** Where to get the scanning service: this computer's installer first, served by our own server. */
 function ServiceInstallers() {
   const os = scanServiceOsOf(navigator.userAgent);
@@ -285,6 +289,9 @@ export function ScanWorkspace({
       ) : null}
       {homework.status === 'failed' ? (
         <Banner type="warning" closeIcon={null} description="作业列表暂时无法读取，可先选择「按二维码识别」进行扫描。" />
+      ) : null}
+      {!scanner.scannerChosen && !scanner.problem ? (
+        <Banner type="info" closeIcon={null} description={CHOOSE_SCANNER_HINT} />
       ) : null}
       {scanner.simulated && scanner.problem?.kind !== 'noService' ? (
         <Banner

@@ -12,7 +12,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { AnalysisServicesProvider } from '../../../src/features/analysis/analysis-services';
 import { CommentaryPage } from '../../../src/features/analysis/pages/commentary-page';
-import { SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
+import { AverageScorePage, SubjectStatsPage } from '../../../src/features/analysis/pages/data-center-pages';
 import { HomeworkAnalysisPage } from '../../../src/features/analysis/pages/homework-analysis-page';
 import { OverviewPage } from '../../../src/features/analysis/pages/overview-page';
 import { PersonPage } from '../../../src/features/analysis/pages/person-page';
@@ -141,6 +141,30 @@ describe('数据分析 (one homework)', () => {
     expect(await screen.findByText('加载失败')).toBeInTheDocument();
   });
 
+  it('opened from a link, shows the homework under its own subject (not its id under the first subject)', async () => {
+    const chinese = {
+      ...homeworkAnalysis(),
+      homework: { ...homeworkAnalysis().homework, id: 5, title: '名著导读', subjectId: 3 },
+    };
+    renderPage(
+      <HomeworkAnalysisPage />,
+      '/assistant/analysis?homeworkId=5',
+      serve({
+        '/api/analysis/options': {
+          ...OPTIONS,
+          subjects: [...OPTIONS.subjects, { id: 3, name: '语文' }],
+          homework: [
+            ...OPTIONS.homework,
+            { id: 5, title: '名著导读', subjectId: 3, schoolYearId: 1, startDate: '2026-11-24', classIds: [4], scored: false },
+          ],
+        },
+        '/api/analysis/homework/5': chinese,
+      }),
+    );
+    expect(await screen.findByText('名著导读（2026-11-24）')).toBeInTheDocument();
+    expect(screen.getByText('语文')).toBeInTheDocument();
+  });
+
   it('shows an empty state when there is no homework to analyse', async () => {
     renderPage(<HomeworkAnalysisPage />, '/assistant/analysis', serve({ '/api/analysis/options': { ...OPTIONS, homework: [] } }));
     expect(await screen.findByText('暂无可分析的作业')).toBeInTheDocument();
@@ -151,11 +175,14 @@ describe('数据分析 (one homework)', () => {
     const { saveFile } = renderPage(<HomeworkAnalysisPage />, '/assistant/analysis?homeworkId=3', serve());
     // 2 of 3 took part; mean (6 + 1) / 2 = 3.5; 得分率 3.5 / 6 = 58.3%
     expect(await screen.findByText('2 / 3')).toBeInTheDocument();
-    expect(screen.getByText('缺考/未扫描 1 人 · 参试率 66.7%')).toBeInTheDocument();
+    expect(screen.getByText('未参考 1 人 · 参试率 66.7%')).toBeInTheDocument();
     expect(screen.getAllByText('3.5').length).toBeGreaterThan(0);
     expect(screen.getAllByText('58.3%').length).toBeGreaterThan(0);
-    // The tooltip of 优秀 / 良好 / 及格 names the lines the server resolved for this homework.
-    await userEvent.hover(screen.getByText('优秀 / 良好 / 及格'));
+    // 优秀率 / 良好率 / 及格率 / 低分率 to 0.1 %, as the class table, the Excel and the Word report write them.
+    for (const phrase of ['优秀率 50.0%', '良好率 50.0%', '低分率 50.0%']) expect(screen.getByText(phrase)).toBeInTheDocument();
+    expect(screen.getAllByText('50.0%').length).toBeGreaterThan(0);
+    // The tooltip of the 及格率 card names the lines the server resolved for this homework.
+    await userEvent.hover(screen.getAllByText('及格率')[0]!);
     expect(
       await screen.findByText(
         '优秀率 / 良好率 / 及格率 / 低分率：总分分别 ≥92.5% / ≥80% / ≥70% / <50% 满分的人数 ÷ 参考人数（分数线见学校设置）',
@@ -170,12 +197,14 @@ describe('数据分析 (one homework)', () => {
     const rows = new Map<string, unknown>();
     workbook.getWorksheet('概况')!.eachRow((row) => rows.set(String(row.getCell(1).value), row.getCell(2).value));
     expect(rows.get('参考人数')).toBe(2);
-    expect(rows.get('缺考/未扫描')).toBe(1);
+    expect(rows.get('未参考人数')).toBe(1);
     expect(rows.get('平均分')).toBe('3.5');
     expect(rows.get('得分率')).toBe('58.3%');
     expect(rows.get('分数线')).toBe('优秀 ≥92.5% · 良好 ≥80% · 及格 ≥70% · 低分 <50%');
     const students = workbook.getWorksheet('学生成绩')!;
-    expect(students.getRow(4).getCell(4).value).toBe('缺考/未扫描');
+    // 王五 is 缺考: named so, with no 对 / 错 / 未作答 counts (never 0).
+    expect(students.getRow(4).getCell(4).value).toBe('缺考');
+    expect([6, 7, 8].map((column) => students.getRow(4).getCell(column).value)).toEqual([null, null, null]);
   }, 40_000);
 });
 
@@ -197,6 +226,8 @@ describe('作业讲评 (commentary)', () => {
     renderPage(<CommentaryPage />, '/assistant/commentary?homeworkId=3', projected(false, asked));
     expect(await screen.findByText(/第 1 题/)).toBeInTheDocument();
     expect(screen.getByText('下列数中最小的是')).toBeInTheDocument();
+    // 得分率 as 数据分析 and the report write it (1 of 2 right: 50.0%, not a rounder 50%).
+    expect(screen.getByText('50.0%')).toBeInTheDocument();
     // 李四 answered B: a typical wrong answer, shown as 学生 A.
     expect(screen.getByText(/学生 A/)).toBeInTheDocument();
     expect(screen.queryByText(/李四/)).not.toBeInTheDocument();
@@ -236,6 +267,45 @@ describe('数据中心', () => {
     const { get } = renderPage(<SubjectStatsPage />, '/dataCenter/subject', serve());
     expect(await screen.findByText('很抱歉，您暂无该操作权限')).toBeInTheDocument();
     expect(get).not.toHaveBeenCalledWith(expect.stringContaining('data-center'), expect.anything());
+  });
+
+  it('班级均分: a grade with no marked student has no difference to itself (—, never 0)', async () => {
+    const empty = { participants: 0, mean: null, scoreRate: null, questionRates: [null, null] };
+    renderPage(
+      <AverageScorePage />,
+      '/dataCenter/averageScore',
+      serve({
+        '/api/analysis/options': { ...OPTIONS, gradeDirector: true },
+        '/api/analysis/data-center/average-score': {
+          schoolYear: { id: 1, name: '2026级 (初一)' },
+          homework: { id: 3, title: '有理数练习', full: 6 },
+          classes: [
+            { classId: 4, name: '初一(1)班', enrolled: 40, difference: null, ...empty },
+            // A class with marks: its per-question 得分率 to 0.1 %, as in the Excel.
+            {
+              classId: 5,
+              name: '初一(2)班',
+              enrolled: 40,
+              participants: 3,
+              mean: 5,
+              scoreRate: 0.625,
+              difference: null,
+              questionRates: [0.6111, 0.6667],
+            },
+          ],
+          grade: { enrolled: 40, ...empty },
+          questions: [
+            { no: 1, full: 6, type: 'subjective' },
+            { no: 2, full: 2, type: 'single' },
+          ],
+        },
+      }),
+    );
+    await screen.findAllByText('0/40', undefined, { timeout: 10_000 });
+    const grade = screen.getAllByText('年级', { selector: 'td' })[0]!.closest('tr')!;
+    expect([...grade.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['年级', '0/40', '—', '—', '—']);
+    expect(screen.getByText('61.1%')).toBeInTheDocument();
+    expect(screen.getByText('66.7%')).toBeInTheDocument();
   });
 });
 
@@ -292,6 +362,45 @@ describe('学生学情', () => {
       expect(get).toHaveBeenCalledWith('/api/analysis/person', expect.objectContaining({ studentId: 42 }), expect.anything()),
     );
     expect(await screen.findByText('加载失败')).toBeInTheDocument();
+  }, 20_000);
+
+  it('calls a homework without a final total 未参考 (缺考, 未扫描 or still 阅卷中), never 缺考 alone', async () => {
+    const trend = (homeworkId: number, absent: boolean) => ({
+      homeworkId,
+      title: `作业${homeworkId}`,
+      startDate: '2026-09-0' + homeworkId,
+      absent,
+      total: absent ? null : 5,
+      full: 6,
+      scoreRate: absent ? null : 5 / 6,
+      classScoreRate: 0.7,
+      band: absent ? null : ('良好' as const),
+      right: absent ? 0 : 1,
+      wrong: absent ? 0 : 1,
+      blank: 0,
+      classRank: null,
+      gradeRank: null,
+    });
+    renderPage(
+      <PersonPage />,
+      '/analysis/person?studentId=41',
+      serve({
+        '/api/analysis/class/students': { classId: 4, students: [{ id: 41, name: '张三', code: '2026010141' }] },
+        '/api/analysis/person': {
+          student: { id: 41, name: '张三', code: '2026010141', className: '初一(1)班', classId: 4 },
+          subject: { id: 2, name: '数学' },
+          ranksAllowed: false,
+          trend: [trend(1, false), trend(2, true)],
+          summary: { taken: 1, absent: 1, scoreRate: 5 / 6, band: '良好' },
+          knowledgePoints: [],
+          wrongQuestions: [],
+        },
+      }),
+    );
+    expect(await screen.findByText('参加 / 未参考')).toBeInTheDocument();
+    expect(screen.getByText('未参考：缺考、未扫描或阅卷中，不按 0 分计')).toBeInTheDocument();
+    expect(await screen.findByText('未参考', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByText(/缺考\/未扫描/)).toBeNull();
   }, 20_000);
 
   it('says so when the class has no students', async () => {

@@ -432,7 +432,8 @@ describe('/correct', () => {
     expect(within(wang).getAllByText('未扫描')).toHaveLength(2);
     expect(within(wang).queryByText('0')).toBeNull();
     expect(within(wang).queryByText('—')).toBeNull();
-    expect(screen.getByText('共 3 人，已阅完 1 人，未扫描 1 人，平均分 9.8')).toBeInTheDocument();
+    // The average counts 已阅完 only, as the analysis does: 李四's 8 lacks the questions not marked yet.
+    expect(screen.getByText('共 3 人，已阅完 1 人，阅卷中 1 人，未扫描 1 人，已阅完的平均分 11.5')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /导出 Excel/ }));
     expect(fake.downloadGet).toHaveBeenCalledWith('/api/marking/homework/3/scores.xlsx', undefined, '第一单元测验-成绩表.xlsx');
     // 数据分析: the homework's analysis.

@@ -105,6 +105,8 @@ describe('/paperlist', () => {
     const dialog = await screen.findByRole('dialog', { name: '打印答题卡' });
     expect(within(dialog).getByText('答题卡预览 1')).toBeInTheDocument();
     expect(within(dialog).getByRole('radio', { name: '每位学生一张' })).toBeInTheDocument();
+    // The calibration page the hint names is one click away.
+    expect(within(dialog).getByRole('link', { name: '“打印测试”页' })).toHaveAttribute('href', '/pringtingtest');
   });
 
   it('opens the roster (loaded after the list) from 学生花名册', async () => {

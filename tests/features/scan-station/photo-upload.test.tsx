@@ -66,6 +66,7 @@ function setup(reading: { status: string; reading: unknown }) {
       status: 'ready',
       problem: null,
       simulated: false,
+      scannerChosen: true,
       serviceMissing: false,
       scan: () => undefined,
       stop: () => undefined,

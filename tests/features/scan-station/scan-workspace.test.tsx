@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ScanWorkspace } from '../../../src/features/scan-station/scan-workspace';
+import { CHOOSE_SCANNER_HINT, ScanWorkspace } from '../../../src/features/scan-station/scan-workspace';
 import {
   ScanStationServicesProvider,
   type ScannerPort,
@@ -47,10 +47,13 @@ function setup({
   get = async () => [],
   postJson = async () => ({ id: 41 }),
   initialHomeworkId = null,
+  port = {},
 }: {
   get?: (url: string) => Promise<unknown>;
   postJson?: (url: string, body: { homeworkId: number | null }) => Promise<unknown>;
   initialHomeworkId?: number | null;
+  /** What the scanner says beyond a chosen, real and ready one. */
+  port?: Partial<Pick<ScannerPort, 'simulated' | 'scannerChosen'>>;
 } = {}) {
   let storageFull = true;
   const stored: UploadItem[] = [];
@@ -94,7 +97,9 @@ function setup({
         status: 'ready',
         problem: null,
         simulated: false,
+        scannerChosen: true,
         serviceMissing: false,
+        ...port,
         scan: scanner.scan,
         stop: scanner.stop,
         renderSettings: () => null,
@@ -185,5 +190,19 @@ describe('ScanWorkspace homework list and refusals', () => {
       expect.anything(),
     );
     expect(scanner.scannedFor).toEqual([other.id]);
+  });
+});
+
+describe('ScanWorkspace before a scanner is chosen', () => {
+  it('asks for one in 扫描设置 (naming the simulated scanner), and never claims the simulated one is in use', () => {
+    setup({ port: { simulated: false, scannerChosen: false } });
+    expect(screen.getByText(CHOOSE_SCANNER_HINT)).toBeInTheDocument();
+    expect(screen.queryByText(/当前使用模拟扫描仪/)).toBeNull();
+  });
+
+  it('says the simulated scanner is in use once it is the one chosen', () => {
+    setup({ port: { simulated: true, scannerChosen: true } });
+    expect(screen.getByText(/当前使用模拟扫描仪/)).toBeInTheDocument();
+    expect(screen.queryByText(CHOOSE_SCANNER_HINT)).toBeNull();
   });
 });

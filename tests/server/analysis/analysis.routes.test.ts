@@ -232,6 +232,11 @@ describe('analysis endpoints', () => {
     );
     expect(subject.subjects.map((s) => s.name).sort()).toEqual(['数学', '英语', '语文'].sort());
     expect(subject.subjects.every((s) => s.scoreRate! > 0.2 && s.scoreRate! < 0.95)).toBe(true);
+    // 作业数 counts the homework behind the figures, as 年级学情 does (a draft or unmarked one is not).
+    const grade = analysisOverviewSchema.parse(
+      data(await director({ method: 'GET', url: `/api/analysis/grade?schoolYearId=${ids.year}&subjectId=${ids.math}` })),
+    );
+    expect(subject.subjects.find((s) => s.subjectId === ids.math)!.homeworkCount).toBe(grade.totals.homeworkCount);
     const correct = correctScoreSchema.parse(
       data(await director({ method: 'GET', url: `/api/analysis/data-center/correct-score?schoolYearId=${ids.year}` })),
     );

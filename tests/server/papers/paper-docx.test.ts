@@ -153,6 +153,38 @@ describe('the Word paper', () => {
     ]);
   });
 
+  it('keeps a < or > inside a formula (the bank writes $k<1$ raw): the formula stays whole, no tag is guessed', () => {
+    expect(richLines('$k<1$ 且 $k\\ne0$')).toEqual([
+      [
+        { kind: 'formula', tex: 'k<1' },
+        { kind: 'text', text: ' 且 ', style: {} },
+        { kind: 'formula', tex: 'k\\ne0' },
+      ],
+    ]);
+    // A < and a later > in two formulas are not one tag swallowing the text between them.
+    expect(richLines('<p>若 $a<b$ 且 $c>d$</p>')).toEqual([
+      [
+        { kind: 'text', text: '若 ', style: {} },
+        { kind: 'formula', tex: 'a<b' },
+        { kind: 'text', text: ' 且 ', style: {} },
+        { kind: 'formula', tex: 'c>d' },
+      ],
+    ]);
+    // Two lone $ in two paragraphs are no formula.
+    expect(richLines('<p>$5</p><p>$6</p>')).toEqual([
+      [
+        { kind: 'text', text: '$', style: {} },
+        { kind: 'text', text: '5', style: {} },
+      ],
+      [
+        { kind: 'text', text: '$', style: {} },
+        { kind: 'text', text: '6', style: {} },
+      ],
+    ]);
+    // An entity-encoded formula reads the same.
+    expect(richLines('$k&lt;1$')).toEqual([[{ kind: 'formula', tex: 'k<1' }]]);
+  });
+
   it('writes formulas as OMML equations and embeds the images (inline and stored)', async () => {
     const loadImage = async (src: string) => (src === '/files/figures/tri.png' ? stored : null);
     const file = await renderPaperDocx(paper(), { withAnswers: true, loadImage });

@@ -119,7 +119,8 @@ export function Commentary({
       <div style={{ display: 'flex', gap: 48, flexWrap: 'wrap', alignItems: 'flex-end' }}>
         <div>
           <Explained label="得分率" help={DENOMINATORS.scoreRate} />
-          <div className={styles.bigNumber}>{pct(q.scoreRate, 0)}</div>
+          {/* To 0.1 % as on 数据分析 and in the report: the same figure, however big the type. */}
+          <div className={styles.bigNumber}>{pct(q.scoreRate)}</div>
           <Tag size="large">{q.scoreRateBand}</Tag> <span>参考 {q.n} 人</span>
         </div>
         <div>

@@ -278,7 +278,11 @@ function AverageScoreBody({
       {() => {
         const data: AverageScore = report.data!;
         type Row = AverageScore['classes'][number];
-        const rows = [...data.classes, { classId: 0, name: '年级', difference: 0, ...data.grade }];
+        // The grade against itself: 0, unless it has no mean (no student 已阅完), when there is nothing to compare.
+        const rows = [
+          ...data.classes,
+          { classId: 0, name: '年级', difference: data.grade.mean === null ? null : 0, ...data.grade },
+        ];
         return (
           <>
             <Section
@@ -357,8 +361,9 @@ function AverageScoreBody({
                   { title: '班级', dataIndex: 'name', fixed: 'left', width: 100 },
                   ...data.questions.map((q, i) => ({
                     title: `${q.no}`,
-                    width: 64,
-                    render: (_: unknown, r: Row) => pct(r.questionRates[i], 0),
+                    width: 72,
+                    // To 0.1 % as the Excel of this page and 数据分析 write it.
+                    render: (_: unknown, r: Row) => pct(r.questionRates[i]),
                   })),
                 ]}
               />

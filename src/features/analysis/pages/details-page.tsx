@@ -6,6 +6,7 @@ import { Modal, Typography } from '@douyinfe/semi-ui-19';
 import { LazyTable } from '../../../shared/ui/lazy-table';
 import { useState } from 'react';
 import type { HomeworkAnalysis, HomeworkStudentRow } from '../../../shared/contract/analysis';
+import { STUDENT_STATUS_LABELS } from '../../../shared/contract/marking';
 import { useAnswerImage } from '../analysis-api';
 import { labelText } from '../analysis-format';
 import { ExportButton } from '../analysis-ui';
@@ -32,7 +33,9 @@ function Matrix({ data }: { data: HomeworkAnalysis }) {
   return (
     <>
       <div className={styles.sectionHead}>
-        <Typography.Text type="tertiary">点击单元格查看作答；灰色为缺考/未扫描（不计 0 分）</Typography.Text>
+        <Typography.Text type="tertiary">
+          点击单元格查看作答；灰色为未参考的学生（缺考、未扫描或阅卷中，不计 0 分）
+        </Typography.Text>
         <ExportButton
           fileName={`${data.homework.title}-作业详情.xlsx`}
           sheets={() => homeworkSheets(data).filter((s) => s.name === '学生成绩')}
@@ -51,7 +54,7 @@ function Matrix({ data }: { data: HomeworkAnalysis }) {
             title: '总分',
             width: 70,
             render: (_: unknown, s: HomeworkStudentRow) =>
-              s.absent ? <Typography.Text type="tertiary">缺考</Typography.Text> : s.total,
+              s.absent ? <Typography.Text type="tertiary">{STUDENT_STATUS_LABELS[s.status]}</Typography.Text> : s.total,
           },
           ...data.questions.map((q, index) => ({
             title: `${q.no}`,

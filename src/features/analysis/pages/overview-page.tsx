@@ -10,7 +10,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { AnalysisOverview } from '../../../shared/contract/analysis';
 import { useAnalysisOptions, useOverview } from '../analysis-api';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
-import { DENOMINATORS, num, pct } from '../analysis-format';
+import { DENOMINATORS, NOT_COUNTED_HELP, num, pct } from '../analysis-format';
 import { levelsHelp } from '../analysis-lines';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
 import styles from '../analysis.module.css';
@@ -123,7 +123,8 @@ function OverviewBody({
   const heat = useMemo(
     () => ({
       tooltip: {},
-      grid: { left: 120, right: 16, bottom: 60, top: 10 },
+      // Room under the class names for the colour scale and its 0 / 100, which sat on the names.
+      grid: { left: 120, right: 16, bottom: 96, top: 10 },
       xAxis: { type: 'category', data: data.heatmap.classes.map((c) => c.name) },
       yAxis: { type: 'category', data: data.heatmap.points.map((p) => p.name) },
       visualMap: {
@@ -163,7 +164,7 @@ function OverviewBody({
     },
     {
       name: '学生',
-      header: ['学号', '姓名', '班级', '参加次数', '缺考/未扫描', '得分率', '等级', ...(data.ranksAllowed ? ['排名'] : [])],
+      header: ['学号', '姓名', '班级', '参加次数', '未参考次数', '得分率', '等级', ...(data.ranksAllowed ? ['排名'] : [])],
       rows: data.students.map((s) => [
         s.code,
         s.name,
@@ -310,7 +311,10 @@ function OverviewBody({
               ),
             },
             { title: '班级', dataIndex: 'className' },
-            { title: '参加/缺考', render: (_: unknown, s: AnalysisOverview['students'][number]) => `${s.taken}/${s.absent}` },
+            {
+              title: <Explained label="参加/未参考" help={NOT_COUNTED_HELP} />,
+              render: (_: unknown, s: AnalysisOverview['students'][number]) => `${s.taken}/${s.absent}`,
+            },
             {
               title: <Explained label="得分率" help={DENOMINATORS.scoreRate} />,
               render: (_: unknown, s: AnalysisOverview['students'][number]) => pct(s.scoreRate),

@@ -16,7 +16,7 @@ import { LazyFormulaLine, plain } from '../../../shared/ui/lazy-rich-text';
 import { useAnalysisOptions, usePerson } from '../analysis-api';
 import { useAnalysisServices } from '../analysis-services';
 import { AnalysisFilterBar } from '../analysis-filter-bar';
-import { DENOMINATORS, num, pct } from '../analysis-format';
+import { DENOMINATORS, NOT_COUNTED_HELP, num, pct } from '../analysis-format';
 import { Explained, ExportButton, QueryState, Section, StatCard } from '../analysis-ui';
 import { LabelledSelect } from '../../../shared/ui/labelled-select';
 import styles from '../analysis.module.css';
@@ -151,7 +151,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
       rows: data.trend.map((t) => [
         t.title,
         t.startDate,
-        t.absent ? '缺考/未扫描' : t.total,
+        t.absent ? '未参考' : t.total,
         t.full,
         pct(t.scoreRate),
         pct(t.classScoreRate),
@@ -192,7 +192,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
           value={pct(data.summary.scoreRate)}
           hint="所参加作业得分之和 ÷ 满分之和"
         />
-        <StatCard title="参加 / 缺考" value={`${data.summary.taken} / ${data.summary.absent}`} hint="缺考、未扫描不按 0 分计" />
+        <StatCard title="参加 / 未参考" value={`${data.summary.taken} / ${data.summary.absent}`} hint={NOT_COUNTED_HELP} />
         <StatCard
           title="对 / 错 / 未作答"
           value={`${total.right} / ${total.wrong} / ${total.blank}`}
@@ -214,7 +214,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
           {
             title: '得分',
             render: (_: unknown, t: PersonAnalysis['trend'][number]) =>
-              t.absent ? <Tag color="grey">缺考/未扫描</Tag> : `${num(t.total)} / ${t.full}`,
+              t.absent ? <Tag color="grey">未参考</Tag> : `${num(t.total)} / ${t.full}`,
           },
           {
             title: <Explained label="得分率" help={DENOMINATORS.scoreRate} />,
@@ -253,6 +253,7 @@ function PersonBody({ data }: { data: PersonAnalysis }) {
             },
             {
               title: '题目',
+              className: styles.wrapCell,
               render: (_: unknown, w: PersonAnalysis['wrongQuestions'][number]) => <LazyFormulaLine text={w.stem} />,
             },
           ]}
