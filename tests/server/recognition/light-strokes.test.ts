@@ -50,7 +50,7 @@ describe('readObjective: a light cross in an otherwise empty bubble', () => {
     const marks = randomMarks(page, seededRandom(8), { blankQuestion: 0 }).filter((m) => m.questionNo !== target.questionNo);
     sheet = await renderSyntheticSheet(fixture, { marks, seed: 8, degrade: { rotationDeg: 0.8, noise: 3 } });
     img = await decodeGrey(sheet.jpeg);
-    // A light pencil cross (grey 170 on paper about 246: a third of the way to toner, lighter than ink)
+    // A light pencil cross (grey 150 on paper about 246: 0.43 of the way to toner, lighter than ink)
     // of 0.3 mm strokes over the middle of the bubble, drawn on the scan.
     const option = page.objective.find((q) => q.questionNo === target.questionNo)!.options.find((o) => o.label === target.label)!;
     const [cx, cy] = [option.xMm + option.wMm / 2, option.yMm + option.hMm / 2];
@@ -62,7 +62,7 @@ describe('readObjective: a light cross in an otherwise empty bubble', () => {
         for (let w = -0.15; w <= 0.15; w += 0.02) {
           const p = applyAffine(sheet.transform, cx + s * sx + w * sy * 0.7, cy + s * sy * 0.7 - w * sx);
           const i = Math.round(p.y) * img.width + Math.round(p.x);
-          img.data[i] = Math.min(img.data[i]!, 170);
+          img.data[i] = Math.min(img.data[i]!, 150);
         }
       }
     }
