@@ -68,6 +68,22 @@ export const HELDOUT_WHAT: Record<HeldoutKind, string> = {
 export type HeldoutFile = { name: string; bytes: Buffer; expected: Map<number, string[]>; seed: number };
 
 type Rng = () => number;
+
+/**
+ * Fast per-pixel noise: a table of 65,536 uniform deviates in [-0.5, 0.5) from the sheet's seed, picked
+ * by a xorshift (a seeded generator called per pixel of a 300 dpi page would make generating slower
+ * than reading).
+ */
+function pixelNoise(rng: Rng): () => number {
+  const table = Float32Array.from({ length: 1 << 16 }, () => rng() - 0.5);
+  let state = Math.floor(rng() * 0x7fffffff) | 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return table[state & 0xffff]!;
+  };
+}
 const between = (rng: Rng, low: number, high: number) => low + rng() * (high - low);
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 
@@ -433,8 +449,9 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
   const lut = new Uint8Array(256);
   for (let v = 0; v < 256; v += 1) lut[v] = Math.round(toner + (paper - toner) * (v / 255) ** gamma);
   const sigma = between(rng, 1.5, 5);
+  const jitter = pixelNoise(rng);
   for (let i = 0; i < grey.length; i += 1) {
-    const n = (rng() + rng() + rng() - 1.5) * 2 * sigma;
+    const n = (jitter() + jitter() + jitter()) * 2 * sigma;
     grey[i] = Math.max(0, Math.min(255, Math.round(lut[grey[i]!]! + n)));
   }
 
@@ -460,7 +477,7 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
           const k = x - Math.floor(w / 2) + dx;
           if (k < 0 || k >= width) continue;
           const i = y * width + k;
-          grey[i] = level === 255 ? 255 : Math.min(grey[i]!, Math.round(level + (rng() - 0.5) * 16));
+          grey[i] = level === 255 ? 255 : Math.min(grey[i]!, Math.round(level + jitter() * 16));
         }
       }
     }
@@ -476,7 +493,8 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
         .raw()
         .toBuffer(),
     );
-    const bits = kind === 'faint1bitThreshold' ? threshold(blurred, between(rng, 120, 170), rng) : dither(blurred, width, height);
+    const bits =
+      kind === 'faint1bitThreshold' ? threshold(blurred, between(rng, 120, 170), jitter) : dither(blurred, width, height);
     const asTiff = plan.index % 2 === 0;
     const image = sharp(bits, raw);
     const bytes = asTiff
@@ -494,7 +512,7 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
     const rgb = new Uint8Array(width * height * 3);
     for (let i = 0; i < grey.length; i += 1) {
       for (let ch = 0; ch < 3; ch += 1) {
-        const v = grey[i]! * tint[ch]! + (rng() - 0.5) * 8;
+        const v = grey[i]! * tint[ch]! + jitter() * 8;
         rgb[i * 3 + ch] = v < 0 ? 0 : v > 255 ? 255 : v;
       }
     }
@@ -512,9 +530,9 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
 }
 
 /** A 1-bit scan by a threshold that varies a little across the sensor. */
-function threshold(pixels: Uint8Array, cut: number, rng: Rng): Uint8Array {
+function threshold(pixels: Uint8Array, cut: number, jitter: () => number): Uint8Array {
   const out = new Uint8Array(pixels.length);
-  for (let i = 0; i < pixels.length; i += 1) out[i] = pixels[i]! < cut + (rng() - 0.5) * 20 ? 0 : 255;
+  for (let i = 0; i < pixels.length; i += 1) out[i] = pixels[i]! < cut + jitter() * 20 ? 0 : 255;
   return out;
 }
 

@@ -7,9 +7,10 @@
 // server/services/marking/page-settlement.ts). Per kind: pages located, questions right, pages to
 // review, and the wrong answers that would be scored without review (goal 0).
 // HELDOUT_SHEETS sets the sheets per kind (default 12), HELDOUT_KINDS picks kinds (comma-separated),
-// HELDOUT_DIR keeps the images (and template.json) there, HELDOUT_THREADS the CLI's threads (default 2).
+// HELDOUT_DIR keeps the images (and template.json, truth.json) there, HELDOUT_THREADS the CLI's threads (default 2);
+// HELDOUT_REUSE=1 reads the images already in HELDOUT_DIR again (after a change to the engine) instead of generating them.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -31,15 +32,26 @@ await mkdir(dir, { recursive: true });
 await writeFile(path.join(dir, 'template.json'), JSON.stringify(fixture.template));
 
 const started = performance.now();
-const sheets: (HeldoutFile & { kind: HeldoutKind; file: string })[] = [];
-for (const kind of kinds) {
+type Sheet = Omit<HeldoutFile, 'bytes'> & { kind: HeldoutKind; file: string };
+const sheets: Sheet[] = [];
+const truthFile = path.join(dir, 'truth.json');
+if (process.env.HELDOUT_REUSE === '1') {
+  type Stored = Omit<Sheet, 'expected'> & { expected: [number, string[]][] };
+  for (const s of JSON.parse(await readFile(truthFile, 'utf8')) as Stored[]) {
+    if (kinds.includes(s.kind)) sheets.push({ ...s, expected: new Map(s.expected) });
+  }
+}
+for (const kind of sheets.length > 0 ? [] : kinds) {
   for (let index = 0; index < PER_KIND; index += 1) {
     const seed = 70000 + HELDOUT_KINDS.indexOf(kind) * 1000 + index;
     const sheet = await renderHeldout(fixture, { kind, index, seed });
     const file = path.join(dir, sheet.name);
     await writeFile(file, sheet.bytes);
-    sheets.push({ ...sheet, kind, file });
+    sheets.push({ name: sheet.name, seed: sheet.seed, expected: sheet.expected, kind, file });
   }
+}
+if (process.env.HELDOUT_REUSE !== '1') {
+  await writeFile(truthFile, JSON.stringify(sheets.map((s) => ({ ...s, expected: [...s.expected] }))));
 }
 const generated = (performance.now() - started) / 1000;
 
@@ -118,7 +130,7 @@ for (const sheet of sheets) {
 
 const pct = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)} %`);
 console.log(
-  `recognition held-out check: ${sheets.length} sheets (${PER_KIND} per kind) generated in ${generated.toFixed(0)} s, ` +
+  `recognition held-out check: ${sheets.length} sheets generated in ${generated.toFixed(0)} s, ` +
     `read by \`npm run recognize\` (${THREADS} threads) in ${cliSeconds.toFixed(0)} s; scored by the server's rule (heldBackForReview); images in ${dir}`,
 );
 console.log(
