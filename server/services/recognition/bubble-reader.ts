@@ -941,13 +941,18 @@ export function readObjective(
   const neighbours = all
     .filter(({ b }) => !b.line && !b.crossed && !b.streak && !isMarked(b, model))
     .map(({ b, option }) => ({ b, x: option.xMm + option.wMm / 2, y: option.yMm + option.hMm / 2 }));
-  const lightCaps = lightStrokeCaps(neighbours.map(({ b }) => b));
+  // Erasures beside a firm mark are judged too (a grey read as what a rubber left may be a light second mark).
+  const erasedMarks = measured.flatMap(({ bubbles }) =>
+    [...erasuresBesideMarks(bubbles, model)].filter((b) => isMarked(b, model)),
+  );
+  const lightCaps = lightStrokeCaps([...neighbours.map(({ b }) => b), ...erasedMarks]);
   for (const { q, bubbles } of measured) {
     const grey = greyBesideFirmMarks(bubbles, model);
     const erased = new Set([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => b));
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
-      if (erased.has(b)) return ERASURE_CONFIDENCE;
+      // What a rubber leaves is lighter than pencil strokes: strokes left in an "erasure" may be a light second mark.
+      if (erased.has(b)) return Math.min(ERASURE_CONFIDENCE, lightCaps.get(b) ?? 1);
       const c = isMarked(b, model)
         ? bubbleConfidence(b, model)
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));

@@ -83,3 +83,38 @@ describe('readObjective: a light cross in an otherwise empty bubble', () => {
     }
   });
 });
+
+describe('readObjective: a light second mark beside a fill, not what a rubber leaves', () => {
+  const fixture = sheetFixture(standardSpec(4101));
+  const page = fixture.template.pages[0]!;
+  const target = { questionNo: 13, label: 'D' };
+  let sheet: SyntheticSheet;
+  let img: GreyImage;
+
+  beforeAll(async () => {
+    // A firm fill on B of multiple-choice question 13; D gets a light even wash of pencil (grey about
+    // 178 give or take 20, under what a rubber's grey rises to beside B), drawn on the scan.
+    const marks = randomMarks(page, seededRandom(9), { blankQuestion: 0 }).filter((m) => m.questionNo !== target.questionNo);
+    marks.push({ questionNo: target.questionNo, label: 'B', style: 'solid' });
+    sheet = await renderSyntheticSheet(fixture, { marks, seed: 9, degrade: { rotationDeg: -0.6, noise: 3 } });
+    img = await decodeGrey(sheet.jpeg);
+    const option = page.objective.find((q) => q.questionNo === target.questionNo)!.options.find((o) => o.label === target.label)!;
+    const random = seededRandom(3);
+    const [cx, cy, rx, ry] = [option.xMm + option.wMm / 2, option.yMm + option.hMm / 2, option.wMm / 2, option.hMm / 2];
+    for (let v = -1; v <= 1; v += 0.01) {
+      for (let u = -1; u <= 1; u += 0.01) {
+        if (u * u + v * v > 0.95) continue;
+        const p = applyAffine(sheet.transform, cx + u * rx, cy + v * ry);
+        const i = Math.round(p.y) * img.width + Math.round(p.x);
+        img.data[i] = Math.min(img.data[i]!, Math.round(178 + (random() - 0.5) * 40));
+      }
+    }
+  });
+
+  it('does not read it as an erasure with confidence: the question goes to review', () => {
+    const { readings } = readObjective(img, sheet.transform, page.objective, 22);
+    const q = readings.find((r) => r.questionNo === target.questionNo)!;
+    expect(q.marked).toContain('B');
+    expect(q.confidence).toBeLessThan(LOW_CONFIDENCE);
+  });
+});
