@@ -951,8 +951,10 @@ export function readObjective(
     const erased = new Set([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => b));
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
-      // What a rubber leaves is lighter than pencil strokes: strokes left in an "erasure" may be a light second mark.
-      if (erased.has(b)) return Math.min(ERASURE_CONFIDENCE, lightCaps.get(b) ?? 1);
+      // What a rubber leaves is lighter than pencil strokes: on a multiple-choice question, where a
+      // second mark is legal and no double-mark rule catches it, strokes left in an "erasure" may be a
+      // light second answer.
+      if (erased.has(b)) return Math.min(ERASURE_CONFIDENCE, (q.type === 'multiple' && lightCaps.get(b)) || 1);
       const c = isMarked(b, model)
         ? bubbleConfidence(b, model)
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
