@@ -24,7 +24,8 @@ import { createRecognitionEngine } from '../../server/services/recognition/recog
 import { decodeGrey } from '../../server/services/recognition/grey-image';
 import type { AnswerSheetSpec, AnswerSheetTemplate, ObjectiveQuestionLayout } from '../../src/shared/contract/answer-sheet';
 import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
-import { LOW_CONFIDENCE, type PageReading, type RecognitionProblemKind } from '../../src/shared/contract/recognition';
+import type { PageReading, RecognitionProblemKind } from '../../src/shared/contract/recognition';
+import { ENGINE_PAGE_KINDS, heldBackForReview } from '../../server/services/marking/page-settlement';
 import { layoutAnswerSheet } from '../../src/shared/lib/answer-sheet-layout';
 import { seededRandom } from '../../src/shared/lib/simulated-scan';
 import { createSheetPool } from '../../tests/support/synthetic-sheet-pool';
@@ -215,20 +216,15 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
 }
 
 /**
- * Whether the server would hold a question back for review instead of scoring it, by the rule of
- * server/services/marking/page-settlement.ts (questionProblems and the page-level kinds): a page that
- * cannot be placed holds back everything; otherwise a question with a problem of its own, a confidence
- * under LOW_CONFIDENCE, or two marks on a single-choice or judge question.
+ * Whether the server would hold a question back for review instead of scoring it: the server's own rule
+ * (heldBackForReview of server/services/marking/page-settlement.ts, the function settlePage uses), not
+ * a copy of it. A page that cannot be placed holds back everything; otherwise a question with a
+ * problem of its own, a confidence under LOW_CONFIDENCE, or two marks on a single-choice or judge question.
  */
 function heldBack(reading: PageReading, q: ObjectiveQuestionLayout): boolean {
-  if (reading.problems.some((p) => PAGE_BLOCKING.has(p.kind))) return true;
-  if (reading.problems.some((p) => p.questionNo === q.questionNo && QUESTION_KINDS.has(p.kind))) return true;
-  const read = reading.objective.find((o) => o.questionNo === q.questionNo);
-  if (!read || read.confidence < LOW_CONFIDENCE) return true;
-  return (q.type === 'single' || q.type === 'judge') && read.marked.length > 1;
+  return heldBackForReview(reading, q, q.type);
 }
-const PAGE_BLOCKING: ReadonlySet<RecognitionProblemKind> = new Set(['fiducialsNotFound', 'qrUnreadable', 'blankPage']);
-const QUESTION_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['multipleMarks', 'lowConfidence']);
+const PAGE_BLOCKING = ENGINE_PAGE_KINDS;
 
 /** Whether the printed fiducials are all inside the scan (a skewed, enlarged print can lose a corner). */
 function fiducialsInside(sheet: SyntheticSheet, template: AnswerSheetTemplate, pageIndex: number): boolean {

@@ -38,7 +38,8 @@ export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
 ]);
 /** Problems of one objective question; the rest of the page counts. */
 export const QUESTION_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['multipleMarks', 'lowConfidence']);
-const ENGINE_PAGE_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['fiducialsNotFound', 'qrUnreadable', 'blankPage']);
+/** Problems the engine raises about a whole page: the page counts for nothing until they are resolved. */
+export const ENGINE_PAGE_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['fiducialsNotFound', 'qrUnreadable', 'blankPage']);
 
 type Recognition = typeof pageRecognitions.$inferSelect;
 type ReviewItemRow = typeof reviewItems.$inferSelect;
@@ -114,8 +115,9 @@ async function studentOf(tx: Db, rec: Recognition, reading: PageReading): Promis
 /**
  * The server-side checks of one objective question when the engine raised nothing for it. A question
  * the engine did not read at all gets an empty reading, so the reviewer can still set its answer.
+ * Exported for the recognition benchmarks, which score by this very rule.
  */
-function questionProblems(reading: PageReading, layout: ObjectiveQuestionLayout, type: string | undefined): Problem[] {
+export function questionProblems(reading: PageReading, layout: ObjectiveQuestionLayout, type: string | undefined): Problem[] {
   const questionNo = layout.questionNo;
   const objective = reading.objective.find((o) => o.questionNo === questionNo);
   const raised = reading.problems
@@ -133,6 +135,17 @@ function questionProblems(reading: PageReading, layout: ObjectiveQuestionLayout,
     return [{ kind: 'multipleMarks', questionNo, detail: 'server check', reading: objective }];
   }
   return [];
+}
+
+/**
+ * Whether the server holds a question of a read page back for a person instead of scoring it, from the
+ * engine's reading alone: a page-level problem of the engine blocks the whole page, otherwise the
+ * question's own problems (questionProblems). `type` is the question's type in the homework. The
+ * server's own page problems (another homework, a duplicate, an unknown student) block more; the
+ * benchmarks, which know the sheet, need only this.
+ */
+export function heldBackForReview(reading: PageReading, layout: ObjectiveQuestionLayout, type: string | undefined): boolean {
+  return reading.problems.some((p) => ENGINE_PAGE_KINDS.has(p.kind)) || questionProblems(reading, layout, type).length > 0;
 }
 
 /**

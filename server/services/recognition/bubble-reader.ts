@@ -121,6 +121,26 @@ const SPECKLE_DOUBT = 4;
  */
 const OUTLINE_EDGE_SHARE = 0.95;
 const OUTLINE_MAX_INK = 0.06;
+/**
+ * Light strokes: a pixel darker than this share of the way from paper to toner (lighter than ink: the
+ * grey of a pencil tick or cross on a scan whose gamma or contrast lifts pencil above the ink level).
+ * Only the core of the inside is looked at (within `EDGE_BAND` of its centre), clear of the printed
+ * outline a fit a little off or a photo's curl shows in the outer band.
+ */
+const LIGHT_LEVEL = 0.35;
+/**
+ * An empty-read bubble whose core holds this much more light-stroke share than the page's empty
+ * bubbles of the same option letter (the printed letter is in every one of them) starts to be
+ * doubtful, and is as doubtful as a trace of pencil (`DOUBT_FLOOR`) `LIGHT_RISE_SPAN` further on.
+ * What a rubber leaves of a mark (grey 200-230 in patches) rises under 0.03 in nine of ten bubbles
+ * and under the start in all but a few; a light cross of a gamma-lifted scan rises 0.15.
+ */
+export const LIGHT_RISE_START = 0.07;
+const LIGHT_RISE_SPAN = 0.04;
+/** Empty bubbles of one letter needed for its own level; fewer, and the letter is not judged this way. */
+const LIGHT_MIN_PEERS = 3;
+/** A grey darker than `LIGHT_LEVEL` over this share of a bubble's core is a wash (a rubber's, or a light fill), not strokes. */
+const WASH_CORE = 0.8;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -190,6 +210,8 @@ export type BubbleMeasure = {
   diagonal: boolean;
   /** Share of the inside left out (a band given to measure beside). */
   hidden: number;
+  /** Share of the inside's core (within `EDGE_BAND` of its centre) darker than `LIGHT_LEVEL`: light strokes and the printed letter. */
+  coreLight: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
@@ -259,6 +281,8 @@ export function measureBubble(
   let innerCount = 0;
   let ringCount = 0;
   const edge = new Uint32Array(256);
+  const core = new Uint32Array(256);
+  let coreCount = 0;
   for (let y = top; y <= bottom; y += 1) {
     const row = y * img.width;
     // Template millimetres of the row's first pixel, relative to the bubble centre; step per pixel.
@@ -274,6 +298,10 @@ export function measureBubble(
         inkCount += 1;
         inside[value]! += 1;
         if (inner > EDGE_BAND_SQ) edge[value]! += 1;
+        else {
+          core[value]! += 1;
+          coreCount += 1;
+        }
       } else if (Math.abs(u) <= mx && Math.abs(v) <= my && (u / orx) ** 2 + (v / ory) ** 2 > 1) {
         paper[value]! += 1;
         paperCount += 1;
@@ -301,6 +329,7 @@ export function measureBubble(
     across: null,
     diagonal: false,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
+    coreLight: 0,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -321,6 +350,9 @@ export function measureBubble(
     dark += inside[g] as number;
     edgeDark += edge[g] as number;
   }
+  const lightBelow = white - LIGHT_LEVEL * range;
+  let light = 0;
+  for (let g = 0; g < lightBelow && g < 256; g += 1) light += core[g] as number;
 
   // Separate specks of ink inside (8-connected starts): a 1-bit scanner keeps faint pencil as scattered
   // specks, where dust is one blob and a mark's strokes are a few.
@@ -402,6 +434,7 @@ export function measureBubble(
     across,
     diagonal: across !== null && vertical === horizontal,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
+    coreLight: coreCount === 0 ? 0 : light / coreCount,
   };
 }
 
@@ -867,6 +900,31 @@ export function localEmptyModel(
   };
 }
 
+/**
+ * How sure each empty-read bubble is that no light stroke lies in it, against the page's other empty
+ * bubbles of the same option letter: a tick or a cross of pencil that a scan's gamma or contrast (or
+ * a hard pencil) leaves lighter than ink adds little to a bubble's mean darkness, but its strokes
+ * darken part of the core beyond what the printed letter does in every empty bubble of that letter.
+ * What a rubber leaves (lighter still) and a dust speck (too small) stay under the start. Bubbles a
+ * line or streak runs through are judged by their own rules and left out, as are letters with fewer
+ * than `LIGHT_MIN_PEERS` empty bubbles on the page. Returns a confidence cap per bubble, 1 when clear.
+ */
+export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { label: string }>(
+  empty: readonly B[],
+): Map<B, number> {
+  const byLabel = new Map<string, number[]>();
+  for (const b of empty) byLabel.set(b.label, [...(byLabel.get(b.label) ?? []), b.coreLight]);
+  const caps = new Map<B, number>();
+  for (const b of empty) {
+    const peers = byLabel.get(b.label)!;
+    if (peers.length < LIGHT_MIN_PEERS) continue;
+    const rise = b.coreLight - quantile(peers, 0.5);
+    if (rise <= LIGHT_RISE_START) continue;
+    caps.set(b, Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * (rise - LIGHT_RISE_START)) / LIGHT_RISE_SPAN));
+  }
+  return caps;
+}
+
 /** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
 export function readObjective(
   img: GreyImage,
@@ -984,6 +1042,15 @@ export function readObjective(
     all.map(({ b }) => b),
     model,
   );
+  // Erasures are judged too (a grey read as what a rubber left may be a light second mark): those beside a
+  // firm mark and the rubbed greys of a page of firm marks.
+  const erasedMarks = measured.flatMap(({ bubbles }) =>
+    [
+      ...erasuresBesideMarks(bubbles, model),
+      ...bubbles.filter((b) => rubbedGreyConfidence(b, model, fillsOfPage) !== null),
+    ].filter((b) => isMarked(b, model)),
+  );
+  const lightCaps = lightStrokeCaps([...neighbours.map(({ b }) => b), ...new Set(erasedMarks)]);
   for (const { q, bubbles } of measured) {
     const grey = greyBesideFirmMarks(bubbles, model);
     const erased = new Map([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => [b, ERASURE_CONFIDENCE]));
@@ -993,14 +1060,24 @@ export function readObjective(
     }
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const confidences = bubbles.map((b) => {
+      // Light strokes in a grey read as an erasure may be a light tick, cross or second answer: a grey
+      // with light strokes beyond its letter's empty bubbles is as doubtful as they make it when it stands
+      // alone on its question, unless it darkens the whole core (a wash: a rubber's, judged by the page's
+      // fills), and beside a mark on a multiple-choice question, where a second mark is legal and no
+      // double-mark rule catches it.
       const rubbed = erased.get(b);
-      if (rubbed !== undefined) return rubbed;
+      if (rubbed !== undefined) {
+        const beside = bubbles.some((other) => other !== b && isMarked(other, model) && !erased.has(other));
+        const strokes = beside ? q.type === 'multiple' : b.coreLight < WASH_CORE;
+        return Math.min(rubbed, (strokes && lightCaps.get(b)) || 1);
+      }
       const c = isMarked(b, model)
         ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage))
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
       if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
+      if (!isMarked(b, model) && lightCaps.has(b)) return Math.min(c, lightCaps.get(b)!);
       if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });

@@ -11,11 +11,17 @@ export type GreyImage = { data: Uint8Array; width: number; height: number };
  * Decodes a scanned JPEG to one grey byte per pixel. A colour JPEG gives its green channel: sharp's
  * greyscale conversion goes through linear light and costs three times as much, and on a black and
  * white page the three channels agree; green is also where both blue and black pen ink are dark.
+ * An image with an alpha channel (a PNG from a scan tool or an editor) is laid on white paper first:
+ * its transparent parts are paper whatever colour they hide (often black).
  */
 export async function decodeGrey(image: Buffer): Promise<GreyImage> {
   const decoder = sharp(image, { failOn: 'truncated' });
-  const { channels } = await decoder.metadata();
-  const pipeline = channels === undefined || channels < 3 ? decoder.extractChannel(0) : decoder.extractChannel(1);
+  const { channels, hasAlpha } = await decoder.metadata();
+  const pipeline = hasAlpha
+    ? decoder.flatten({ background: '#ffffff' }).extractChannel(1)
+    : channels === undefined || channels < 3
+      ? decoder.extractChannel(0)
+      : decoder.extractChannel(1);
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`Expected one channel, got ${info.channels}`);
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };

@@ -279,6 +279,7 @@ export async function recognizePage(
 ): Promise<RecognitionResult> {
   const started = performance.now();
   const img = await decodeGrey(image);
+  if (Math.min(img.width, img.height) < MIN_PAGE_SIDE_PX) return tooSmall(img, started);
   const first = await recognizeGrey(img, resolveTemplate, options);
   // A photo is always read through its homography, even when an affine fit of its corners passed: a
   // tilt the four corners barely show still moves the bubbles between them.
@@ -309,6 +310,35 @@ export async function recognizePage(
   }
   result.reading.elapsedMs = round(performance.now() - started, 1);
   return result;
+}
+
+/**
+ * The shorter side of an image below which it is no scanned page (an A4 page at 50 dpi, about the
+ * least its QR can be read at, is 413 pixels wide; a thumbnail or an icon is less): reported as such
+ * rather than read as a blank page.
+ */
+export const MIN_PAGE_SIDE_PX = 400;
+
+function tooSmall(img: GreyImage, started: number): RecognitionResult {
+  const reading: PageReading = {
+    qr: null,
+    qrText: null,
+    rotation: 0,
+    transform: null,
+    scale: null,
+    skewDeg: null,
+    objective: [],
+    regions: [],
+    confidence: 0,
+    problems: [
+      {
+        kind: 'fiducialsNotFound',
+        detail: `image ${img.width} x ${img.height} px: too small for a scanned page (under ${MIN_PAGE_SIDE_PX} px a side)`,
+      },
+    ],
+    elapsedMs: round(performance.now() - started, 1),
+  };
+  return { reading, regions: [] };
 }
 
 type GreyOutcome = { result: RecognitionResult; blank: boolean };

@@ -164,8 +164,15 @@ describe('readObjective on generated pages with half-erased marks', () => {
       // On a noisy scan (sigma 8) the noise puts specks of ink into grey 150-160 as into light pencil:
       // those greys stay in review.
       if (name === 'noisy') continue;
-      expect(read.problems, name).toEqual([]);
-      expect(scored.length, name).toBe(layout.objective.length);
+      // On a multiple-choice question a grey beside the fills may be a light second answer (a second
+      // mark is legal there and no double-mark rule catches it): with light strokes in it, it stays in
+      // review. Every other question reads without review.
+      const multiple = new Set(layout.objective.filter((q) => q.type === 'multiple').map((q) => q.questionNo));
+      expect(
+        read.problems.filter((p) => !multiple.has(p.questionNo!)),
+        name,
+      ).toEqual([]);
+      expect(scored.length, name).toBeGreaterThanOrEqual(layout.objective.length - multiple.size);
     }
   });
 

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { pageReadingSchema } from '../../../src/shared/contract/recognition';
@@ -27,7 +28,7 @@ function recognize(args: string[]) {
     [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'scripts/recognize.ts'), ...args],
     {
       cwd: root,
-      timeout: 60_000,
+      timeout: 120_000,
     },
   ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -100,6 +101,82 @@ describe('npm run recognize', () => {
     expect(second).toEqual({ file: missing, error: expect.stringContaining('ENOENT') });
     expect((await readdir(regions)).sort()).toEqual(['page-1-q21.jpg', 'page-1-q22.jpg', 'page-1-q23.jpg']);
   });
+
+  it('reads 1-bit PNG and G4 TIFF, lays a transparent PNG on white, reads every page of a multi-page TIFF, and reports tiny, empty and corrupt files while reading on', async () => {
+    const grey = sharp(sheet.jpeg).greyscale();
+    const files = {
+      bitsPng: path.join(dir, 'bits.png'),
+      g4: path.join(dir, 'g4.tif'),
+      transparent: path.join(dir, 'transparent.png'),
+      multi: path.join(dir, 'multi.tif'),
+      tiny: path.join(dir, 'tiny.png'),
+      empty: path.join(dir, 'empty.jpg'),
+      corrupt: path.join(dir, 'corrupt.jpg'),
+    };
+    await writeFile(files.bitsPng, await grey.clone().threshold(140).png({ palette: true, colours: 2 }).toBuffer());
+    await writeFile(
+      files.g4,
+      await grey.clone().threshold(140).toColourspace('b-w').tiff({ compression: 'ccittfax4', bitdepth: 1 }).toBuffer(),
+    );
+    // The page only in the alpha channel, over black: what an editor exports with a transparent background.
+    const { data, info } = await grey.clone().raw().toBuffer({ resolveWithObject: true });
+    const rgba = Buffer.alloc(info.width * info.height * 4);
+    for (let i = 0; i < data.length; i += 1) rgba[i * 4 + 3] = 255 - data[i]!;
+    await writeFile(
+      files.transparent,
+      await sharp(rgba, { raw: { ...info, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
+    // Two pages: the sheet, then a blank page.
+    const blank = await sharp({ create: { width: info.width, height: info.height, channels: 3, background: '#fff' } })
+      .jpeg()
+      .toBuffer();
+    await writeFile(
+      files.multi,
+      await sharp([sheet.jpeg, blank], { join: { animated: true } })
+        .tiff()
+        .toBuffer(),
+    );
+    await writeFile(
+      files.tiny,
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+    );
+    await writeFile(files.empty, Buffer.alloc(0));
+    await writeFile(files.corrupt, sheet.jpeg.subarray(0, sheet.jpeg.length >> 1));
+
+    const order = [files.bitsPng, files.g4, files.transparent, files.multi, files.tiny, files.empty, files.corrupt];
+    const { code, stdout } = await recognize(['--template', path.join(dir, 'template.json'), ...order]);
+    expect(code).toBe(1);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { file: string });
+    expect(lines.map((l) => [l.file, l.page ?? null])).toEqual([
+      [files.bitsPng, null],
+      [files.g4, null],
+      [files.transparent, null],
+      [files.multi, 1],
+      [files.multi, 2],
+      [files.tiny, null],
+      [files.empty, null],
+      [files.corrupt, null],
+    ]);
+    for (const line of [lines[0]!, lines[1]!, lines[2]!, lines[3]!]) {
+      const reading = lineSchema.extend({ page: z.number().optional() }).parse(line);
+      expect(reading.qr?.studentCode).toBe('2026010305');
+      expect(reading.problems.filter((p) => p.questionNo === undefined)).toEqual([]);
+      for (const o of reading.objective) expect(o.marked).toEqual(sheet.expected.get(o.questionNo));
+    }
+    expect(lineSchema.extend({ page: z.number() }).parse(lines[4]).problems).toEqual([{ kind: 'blankPage' }]);
+    expect(lineSchema.parse(lines[5]).problems).toEqual([
+      { kind: 'fiducialsNotFound', detail: expect.stringContaining('8 x 8 px: too small for a scanned page') },
+    ]);
+    expect(lines[6]).toEqual({ file: files.empty, error: expect.stringContaining('empty') });
+    expect(lines[7]).toEqual({ file: files.corrupt, error: expect.stringContaining('premature end') });
+  }, 180_000);
 
   it('explains its usage when the template is missing or not one', async () => {
     const withoutTemplate = await recognize([path.join(dir, 'page-1.jpg')]);
