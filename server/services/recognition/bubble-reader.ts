@@ -141,6 +141,8 @@ const LIGHT_RISE_SPAN = 0.04;
 const LIGHT_MIN_PEERS = 3;
 /** A grey darker than `LIGHT_LEVEL` over this share of a bubble's core is a wash (a rubber's, or a light fill), not strokes. */
 const WASH_CORE = 0.8;
+/** Light strokes raise a bubble's fill by at most about this share of their rise in its core (`washOverCore`). */
+const STROKES_FILL_SHARE = 0.55;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -907,10 +909,12 @@ export function localEmptyModel(
  * darken part of the core beyond what the printed letter does in every empty bubble of that letter.
  * What a rubber leaves (lighter still) and a dust speck (too small) stay under the start. Bubbles a
  * line or streak runs through are judged by their own rules and left out, as are letters with fewer
- * than `LIGHT_MIN_PEERS` empty bubbles on the page. Returns a confidence cap per bubble, 1 when clear.
+ * than `LIGHT_MIN_PEERS` empty bubbles on the page, and those `exempt` names (given the rise of their
+ * core). Returns a confidence cap per bubble, 1 when clear.
  */
 export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { label: string }>(
   empty: readonly B[],
+  exempt: (b: B, rise: number) => boolean = () => false,
 ): Map<B, number> {
   const byLabel = new Map<string, number[]>();
   for (const b of empty) byLabel.set(b.label, [...(byLabel.get(b.label) ?? []), b.coreLight]);
@@ -919,8 +923,49 @@ export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { l
     const peers = byLabel.get(b.label)!;
     if (peers.length < LIGHT_MIN_PEERS) continue;
     const rise = b.coreLight - quantile(peers, 0.5);
-    if (rise <= LIGHT_RISE_START) continue;
+    if (rise <= LIGHT_RISE_START || exempt(b, rise)) continue;
     caps.set(b, Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * (rise - LIGHT_RISE_START)) / LIGHT_RISE_SPAN));
+  }
+  return caps;
+}
+
+/**
+ * Whether a grey whose core rises `lightRise` above the empty bubbles of its letter is a wash (what a
+ * rubber leaves over the whole bubble) rather than light strokes: it darkens the whole core, or it
+ * darkens the bubble more than strokes lighter than ink could (their darkness is under `INK_LEVEL`,
+ * with paper between them, so they add at most about half their share of the core to the fill).
+ */
+export function washOverCore(b: Pick<BubbleMeasure, 'fill' | 'coreLight'>, model: PageModel, lightRise: number): boolean {
+  return b.coreLight >= WASH_CORE || b.fill - model.emptyFill.level > STROKES_FILL_SHARE * lightRise;
+}
+
+/** A mark of a multiple-choice question this much lighter (share of the rise) than a solid mark beside it is doubted… */
+const LIGHT_BESIDE_SOLID = 0.6;
+/** …and it is sure again from this share on. */
+const SURE_BESIDE_SOLID = 0.7;
+
+/**
+ * The caps of a multiple-choice question's marks that are much lighter than a solid mark (ink of a fill)
+ * beside them: a light second answer or what a rubber left of a first one, grain and drag strokes
+ * included, and nothing on the page says which (found by the held-out check: half-erased patches of
+ * grey 140-190 read as marks beside fills and scored unseen). A second mark is legal there, so no
+ * double-mark rule would catch it: such a mark is doubtful, falling to the doubt floor at
+ * `LIGHT_BESIDE_SOLID` of the solid mark's rise above the empty level.
+ */
+export function lightBesideSolidCaps<B extends Pick<BubbleMeasure, 'fill' | 'ink'> & { line: boolean; crossed?: boolean }>(
+  marked: readonly B[],
+  model: PageModel,
+): Map<B, number> {
+  const caps = new Map<B, number>();
+  const solid = marked.filter((b) => !b.line && !b.crossed && b.ink >= SOLID_INK);
+  for (const b of marked) {
+    if (b.ink >= SOLID_INK) continue;
+    const others = solid.filter((other) => other !== b);
+    if (others.length === 0) continue;
+    const share = (b.fill - model.emptyFill.level) / (Math.max(...others.map((o) => o.fill)) - model.emptyFill.level);
+    if (share >= SURE_BESIDE_SOLID) continue;
+    const c = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - LIGHT_BESIDE_SOLID)) / (SURE_BESIDE_SOLID - LIGHT_BESIDE_SOLID);
+    caps.set(b, Math.max(DOUBT_FLOOR, Math.min(1, c)));
   }
   return caps;
 }
@@ -1042,37 +1087,45 @@ export function readObjective(
     all.map(({ b }) => b),
     model,
   );
-  // Erasures are judged too (a grey read as what a rubber left may be a light second mark): those beside a
-  // firm mark and the rubbed greys of a page of firm marks.
-  const erasedMarks = measured.flatMap(({ bubbles }) =>
-    [
-      ...erasuresBesideMarks(bubbles, model),
-      ...bubbles.filter((b) => rubbedGreyConfidence(b, model, fillsOfPage) !== null),
-    ].filter((b) => isMarked(b, model)),
-  );
-  const lightCaps = lightStrokeCaps([...neighbours.map(({ b }) => b), ...new Set(erasedMarks)]);
-  for (const { q, bubbles } of measured) {
-    const grey = greyBesideFirmMarks(bubbles, model);
-    const erased = new Map([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => [b, ERASURE_CONFIDENCE]));
-    for (const b of bubbles) {
-      const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
-      if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
-    }
-    const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
-    const confidences = bubbles.map((b) => {
-      // Light strokes in a grey read as an erasure may be a light tick, cross or second answer: a grey
-      // with light strokes beyond its letter's empty bubbles is as doubtful as they make it when it stands
-      // alone on its question, unless it darkens the whole core (a wash: a rubber's, judged by the page's
-      // fills), and beside a mark on a multiple-choice question, where a second mark is legal and no
-      // double-mark rule catches it.
-      const rubbed = erased.get(b);
-      if (rubbed !== undefined) {
-        const beside = bubbles.some((other) => other !== b && isMarked(other, model) && !erased.has(other));
-        const strokes = beside ? q.type === 'multiple' : b.coreLight < WASH_CORE;
-        return Math.min(rubbed, (strokes && lightCaps.get(b)) || 1);
+  // What a rubber left, per question: greys beside a firm mark, and the rubbed greys of a page of firm marks.
+  const erasures = new Map(
+    measured.map(({ bubbles }) => {
+      const grey = greyBesideFirmMarks(bubbles, model);
+      const erased = new Map([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => [b, ERASURE_CONFIDENCE]));
+      for (const b of bubbles) {
+        const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
+        if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
       }
+      const alone = (b: Measured) => !bubbles.some((other) => other !== b && isMarked(other, model) && !erased.has(other));
+      return [bubbles, { grey, erased, alone }] as const;
+    }),
+  );
+  // Light strokes are judged in erasures too (a grey read as what a rubber left may be a light tick,
+  // cross or second answer), except in a wash over a bubble alone on its question: a rubber's.
+  const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
+  const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
+  const lightCaps = lightStrokeCaps(
+    [...neighbours.map(({ b }) => b), ...erasedMarks],
+    (b, rise) => aloneWash.has(b) && washOverCore(b, model, rise),
+  );
+  for (const { q, bubbles } of measured) {
+    const { grey, erased, alone } = erasures.get(bubbles)!;
+    const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
+    const besideSolid =
+      q.type === 'multiple'
+        ? lightBesideSolidCaps(
+            bubbles.filter((b) => isMarked(b, model) && !erased.has(b)),
+            model,
+          )
+        : new Map<Measured, number>();
+    const confidences = bubbles.map((b) => {
+      // A grey read as an erasure is as doubtful as the light strokes in it: alone on its question
+      // (a wash over the whole bubble left out), and beside a mark on a multiple-choice question, where
+      // a second mark is legal and no double-mark rule catches it.
+      const rubbed = erased.get(b);
+      if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
       const c = isMarked(b, model)
-        ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage))
+        ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage), besideSolid.get(b) ?? 1)
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
