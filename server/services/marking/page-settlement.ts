@@ -25,7 +25,7 @@ import { ApiError } from '../../lib/api-error';
 import { assertWorksOn, loadActor } from '../org/permissions';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
 import { type HomeworkContext, pageQuestionNos, sheetOfStudent } from './marking-context';
-import { calibrateOtherPages, calibrateOwnPage } from './student-sheet-calibration';
+import { calibrateOtherPages, calibrateOwnPage, isCalibrated } from './student-sheet-calibration';
 
 /** Problems that keep the whole page out of scores until resolved. */
 export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
@@ -275,7 +275,8 @@ export async function settlePage(
 
   const sheetPage = { recognitionId: rec.id, homeworkId, studentId, pageNo };
   const calibrate = options.calibrate !== false;
-  if (calibrate && reading.calibration) {
+  // (Also a page read again without a calibration: what calibration released before is held again.)
+  if (calibrate && (reading.calibration || items.some(isCalibrated))) {
     reading = await calibrateOwnPage(tx, sheetPage, reading);
     // Its items may have been released or opened again.
     items = await tx

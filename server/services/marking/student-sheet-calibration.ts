@@ -50,7 +50,8 @@ async function otherPages(tx: Db, page: SheetPage) {
   return rows.flatMap((row) => (row.reading?.calibration ? [{ id: row.id, reading: row.reading }] : []));
 }
 
-const isCalibrated = (item: ItemRow) =>
+/** An item this calibration resolved (no person did). */
+export const isCalibrated = (item: ItemRow) =>
   item.status === 'resolved' && item.resolvedBy === null && item.resolution === CALIBRATED_RESOLUTION;
 
 /**
@@ -58,18 +59,13 @@ const isCalibrated = (item: ItemRow) =>
  * engine's open low-confidence item, locked here (SKIP LOCKED), or one this calibration resolved before.
  */
 async function candidatesOf(tx: Db, recognitionId: number, questionNos: readonly number[]) {
-  if (questionNos.length === 0) return { candidates: new Set<number>(), open: new Map<number, number>(), items: [] as ItemRow[] };
   const items = await tx
     .select()
     .from(reviewItems)
-    .where(
-      and(
-        eq(reviewItems.recognitionId, recognitionId),
-        isNotNull(reviewItems.questionNo),
-        inArray(reviewItems.questionNo, [...questionNos]),
-      ),
-    );
-  const openIds = items.filter((item) => item.status === 'open' && item.kind === 'lowConfidence').map((item) => item.id);
+    .where(and(eq(reviewItems.recognitionId, recognitionId), isNotNull(reviewItems.questionNo)));
+  const openIds = items
+    .filter((item) => item.status === 'open' && item.kind === 'lowConfidence' && questionNos.includes(item.questionNo!))
+    .map((item) => item.id);
   const locked = new Set(
     openIds.length === 0
       ? []
@@ -111,21 +107,26 @@ const heldNos = (calibration: PageCalibration) => calibration.held.map((h) => h.
  */
 export async function calibrateOwnPage(tx: Db, page: SheetPage, reading: PageReading): Promise<PageReading> {
   const calibration = reading.calibration;
-  if (!calibration) return reading;
-  const others = await otherPages(tx, page);
-  const { candidates, open, items } = await candidatesOf(tx, page.recognitionId, heldNos(calibration));
-  const result = calibrateReading(
-    reading,
-    others.map((o) => o.reading.calibration!),
-    candidates,
-  );
+  const others = calibration ? await otherPages(tx, page) : [];
+  const { candidates, open, items } = await candidatesOf(tx, page.recognitionId, calibration ? heldNos(calibration) : []);
+  const result = calibration
+    ? calibrateReading(
+        reading,
+        others.map((o) => o.reading.calibration!),
+        candidates,
+      )
+    : { reading, released: [] };
   const released = new Set(result.released.map((r) => r.questionNo));
   await resolveCalibrated(
     tx,
     [...open].filter(([no]) => released.has(no)).map(([, id]) => id),
   );
-  const stillHeld = new Set(result.reading.objective.filter((o) => o.confidence < LOW_CONFIDENCE).map((o) => o.questionNo));
-  const reopen = items.filter((item) => isCalibrated(item) && stillHeld.has(item.questionNo!)).map((item) => item.id);
+  // Held by the reading as it is now: a low confidence, a question problem the engine raised, or not read.
+  const stillHeld = (no: number) => {
+    const read = result.reading.objective.find((o) => o.questionNo === no);
+    return !read || read.confidence < LOW_CONFIDENCE || result.reading.problems.some((p) => p.questionNo === no);
+  };
+  const reopen = items.filter((item) => isCalibrated(item) && stillHeld(item.questionNo!)).map((item) => item.id);
   if (reopen.length > 0) {
     await tx
       .update(reviewItems)

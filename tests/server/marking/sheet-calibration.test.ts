@@ -8,6 +8,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageCalibration } from '../../../src/shared/contract/recognition';
 import { answers, pageRecognitions, questionScores, reviewItems } from '../../../server/db/schema';
+import type { Db } from '../../../server/db/client';
+import { settlePage } from '../../../server/services/marking/page-settlement';
 import { CALIBRATED_RESOLUTION } from '../../../server/services/marking/student-sheet-calibration';
 import {
   type Caller,
@@ -173,6 +175,50 @@ describe('calibration across the pages of a student’s sheet', () => {
     await scanAndRecognise(app(), engine, teacher.token, hw.id, [page1(hw, 0)]);
     expect(await itemsOf(hw.id, student.id)).toMatchObject([{ status: 'resolved', resolution: CALIBRATED_RESOLUTION }]);
     expect((await readingOf(hw.id, student.id, 2)).calibration?.released).toHaveLength(1);
+    expect(await scoreOf(hw.id, student.id, 121)).toBe(2);
+  });
+
+  it('holds the question again when page 2 is read again and no calibration releases it', async () => {
+    const student = hw.students[0]!;
+    const [rec] = await db()
+      .select()
+      .from(pageRecognitions)
+      .where(
+        and(
+          eq(pageRecognitions.homeworkId, hw.id),
+          eq(pageRecognitions.studentId, student.id),
+          eq(pageRecognitions.pageNo, 2),
+          eq(pageRecognitions.applied, true),
+        ),
+      );
+    const released = rec!.reading!;
+    // Read again (its placement now in doubt, say): the page alone holds question 121, with no calibration to pool.
+    const again = {
+      ...released,
+      objective: released.objective.map((o) => (o.questionNo === 121 ? { ...o, confidence: 0.3 } : o)),
+      problems: [{ kind: 'lowConfidence' as const, questionNo: 121, detail: 'page placement uncertain' }],
+      calibration: undefined,
+    };
+    await db().update(pageRecognitions).set({ reading: again }).where(eq(pageRecognitions.id, rec!.id));
+    const context = await app().marking.contexts.forHomework(teacher.orgId, hw.id);
+    await db().transaction((tx) => settlePage(tx as unknown as Db, rec!.id, context));
+    expect((await itemsOf(hw.id, student.id)).map((i) => i.status)).toEqual(['open']);
+    expect(await answerOf(hw.id, student.id, 121)).toMatchObject({ needsReview: true });
+    expect(await scoreOf(hw.id, student.id, 121)).toBeNull();
+    // Read again as first read: page 1's calibration releases it once more.
+    await db()
+      .update(pageRecognitions)
+      .set({
+        reading: {
+          ...released,
+          objective: again.objective,
+          problems: again.problems,
+          calibration: { ...released.calibration!, released: undefined, held: pageTwo().held },
+        },
+      })
+      .where(eq(pageRecognitions.id, rec!.id));
+    await db().transaction((tx) => settlePage(tx as unknown as Db, rec!.id, context));
+    expect(await itemsOf(hw.id, student.id)).toMatchObject([{ status: 'resolved', resolution: CALIBRATED_RESOLUTION }]);
     expect(await scoreOf(hw.id, student.id, 121)).toBe(2);
   });
 
