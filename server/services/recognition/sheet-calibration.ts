@@ -11,7 +11,9 @@
  *   none when the pages disagree about where marks begin;
  * - `calibrateReading` decides a page's held questions again under the pooled model, from the stored
  *   measures (no image): a question is released only when the pooled model reads the same marks and is
- *   confident, and only on a page whose own empty levels agree with the pool. Nothing else changes.
+ *   confident, only on a page whose own empty levels agree with the pool, and only on a page with fewer
+ *   bubbles than the other pages together (the thin page learns from the rich ones, never the reverse).
+ *   Nothing else changes.
  * Pure: no database, no image. The server pools the pages of a student and homework at settlement
  * (marking/sheet-calibration.ts); the recognition bench does the same over its generated sheets.
  */
@@ -195,7 +197,10 @@ export function calibrateReading(
   const unchanged = { reading, released: [] };
   if (!own || own.held.length === 0) return unchanged;
   const prior = others.filter((p) => p.bubbles > 0);
-  if (prior.reduce((sum, p) => sum + p.bubbles, 0) < MIN_PRIOR_BUBBLES) return unchanged;
+  const priorBubbles = prior.reduce((sum, p) => sum + p.bubbles, 0);
+  // A page is calibrated by pages that know more than it does: a page's own doubts, on as many bubbles
+  // as the others have, are its own to keep.
+  if (priorBubbles < Math.max(MIN_PRIOR_BUBBLES, own.bubbles)) return unchanged;
   if (prior.reduce((sum, p) => sum + p.marks, 0) < MIN_PRIOR_MARKS) return unchanged;
   const model = pooledModel([own, ...prior]);
   if (!model || !agrees(own, model)) return unchanged;

@@ -25,10 +25,12 @@ const RICH: PageCalibration = {
 };
 
 /** A page of two judge questions whose question 1 (F marked, a few specks in T) is held for its own calibration's doubt. */
-function thinPage(held: PageCalibration['held'][number]['bubbles'] = [
-  [0.012, 0.008, 5, 0.2],
-  [0.461, 0.46, 3, 0.4],
-]): PageReading {
+function thinPage(
+  held: PageCalibration['held'][number]['bubbles'] = [
+    [0.012, 0.008, 5, 0.2],
+    [0.461, 0.46, 3, 0.4],
+  ],
+): PageReading {
   return {
     qr: { homeworkId: 1, page: 2, studentCode: '2026010101' },
     qrText: null,
@@ -112,6 +114,11 @@ describe('pooling the calibrations of a sheet’s pages', () => {
       [0.461, 0.46, 3, 0.4],
     ]);
     expect(calibrateReading(traced, [RICH]).released).toEqual([]);
+  });
+
+  it('never lets a thinner sheet page decide a richer one', () => {
+    const rich = { ...thinPage(), calibration: { ...thinPage().calibration!, bubbles: 500 } };
+    expect(calibrateReading(rich, [RICH]).released).toEqual([]);
   });
 
   it('only decides the candidates it is given (the server leaves out what a person decided)', () => {
