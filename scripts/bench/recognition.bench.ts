@@ -14,7 +14,9 @@
 // RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part, RECOGNITION_BENCH_THROUGHPUT_ONLY=1 the
 // accuracy part; RECOGNITION_BENCH_CASES sets the sheets per case kind (ticks, crosses, 1-bit faint,
 // column streaks, stray lines, half-erased, all-faint, all-tick, phone photos, stray lines over ticks, light marks and fills,
-// diagonal stray lines at 45 degrees over empty bubbles and marks), RECOGNITION_BENCH_KINDS
+// diagonal stray lines at 45 degrees over empty bubbles and marks; and two-page sheets of one student, page 2 with five
+// objective questions: all faint on a 1-bit scan, all ticks, all faint, read with the student's other page as calibration
+// (sheet-calibration.ts), their pages to review printed with and without it), RECOGNITION_BENCH_KINDS
 // picks kinds (comma-separated), RECOGNITION_BENCH_WHY=1 prints why each non-clean page goes to review, RECOGNITION_BENCH_DUMP_DIR keeps the JPEG
 // of every sheet with a wrong answer scored unseen (and, with RECOGNITION_BENCH_WHY=1, of every page the WHY lines name).
 import { writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { answerSheetSpecSchema } from '../../src/shared/contract/answer-sheet';
 import type { PageReading, RecognitionProblemKind } from '../../src/shared/contract/recognition';
 import { ENGINE_PAGE_KINDS, heldBackForReview } from '../../server/services/marking/page-settlement';
 import { layoutAnswerSheet } from '../../src/shared/lib/answer-sheet-layout';
+import { calibrateSheet } from '../../server/services/recognition/sheet-calibration';
 import { seededRandom } from '../../src/shared/lib/simulated-scan';
 import { createSheetPool } from '../../tests/support/synthetic-sheet-pool';
 import {
@@ -64,7 +67,22 @@ const specs: { name: string; spec: AnswerSheetSpec; share: number }[] = [
   },
   { name: 'A3 standard', spec: standardSpec(4103, 'A3'), share: 0.1 },
 ];
-const templates = new Map<number, AnswerSheetTemplate>(specs.map((s) => [s.spec.homeworkId, layoutAnswerSheet(s.spec)]));
+/** A sheet of two pages: 120 objective questions fill page 1, page 2 has five judge questions and the written answers. */
+const TWO_PAGE_SPEC: AnswerSheetSpec = answerSheetSpecSchema.parse({
+  homeworkId: 4105,
+  title: '八年级英语期中练习',
+  subjectName: '英语',
+  paperSize: 'A4',
+  questions: [
+    ...Array.from({ length: 110 }, (_, i) => ({ no: i + 1, type: 'single', score: 1 })),
+    ...Array.from({ length: 15 }, (_, i) => ({ no: 111 + i, type: 'judge', score: 1 })),
+    { no: 126, type: 'subjective', score: 10, lines: 10 },
+    { no: 127, type: 'subjective', score: 10, lines: 10 },
+  ],
+});
+const templates = new Map<number, AnswerSheetTemplate>(
+  [...specs.map((s) => s.spec), TWO_PAGE_SPEC].map((spec) => [spec.homeworkId, layoutAnswerSheet(spec)]),
+);
 const OTHER_HOMEWORK = 4999;
 
 /** The sheets of the accuracy set: the scanner mix, then one group per way of marking or scanning that beat earlier engines (issue 18). */
@@ -82,14 +100,18 @@ const CASE_KINDS = [
   'strayDiagonal',
 ] as const;
 type CaseKind = (typeof CASE_KINDS)[number];
-type Kind = 'clean' | 'degraded' | 'blank' | 'other' | CaseKind;
-const KINDS: readonly Kind[] = ['clean', 'degraded', ...CASE_KINDS, 'blank', 'other'];
+/** Two pages of one student's sheet, read with each other's calibration: all faint on a 1-bit scan, all ticks, all faint. */
+const SHEET_KINDS = ['sheetFaint1bit', 'sheetTick', 'sheetFaint'] as const;
+type SheetKind = (typeof SHEET_KINDS)[number];
+type Kind = 'clean' | 'degraded' | 'blank' | 'other' | CaseKind | SheetKind;
+const KINDS: readonly Kind[] = ['clean', 'degraded', ...CASE_KINDS, ...SHEET_KINDS, 'blank', 'other'];
 /** Sheets per case kind (RECOGNITION_BENCH_CASES). */
 const CASES = Number(process.env.RECOGNITION_BENCH_CASES ?? 40);
 const ONLY_KINDS = process.env.RECOGNITION_BENCH_KINDS?.split(',');
 /** RECOGNITION_BENCH_DUMP_DIR: where to write the JPEG of every sheet with a wrong answer scored unseen. */
 const DUMP_DIR = process.env.RECOGNITION_BENCH_DUMP_DIR;
-type Plan = { kind: Kind; spec: AnswerSheetSpec; options: SyntheticSheetOptions };
+/** `sheet`: the pages of one student's sheet share it (read with each other's calibration); `pages` of them. */
+type Plan = { kind: Kind; spec: AnswerSheetSpec; options: SyntheticSheetOptions; sheet?: { id: number; pages: number } };
 
 const uniform = (random: () => number, low: number, high: number) => low + random() * (high - low);
 
@@ -160,6 +182,7 @@ function plan(count: number): Plan[] {
     plans.push({ kind: special === 75 ? 'other' : clean ? 'clean' : 'degraded', spec: entry.spec, options });
   }
   for (const kind of CASE_KINDS) for (let i = 0; i < CASES; i += 1) plans.push(casePlan(kind, i, random));
+  for (const kind of SHEET_KINDS) for (let i = 0; i < CASES / 2; i += 1) plans.push(...sheetPlans(kind, i, random));
   return ONLY_KINDS ? plans.filter((p) => ONLY_KINDS.includes(p.kind)) : plans;
 }
 
@@ -213,6 +236,36 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     spec: entry.spec,
     options: { student, writeIn, seed, marks: randomMarks(page, random, { blankQuestion: 0.05, ...mix[kind] }), degrade },
   };
+}
+
+/** Both pages of one student's two-page sheet: the same pencil and scanner, the kind's marks on every question. */
+function sheetPlans(kind: SheetKind, i: number, random: () => number): Plan[] {
+  const template = templates.get(TWO_PAGE_SPEC.homeworkId)!;
+  const student = { name: `学生${(i % 6) + 1}`, code: `20260102${String((i % 6) + 1).padStart(2, '0')}` };
+  const degrade: Degradation = {
+    rotationDeg: uniform(random, -1.5, 1.5),
+    scale: uniform(random, 0.99, 1.01),
+    noise: uniform(random, 2, 5),
+    specks: 300,
+    blur: random() < 0.5 ? uniform(random, 0.3, 0.9) : 0,
+    jpegQuality: Math.round(uniform(random, 75, 90)),
+  };
+  if (kind === 'sheetFaint1bit') degrade.bilevel = uniform(random, 135, 150);
+  const mix = kind === 'sheetTick' ? { tick: 1 } : { faint: 1 };
+  const id = 30000 + SHEET_KINDS.indexOf(kind) * 1000 + i;
+  return template.pages.map((page, pageIndex) => ({
+    kind,
+    spec: TWO_PAGE_SPEC,
+    sheet: { id, pages: template.pages.length },
+    options: {
+      pageIndex,
+      student,
+      writeIn: page.regions.map((r) => r.questionNo),
+      seed: id * 10 + pageIndex,
+      marks: randomMarks(page, random, { blankQuestion: 0.05, ...mix }),
+      degrade: { ...degrade, upsideDown: random() < 0.15 },
+    },
+  }));
 }
 
 /**
@@ -382,6 +435,49 @@ async function accuracy() {
     }
   };
 
+  /** What a page's reading sends to review, and the wrong answers it would score unseen (pages of a two-page sheet). */
+  const outcome = (p: Plan, sheet: SyntheticSheet, reading: PageReading) => {
+    const layout = templates.get(p.spec.homeworkId)!.pages[p.options.pageIndex ?? 0]!;
+    const toReview =
+      reading.problems.some((x) => PAGE_BLOCKING.has(x.kind)) || layout.objective.some((q) => heldBack(reading, q));
+    const wrongUnseen = layout.objective.filter((q) => {
+      const read = reading.objective.find((o) => o.questionNo === q.questionNo);
+      const truth = [...(sheet.expected.get(q.questionNo) ?? [])].sort().join('');
+      return read !== undefined && truth !== [...read.marked].sort().join('') && !heldBack(reading, q);
+    }).length;
+    return { toReview, wrongUnseen };
+  };
+  const pooling = new Map<
+    Kind,
+    { pages: number; alone: number; pooled: number; wrongAlone: number; wrongPooled: number; released: number }
+  >();
+  /** Pages of two-page sheets waiting for the sheet's other page. */
+  const waiting = new Map<number, { p: Plan; sheet: SyntheticSheet; reading: PageReading }[]>();
+  const arrived = (p: Plan, sheet: SyntheticSheet, reading: PageReading) => {
+    if (!p.sheet) return evaluate(p, sheet, reading);
+    const pages = [...(waiting.get(p.sheet.id) ?? []), { p, sheet, reading }];
+    if (pages.length < p.sheet.pages) {
+      waiting.set(p.sheet.id, pages);
+      return;
+    }
+    waiting.delete(p.sheet.id);
+    // Read with each other's calibration, as the server settles a student's pages.
+    const pooled = calibrateSheet(pages.map((page) => page.reading));
+    const k = pooling.get(p.kind) ?? { pages: 0, alone: 0, pooled: 0, wrongAlone: 0, wrongPooled: 0, released: 0 };
+    pages.forEach((page, i) => {
+      const alone = outcome(page.p, page.sheet, page.reading);
+      const withPool = outcome(page.p, page.sheet, pooled[i]!);
+      k.pages += 1;
+      k.alone += alone.toReview ? 1 : 0;
+      k.pooled += withPool.toReview ? 1 : 0;
+      k.wrongAlone += alone.wrongUnseen;
+      k.wrongPooled += withPool.wrongUnseen;
+      k.released += pooled[i]!.calibration?.released?.length ?? 0;
+      evaluate(page.p, page.sheet, pooled[i]!);
+    });
+    pooling.set(p.kind, k);
+  };
+
   const started = performance.now();
   // A window of pages in flight: generation and recognition overlap, memory stays bounded.
   const window = THREADS * 3;
@@ -390,7 +486,7 @@ async function accuracy() {
   const startOne = (p: Plan) => {
     const job = pool
       .render(p.spec, p.options)
-      .then(async (sheet) => evaluate(p, sheet, (await engine.recognize(sheet.jpeg, resolve)).reading))
+      .then(async (sheet) => arrived(p, sheet, (await engine.recognize(sheet.jpeg, resolve)).reading))
       .finally(() => inFlight.delete(job));
     inFlight.add(job);
   };
@@ -448,6 +544,17 @@ async function accuracy() {
         `${`${k.review} (${pct(k.review, k.pages)})`.padStart(18)}` +
         `${`${k.singleReview}/${k.single} (${pct(k.singleReview, k.single)})`.padStart(22)}${String(k.wrongUnseen).padStart(14)}`,
     );
+  }
+  if (pooling.size > 0) {
+    console.log(
+      "  two-page sheets (page 2 with five objective questions), the rows above read with the student's other page as calibration:",
+    );
+    for (const [kind, k] of pooling) {
+      console.log(
+        `    ${kind.padEnd(15)} pages to review: alone ${k.alone} / ${k.pages} (${pct(k.alone, k.pages)}), with the other page ` +
+          `${k.pooled} / ${k.pages} (${pct(k.pooled, k.pages)}); questions released ${k.released}; wrong unseen: alone ${k.wrongAlone}, with ${k.wrongPooled}`,
+      );
+    }
   }
   console.log(
     `  blank pages flagged blankPage: ${stats.blankFlagged} / ${stats.pages.blank}; pages of another homework read as such: ` +

@@ -25,6 +25,7 @@ import { ApiError } from '../../lib/api-error';
 import { assertWorksOn, loadActor } from '../org/permissions';
 import { lockAnswers, rescoreAnswers } from './answer-scoring';
 import { type HomeworkContext, pageQuestionNos, sheetOfStudent } from './marking-context';
+import { calibrateOtherPages, calibrateOwnPage, isCalibrated } from './student-sheet-calibration';
 
 /** Problems that keep the whole page out of scores until resolved. */
 export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
@@ -150,16 +151,24 @@ export function heldBackForReview(reading: PageReading, layout: ObjectiveQuestio
 
 /**
  * Settles one recognised page. `context` is the homework the page counts for (countingHomeworkOf), or
- * null when there is none. Returns the page's status and homework.
+ * null when there is none. Returns the page's status and homework. A page that counts is calibrated
+ * with the other pages of the student's sheet (student-sheet-calibration.ts): its questions held only
+ * for a doubt of its own calibration, and such questions of those pages, are decided again with the
+ * pages' pooled calibration (`calibrate` false: not again, for a page settled again by that).
  */
-export async function settlePage(tx: Db, recognitionId: number, context: HomeworkContext | null): Promise<SettleOutcome> {
+export async function settlePage(
+  tx: Db,
+  recognitionId: number,
+  context: HomeworkContext | null,
+  options: { calibrate?: boolean } = {},
+): Promise<SettleOutcome> {
   const [rec] = await tx.select().from(pageRecognitions).where(eq(pageRecognitions.id, recognitionId)).for('update');
   if (!rec) throw new Error(`page recognition ${recognitionId} vanished`);
   const [page] = await tx
     .select({ status: scanPages.status, homeworkId: scanPages.homeworkId })
     .from(scanPages)
     .where(eq(scanPages.id, rec.scanPageId));
-  const reading = rec.reading;
+  let reading = rec.reading;
   if (!page || !reading || page.status === 'discarded') {
     return { homeworkId: rec.homeworkId, status: (page?.status ?? 'stored') as ScanPageStatus };
   }
@@ -277,6 +286,17 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
     return block();
   }
 
+  const sheetPage = { recognitionId: rec.id, homeworkId, studentId, pageNo };
+  const calibrate = options.calibrate !== false;
+  // (Also a page read again without a calibration: what calibration released before is held again.)
+  if (calibrate && (reading.calibration || items.some(isCalibrated))) {
+    reading = await calibrateOwnPage(tx, sheetPage, reading);
+    // Its items may have been released or opened again.
+    items = await tx
+      .select()
+      .from(reviewItems)
+      .where(and(eq(reviewItems.recognitionId, rec.id), ne(reviewItems.kind, 'missingPage')));
+  }
   const { objective, regions } = pageQuestionNos(template, pageNo);
   const layouts = template.pages.find((p) => p.page === pageNo)?.objective ?? [];
   await raise(layouts.flatMap((layout) => questionProblems(reading, layout, sheet!.questions.get(layout.questionNo)?.type)));
@@ -358,6 +378,9 @@ export async function settlePage(tx: Db, recognitionId: number, context: Homewor
     );
   const status: ScanPageStatus = items.some((item) => item.status === 'open') ? 'review' : 'recognised';
   await tx.update(scanPages).set({ status }).where(eq(scanPages.id, rec.scanPageId));
+  if (calibrate && reading.calibration) {
+    await calibrateOtherPages(tx, sheetPage, reading, (id) => settlePage(tx, id, context, { calibrate: false }));
+  }
   return { homeworkId, status };
 }
 

@@ -675,6 +675,12 @@ export type ObjectiveResult = {
   streaks: number[];
   /** Every bubble's measures, per question in layout order (for tests and tuning). */
   measures: { questionNo: number; bubbles: Measured[] }[];
+  /**
+   * Questions held back by a doubt the page's calibration cannot settle: a bubble's confidence brought
+   * under LOW_CONFIDENCE by something other than where it sits between the page's populations (an
+   * erasure, light strokes, a mark much lighter than a solid one beside it, a grey, a line).
+   */
+  otherDoubts: number[];
 };
 
 /**
@@ -1078,6 +1084,7 @@ export function readObjective(
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
+  const otherDoubts: number[] = [];
   const optionOf = new Map(all.map(({ b, option }) => [b, option]));
   const neighbours = all
     .filter(({ b }) => !b.line && !b.crossed && !b.streak && !isMarked(b, model))
@@ -1118,6 +1125,10 @@ export function readObjective(
             model,
           )
         : new Map<Measured, number>();
+    const plain = (b: Measured) =>
+      isMarked(b, model)
+        ? bubbleConfidence(b, model)
+        : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
     const confidences = bubbles.map((b) => {
       // A grey read as an erasure is as doubtful as the light strokes in it: alone on its question
       // (a wash over the whole bubble left out), and beside a mark on a multiple-choice question, where
@@ -1135,6 +1146,9 @@ export function readObjective(
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
     const confidence = round3(Math.min(...confidences));
+    if (bubbles.some((b, i) => confidences[i]! < LOW_CONFIDENCE && (erased.has(b) || confidences[i]! < plain(b)))) {
+      otherDoubts.push(q.questionNo);
+    }
     const fills = bubbles.map((b) => ({ label: b.label, fill: round3(b.fill) }));
     readings.push({ questionNo: q.questionNo, fills, marked, confidence });
     if ((q.type === 'single' || q.type === 'judge') && marked.length > 1) {
@@ -1157,6 +1171,7 @@ export function readObjective(
     model,
     streaks: merged.map(([x0, x1]) => Math.round((x0 + x1) / 2)),
     measures: measured.map(({ q, bubbles }) => ({ questionNo: q.questionNo, bubbles })),
+    otherDoubts,
   };
 }
 

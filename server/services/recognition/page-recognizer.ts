@@ -20,6 +20,7 @@ import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey 
 import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
 import { cutRegion, encodeRegion } from './region-cutter';
+import { pageCalibration } from './sheet-calibration';
 import type { RecognitionResult, RegionImage, TemplateResolver } from './recognition-engine';
 import { TURNED_CORNER, guessFrame, templateFrame, type PageFrame } from './sheet-frame';
 
@@ -300,6 +301,7 @@ export async function recognizePage(
     reading.transform = null;
     reading.objective = [];
     reading.regions = [];
+    delete reading.calibration;
     result.regions = [];
     reading.confidence = 0;
     reading.problems = [
@@ -428,6 +430,9 @@ async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, 
         }
       }
     }
+    // What the other pages of the student's sheet calibrate with (sheet-calibration.ts); a page whose
+    // placement is in doubt has nothing a calibration could settle.
+    if (fitConfidence >= LOW_CONFIDENCE) reading.calibration = pageCalibration(objective, page.objective);
     confidences.push(...objective.readings.map((r) => r.confidence));
     const scanPxPerMm = (img.width / template.pageWidthMm + img.height / template.pageHeightMm) / 2;
     const pxPerMm = Math.min(scanPxPerMm, (options.regionDpi ?? DEFAULT_REGION_DPI) / 25.4);

@@ -94,6 +94,63 @@ export const regionReadingSchema = z.object({
 });
 export type RegionReading = z.infer<typeof regionReadingSchema>;
 
+/** An empty population of a page's bubbles on one measure: level and robust spread. */
+const populationSchema = z.object({ level: z.number(), spread: z.number() });
+
+/**
+ * Where a page split its bubbles on one measure (ink share or fill): its threshold, and the highest
+ * value read empty and the lowest read marked around it (null when the page had none).
+ */
+const calibrationSplitSchema = z.object({
+  threshold: z.number(),
+  emptyMax: z.number().nullable(),
+  markMin: z.number().nullable(),
+});
+
+/**
+ * One bubble's measures as the engine took them (bubble-reader.ts BubbleMeasure): fill, ink share,
+ * specks, share of its ink in the inside's outer band. A tuple: a page may keep a few dozen of them.
+ */
+export const bubbleMeasureSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
+/**
+ * What the pages of one student's sheet need to calibrate each other (sheet-calibration.ts): the
+ * page's own populations of empty and marked bubbles (of those read whole), its marks' style, and the
+ * bubble measures of each question it held back only because its own calibration was in doubt (no line,
+ * streak, erasure or double mark), so another page of the sheet can decide it again without the image.
+ * `released` records the questions a pooled calibration decided since (the page alone's confidence).
+ */
+export const pageCalibrationSchema = z.object({
+  /** Bubbles read whole (the populations' source) and how many of them read marked. */
+  bubbles: z.number().int().nonnegative(),
+  marks: z.number().int().nonnegative(),
+  emptyInk: populationSchema,
+  emptyFill: populationSchema,
+  emptySpecks: populationSchema,
+  ink: calibrationSplitSchema,
+  fill: calibrationSplitSchema,
+  /** Typical fill of the page's marks. */
+  markFill: z.number(),
+  /** The marks by style: fills (ink and fill), ticks or crosses (ink, little fill), light pencil (fill, little ink). */
+  style: z.object({
+    fills: z.number().int().nonnegative(),
+    ticks: z.number().int().nonnegative(),
+    light: z.number().int().nonnegative(),
+  }),
+  held: z.array(
+    z.object({
+      questionNo: z.number().int().positive(),
+      marked: z.array(z.string()),
+      /** Per option, in template order (the labels are the reading's). */
+      bubbles: z.array(bubbleMeasureSchema),
+    }),
+  ),
+  released: z
+    .array(z.object({ questionNo: z.number().int().positive(), alone: confidenceSchema, pooled: confidenceSchema }))
+    .optional(),
+});
+export type PageCalibration = z.infer<typeof pageCalibrationSchema>;
+
 /** Everything the engine read off one page. */
 export const pageReadingSchema = z.object({
   /** The QR's payload, null when unreadable or not one of our sheets. */
@@ -119,6 +176,8 @@ export const pageReadingSchema = z.object({
    * photo could not be read (to be retaken at once, PHOTO_REJECTION_MESSAGES), `edgeMm` how sharp it was.
    */
   photo: z.object({ rejected: z.enum(['cutOff', 'blurred']).nullable(), edgeMm: z.number().nonnegative().nullable() }).optional(),
+  /** Calibration of the page's marks, for the other pages of the same student's sheet; absent on a page not placed. */
+  calibration: pageCalibrationSchema.optional(),
 });
 export type PageReading = z.infer<typeof pageReadingSchema>;
 

@@ -13,7 +13,12 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
-import type { ObjectiveReading, PageReading, RecognitionProblem } from '../../../src/shared/contract/recognition';
+import type {
+  ObjectiveReading,
+  PageCalibration,
+  PageReading,
+  RecognitionProblem,
+} from '../../../src/shared/contract/recognition';
 import { scanBatchSchema } from '../../../src/shared/contract/scan-upload';
 import { buildApp } from '../../../server/app';
 import type { DatabaseOptions } from '../../../server/db/client';
@@ -59,6 +64,8 @@ export type FakeSheet = {
   fail?: boolean;
   /** Objective questions the engine leaves out of its reading. */
   unread?: number[];
+  /** The page's calibration, for the other pages of the student's sheet (sheet-calibration.ts). */
+  calibration?: PageCalibration;
 };
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -124,6 +131,7 @@ function fakeResult(sheet: FakeSheet, template: AnswerSheetTemplate | null): Rec
     confidence: Math.min(0.97, ...objective.map((o) => o.confidence)),
     problems,
     elapsedMs: 1,
+    ...(sheet.calibration ? { calibration: sheet.calibration } : {}),
   };
   return {
     reading,
