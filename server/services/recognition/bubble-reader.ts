@@ -678,7 +678,7 @@ export type ObjectiveResult = {
   /**
    * Questions held back by a doubt the page's calibration cannot settle: a bubble's confidence brought
    * under LOW_CONFIDENCE by something other than where it sits between the page's populations (an
-   * erasure, light strokes, a mark much lighter than a solid one beside it, a grey, a line).
+   * erasure, light strokes, a grey, a line).
    */
   otherDoubts: number[];
 };
@@ -945,37 +945,6 @@ export function washOverCore(b: Pick<BubbleMeasure, 'fill' | 'coreLight'>, model
   return b.coreLight >= WASH_CORE || b.fill - model.emptyFill.level > STROKES_FILL_SHARE * lightRise;
 }
 
-/** A mark of a multiple-choice question this much lighter (share of the rise) than a solid mark beside it is doubted… */
-const LIGHT_BESIDE_SOLID = 0.6;
-/** …and it is sure again from this share on. */
-const SURE_BESIDE_SOLID = 0.7;
-
-/**
- * The caps of a multiple-choice question's marks that are much lighter than a solid mark (ink of a fill)
- * beside them: a light second answer or what a rubber left of a first one, grain and drag strokes
- * included, and nothing on the page says which (found by the held-out check: half-erased patches of
- * grey 140-190 read as marks beside fills and scored unseen). A second mark is legal there, so no
- * double-mark rule would catch it: such a mark is doubtful, falling to the doubt floor at
- * `LIGHT_BESIDE_SOLID` of the solid mark's rise above the empty level.
- */
-export function lightBesideSolidCaps<B extends Pick<BubbleMeasure, 'fill' | 'ink'> & { line: boolean; crossed?: boolean }>(
-  marked: readonly B[],
-  model: PageModel,
-): Map<B, number> {
-  const caps = new Map<B, number>();
-  const solid = marked.filter((b) => !b.line && !b.crossed && b.ink >= SOLID_INK);
-  for (const b of marked) {
-    if (b.ink >= SOLID_INK) continue;
-    const others = solid.filter((other) => other !== b);
-    if (others.length === 0) continue;
-    const share = (b.fill - model.emptyFill.level) / (Math.max(...others.map((o) => o.fill)) - model.emptyFill.level);
-    if (share >= SURE_BESIDE_SOLID) continue;
-    const c = DOUBT_FLOOR + ((1 - DOUBT_FLOOR) * (share - LIGHT_BESIDE_SOLID)) / (SURE_BESIDE_SOLID - LIGHT_BESIDE_SOLID);
-    caps.set(b, Math.max(DOUBT_FLOOR, Math.min(1, c)));
-  }
-  return caps;
-}
-
 /** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
 export function readObjective(
   img: GreyImage,
@@ -1118,13 +1087,6 @@ export function readObjective(
   for (const { q, bubbles } of measured) {
     const { grey, erased, alone } = erasures.get(bubbles)!;
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
-    const besideSolid =
-      q.type === 'multiple'
-        ? lightBesideSolidCaps(
-            bubbles.filter((b) => isMarked(b, model) && !erased.has(b)),
-            model,
-          )
-        : new Map<Measured, number>();
     const plain = (b: Measured) =>
       isMarked(b, model)
         ? bubbleConfidence(b, model)
@@ -1136,7 +1098,7 @@ export function readObjective(
       const rubbed = erased.get(b);
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
       const c = isMarked(b, model)
-        ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage), besideSolid.get(b) ?? 1)
+        ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage))
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.

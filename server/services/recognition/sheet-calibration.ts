@@ -77,8 +77,7 @@ export function pageCalibration(result: ObjectiveResult, layouts: readonly Objec
     const reading = result.readings.find((r) => r.questionNo === questionNo);
     if (!reading || reading.confidence >= LOW_CONFIDENCE) continue;
     // Doubts a calibration cannot settle: a line or streak through a bubble, any doubt the reader names
-    // as not its calibration's (light strokes, an erasure, a mark much lighter than a solid one beside
-    // it), grey beside a firm mark (an erasure or a second mark), two marks where one is allowed.
+    // as not its calibration's (light strokes, an erasure, a grey read as a mark), grey beside a firm mark (an erasure or a second mark), two marks where one is allowed.
     if (bubbles.some((b) => b.line || b.crossed || b.streak) || result.otherDoubts.includes(questionNo)) continue;
     if (greyBesideFirmMarks(bubbles, model).size > 0) continue;
     const type = typeOf.get(questionNo);

@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyAffine } from '../../../server/services/recognition/affine-fit';
 import {
   LIGHT_RISE_START,
-  lightBesideSolidCaps,
   lightStrokeCaps,
   pageModel,
   readObjective,
@@ -130,29 +129,6 @@ describe('readObjective: a light second mark beside a fill, not what a rubber le
     const q = readings.find((r) => r.questionNo === target.questionNo)!;
     expect(q.marked).toContain('B');
     expect(q.confidence).toBeLessThan(LOW_CONFIDENCE);
-  });
-});
-
-describe('lightBesideSolidCaps: a multiple-choice mark much lighter than a solid one beside it', () => {
-  const empty = Array.from({ length: 40 }, (_, i) => ({ ink: 0, fill: 0.05 + (i % 4) * 0.01, specks: 0, line: false }));
-  const model = pageModel([...empty, ...Array.from({ length: 20 }, () => ({ ink: 1, fill: 0.8, specks: 0, line: false }))]);
-  const solid = { ink: 1, fill: 0.8, line: false };
-
-  it('doubts a grey patch with grain read as a mark (the held-out half-erased case), not a second solid mark', () => {
-    // Held-out seed 83005 q14: fills at 0.66-0.80 and a half-erased patch at 0.38 whose grain counts as ink.
-    const patch = { ink: 0.31, fill: 0.38, line: false };
-    const second = { ink: 0.9, fill: 0.74, line: false };
-    const caps = lightBesideSolidCaps([solid, patch, second], model);
-    expect(caps.get(patch)).toBeLessThan(LOW_CONFIDENCE);
-    expect(caps.has(second)).toBe(false);
-    expect(caps.has(solid)).toBe(false);
-  });
-
-  it('leaves marks alone with no solid mark beside them, and a light mark nearly as dark as the solid one', () => {
-    const light = { ink: 0.3, fill: 0.4, line: false };
-    expect(lightBesideSolidCaps([light, { ink: 0.35, fill: 0.42, line: false }], model).size).toBe(0);
-    const near = { ink: 0.5, fill: 0.05 + 0.72 * 0.75, line: false };
-    expect(lightBesideSolidCaps([solid, near], model).has(near)).toBe(false);
   });
 });
 
