@@ -77,14 +77,20 @@ export function createScoreTableService({ db, contexts }: { db: Db; contexts: Ma
       for (const student of data.students) {
         // 未扫描 / 缺考: empty cells, never 0 (a blank cell stays out of Excel's AVERAGE).
         const scored = hasScores(student.status);
-        sheet.addRow([
+        const row = sheet.addRow([
           student.code,
           student.name,
           student.className,
           ...data.questions.map((q) => (scored ? (student.scores[String(q.questionNo)] ?? null) : null)),
-          student.total,
+          // Only a 已阅完 student has a 总分: a 阅卷中 partial sum would mix into the column's SUM / AVERAGE.
+          student.status === 'complete' ? student.total : null,
           STUDENT_STATUS_LABELS[student.status],
         ]);
+        // Marks and totals are numbers, shown as the page shows them: 7.5 as 7.5, 9 as 9 (0.## would show "9.").
+        for (let column = 4; column <= 4 + data.questions.length; column += 1) {
+          const cell = row.getCell(column);
+          if (typeof cell.value === 'number') cell.numFmt = Number.isInteger(cell.value) ? '0' : '0.##';
+        }
       }
       sheet.getRow(1).font = { bold: true };
       sheet.getColumn(1).width = 14;

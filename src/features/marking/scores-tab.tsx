@@ -89,8 +89,10 @@ export function ScoresTab({ homeworkId, title, version }: { homeworkId: number; 
       width: 80,
       align: 'center' as const,
       fixed: pinnedEnd,
+      // A total is shown only once every question is marked (已阅完): a 阅卷中 student's partial sum is not a 总分
+      // (the Excel leaves the cell empty too); the marks given so far stay in the question columns.
       render: (_: unknown, row: StudentScore) =>
-        row.total === null ? (
+        row.total === null || row.status !== 'complete' ? (
           <span className={styles.sub}>{STUDENT_STATUS_LABELS[row.status]}</span>
         ) : (
           <strong>{formatScore(row.total)}</strong>

@@ -198,8 +198,13 @@ describe('数据分析 (one homework)', () => {
     workbook.getWorksheet('概况')!.eachRow((row) => rows.set(String(row.getCell(1).value), row.getCell(2).value));
     expect(rows.get('参考人数')).toBe(2);
     expect(rows.get('未参考人数')).toBe(1);
-    expect(rows.get('平均分')).toBe('3.5');
-    expect(rows.get('得分率')).toBe('58.3%');
+    // Figures are numbers a spreadsheet sums, shown as the page shows them: 3.5, 58.3%.
+    const formats = new Map<string, string>();
+    workbook.getWorksheet('概况')!.eachRow((row) => formats.set(String(row.getCell(1).value), row.getCell(2).numFmt));
+    expect(rows.get('平均分')).toBe(3.5);
+    expect(formats.get('平均分')).toBe('0.0');
+    expect(rows.get('得分率')).toBe(0.583);
+    expect(formats.get('得分率')).toBe('0.0%');
     expect(rows.get('分数线')).toBe('优秀 ≥92.5% · 良好 ≥80% · 及格 ≥70% · 低分 <50%');
     const students = workbook.getWorksheet('学生成绩')!;
     // 王五 is 缺考: named so, with no 对 / 错 / 未作答 counts (never 0).

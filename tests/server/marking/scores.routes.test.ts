@@ -105,9 +105,23 @@ describe('score endpoints', () => {
       const row = sheet.getRow(i + 2).values as unknown[];
       expect(row.slice(1, 4)).toEqual([student.code, student.name, student.className]);
       expect(row.slice(4, 9)).toEqual([1, 2, 3, 4, 5].map((no) => student.scores[String(no)] ?? undefined));
-      expect(row[9]).toBe(student.total ?? undefined);
+      // 总分 only for 已阅完: a 阅卷中 student's partial sum stays out of the column (its marks stay in theirs).
+      expect(row[9]).toBe(student.status === 'complete' ? (student.total ?? undefined) : undefined);
+      for (let column = 4; column <= 9; column += 1) {
+        const cell = sheet.getRow(i + 2).getCell(column);
+        if (cell.value !== null) expect(cell.numFmt).toBe(Number.isInteger(cell.value) ? '0' : '0.##');
+      }
       expect(row[10]).toBe({ unscanned: '未扫描', absent: '缺考', marking: '阅卷中', complete: '已阅完' }[student.status]);
     });
+    // The fixture has a 阅卷中 student with a partial total in the API and a mark given: empty 总分, marks kept.
+    const markingIndex = table.students.findIndex((s) => s.status === 'marking');
+    expect(table.students[markingIndex]!.total).not.toBeNull();
+    const markingRow = sheet.getRow(markingIndex + 2);
+    expect(markingRow.getCell(9).value).toBeNull();
+    expect((markingRow.values as unknown[]).slice(4, 9).some((v) => typeof v === 'number')).toBe(true);
+    // A mark is a number with a number format (not the text "7.5").
+    const fractional = sheet.getColumn(8).values.find((v) => typeof v === 'number' && !Number.isInteger(v));
+    expect(typeof fractional).toBe('number');
   });
 
   it("answers 404 for another school's homework", async () => {

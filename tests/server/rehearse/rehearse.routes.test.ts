@@ -355,6 +355,13 @@ describe('wrong-question book', () => {
     const klass = classBookSchema.parse(data(await teacher({ method: 'GET', url: `/api/rehearse/class?classId=${hw.classId}` })));
     expect(sheet.rowCount).toBe(klass.questions.length + 1);
     expect(sheet.getRow(2).getCell(5).value).toBe(klass.questions[0]!.missedBy);
+    // 得分率 is a fraction shown as a percentage (0.631 as 63.1%), empty without marks, never text.
+    klass.questions.forEach((q, i) => {
+      const cell = sheet.getRow(i + 2).getCell(9);
+      expect(cell.value).toBe(q.scoreRate === null ? null : Math.round(q.scoreRate * 1000) / 1000);
+      expect(cell.numFmt).toBe('0.0%');
+    });
+    expect(klass.questions.some((q) => q.scoreRate !== null)).toBe(true);
   });
 
   it('prints the answer image cut from the scan for a subjective question in a student’s book PDF', async () => {
