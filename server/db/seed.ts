@@ -11,6 +11,8 @@ import { seedPapersDemo } from './seed-papers';
 import { seedSemesterForSchool } from './seed-semester';
 
 export const DEMO_SCHOOL_NAME = '示范中学';
+/** 所在地区 is required by 学校设置: an empty one would make its 保存设置 fail until filled. */
+export const DEMO_SCHOOL_REGION = '北京市海淀区';
 export const DEMO_PASSWORD = 'Demo@2026';
 
 /** School years, newest first, each with four classes named after its grade. */
@@ -40,7 +42,7 @@ export async function seedDemo(db: Db, options: { semester?: boolean; scanned?: 
   // scrypt runs on the libuv pool, so the four hashes cost about as much as one.
   const passwordHashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
   await db.transaction(async (tx) => {
-    const [school] = await tx.insert(orgs).values({ name: DEMO_SCHOOL_NAME }).returning();
+    const [school] = await tx.insert(orgs).values({ name: DEMO_SCHOOL_NAME, region: DEMO_SCHOOL_REGION }).returning();
     if (!school) throw new Error('demo school was not created');
 
     const years = await tx

@@ -154,7 +154,7 @@ export function finishText(hw: PipelineHomework, generatedAt: string): string {
 /**
  * Which of today's homework cards the pipeline panel shows (their indexes, in order): all of them when they
  * fit the panel's height together; otherwise, most recent first, every card that still fits whole with room
- * left for the 今天另有 N 份 line (`moreHeight`, its gap included), so that a tall card that does not fit
+ * left for the 另有 N 份 line (`moreHeight`, its gap included), so that a tall card that does not fit
  * leaves its place to a shorter one after it rather than to empty wall. The first card is always shown.
  */
 export function cardsThatFit(available: number, heights: readonly number[], gap: number, moreHeight: number): number[] {

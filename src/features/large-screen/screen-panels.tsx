@@ -173,7 +173,7 @@ export function PipelinePanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
         <HomeworkPipeline key={hw.homeworkId} hw={hw} generatedAt={snapshot.generatedAt} />
       ))}
       {/* While measuring, the line is laid out (not painted) for its height. */}
-      {more > 0 || shown === null ? <p className={styles.more}>今天另有 {Math.max(more, 1)} 份作业在进行中</p> : null}
+      {more > 0 || shown === null ? <p className={styles.more}>另有 {Math.max(more, 1)} 份作业在扫描或阅卷中</p> : null}
     </div>
   );
 }
@@ -323,7 +323,7 @@ export function MarkingPanel({ snapshot }: { snapshot: LargeScreenSnapshot }) {
         <HomeworkMarking key={hw.homeworkId} hw={hw} />
       ))}
       {/* While measuring, the line is laid out (not painted) for its height. */}
-      {more > 0 || shown === null ? <p className={styles.more}>今天另有 {Math.max(more, 1)} 份作业在阅卷中</p> : null}
+      {more > 0 || shown === null ? <p className={styles.more}>另有 {Math.max(more, 1)} 份作业在阅卷中</p> : null}
     </div>
   );
 }
@@ -461,7 +461,7 @@ function Results({ results }: { results: ScreenResults }) {
         <h3 className={styles.subheading}>进步最大的班级</h3>
         {results.mostImproved ? (
           <p className={styles.improved}>
-            <b>{results.mostImproved.name}</b> 相对年级得分率提升 {(results.mostImproved.delta * 100).toFixed(1)} 个百分点
+            <b>{results.mostImproved.name}</b> 与年级得分率之差提高 {(results.mostImproved.delta * 100).toFixed(1)} 个百分点
             <small>（与《{results.mostImproved.previousTitle}》相比）</small>
           </p>
         ) : (

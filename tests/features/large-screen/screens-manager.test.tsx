@@ -192,6 +192,23 @@ describe('the panels', () => {
     expect(within(card).getByText('95.0%')).toBeInTheDocument();
   });
 
+  it('says of the most improved class that its gap to the grade rose, not that it is above the grade', () => {
+    const results: NonNullable<LargeScreenSnapshot['results']> = {
+      homework: { id: 7, title: '第一单元', subjectName: '数学', date: '2026-11-20', full: 100 },
+      grade: { scoreRate: 0.8, participants: 2, enrolled: 2 },
+      classes: [],
+      mostMissed: [],
+      heatmapHomeworkCount: 1,
+      heatmap: [],
+      mostImproved: { name: '初一(4)班', previousTitle: '上一单元', delta: 0.025 },
+      topStudents: null,
+    };
+    render(<ResultsPanel snapshot={{ ...base, results }} />);
+    const line = screen.getByText('初一(4)班').closest('p')!;
+    expect(line).toHaveTextContent('初一(4)班 与年级得分率之差提高 2.5 个百分点（与《上一单元》相比）');
+    expect(line).not.toHaveTextContent('提升');
+  });
+
   describe("today's homework cards", () => {
     // jsdom lays nothing out: a card is 200 px plus 100 px a class (no gap), the 另有 line 30 px, the panel `panel` px.
     const layOut = (panel: number) =>
@@ -211,7 +228,7 @@ describe('the panels', () => {
       // 400 px each: two, and the line.
       render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 2, 2]) }} />);
       expect(shownTitles()).toEqual(['作业1', '作业2']);
-      expect(screen.getByText('今天另有 3 份作业在进行中')).toBeInTheDocument();
+      expect(screen.getByText('另有 3 份作业在扫描或阅卷中')).toBeInTheDocument();
     });
 
     it('lets a shorter card after a tall one take the room the tall one does not fit', () => {
@@ -219,24 +236,24 @@ describe('the panels', () => {
       // 400 + 400 px, then the third (400) does not fit with the 30 px line, the fourth (300) does.
       render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 1, 2]) }} />);
       expect(shownTitles()).toEqual(['作业1', '作业2', '作业4']);
-      expect(screen.getByText('今天另有 2 份作业在进行中')).toBeInTheDocument();
+      expect(screen.getByText('另有 2 份作业在扫描或阅卷中')).toBeInTheDocument();
     });
 
     it('shows them all, with no 另有 line, when they fit', () => {
       layOut(2000);
       render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 2, 2]) }} />);
       expect(shownTitles()).toHaveLength(5);
-      expect(screen.queryByText(/今天另有/)).toBeNull();
+      expect(screen.queryByText(/另有 \d+ 份作业/)).toBeNull();
     });
 
     it('measures again when the homework change', () => {
       layOut(1000);
       const { rerender } = render(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2]) }} />);
       expect(shownTitles()).toHaveLength(2);
-      expect(screen.queryByText(/今天另有/)).toBeNull();
+      expect(screen.queryByText(/另有 \d+ 份作业/)).toBeNull();
       rerender(<PipelinePanel snapshot={{ ...base, pipeline: homework([2, 2, 2, 2]) }} />);
       expect(shownTitles()).toEqual(['作业1', '作业2']);
-      expect(screen.getByText('今天另有 2 份作业在进行中')).toBeInTheDocument();
+      expect(screen.getByText('另有 2 份作业在扫描或阅卷中')).toBeInTheDocument();
     });
   });
 });
@@ -272,7 +289,7 @@ describe('阅卷进度', () => {
     // 300 px each: three, and the line under them.
     render(<MarkingPanel snapshot={{ ...base, panels: ['marking'], pipeline: marking([2, 2, 2, 2, 2]) }} />);
     expect(shownTitles()).toEqual(['阅卷1 阅卷', '阅卷2 阅卷', '阅卷3 阅卷']);
-    expect(screen.getByText('今天另有 2 份作业在阅卷中')).toBeInTheDocument();
+    expect(screen.getByText('另有 2 份作业在阅卷中')).toBeInTheDocument();
   });
 
   it('shows one homework alone, and all of them with no 另有 line when they fit', () => {
@@ -281,7 +298,7 @@ describe('阅卷进度', () => {
     expect(shownTitles()).toEqual(['阅卷1 阅卷']);
     rerender(<MarkingPanel snapshot={{ ...base, pipeline: marking([2, 2, 2, 2, 2]) }} />);
     expect(shownTitles()).toHaveLength(5);
-    expect(screen.queryByText(/今天另有/)).toBeNull();
+    expect(screen.queryByText(/另有 \d+ 份作业/)).toBeNull();
   });
 
   it('leaves out homework with no hand-marked question, and says so when none has one', () => {

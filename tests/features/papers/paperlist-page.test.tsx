@@ -122,6 +122,9 @@ describe('/paperlist', () => {
     const fake = renderList([homework(1, { status: 'draft' }), homework(2)]);
     const row = (await screen.findByText('作业1')).closest('tr')!;
     expect(within((await screen.findByText('作业2')).closest('tr')!).queryByRole('button', { name: '布置' })).toBeNull();
+    // A draft is given to no class yet: nothing to scan, mark or analyse, but it can be edited.
+    for (const name of ['打印答题卡', '扫描', '阅卷', '分析']) expect(within(row).queryByRole('button', { name })).toBeNull();
+    expect(within(row).getByRole('button', { name: '编辑试卷' })).toBeInTheDocument();
     const listed = homeworkQueries(fake.get).length;
     await userEvent.click(within(row).getByRole('button', { name: '布置' }));
     await waitFor(() =>

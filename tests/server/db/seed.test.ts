@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { orgs } from '../../../server/db/schema';
 import { seedDemo } from '../../../server/db/seed';
 import { loginAs } from '../accounts-helper';
 import { useTestApp } from '../helper';
@@ -55,6 +57,11 @@ describe('the demo seed', () => {
     const [set] = sets.json().data.list as { name: string; questionCount: number; mine: boolean }[];
     expect(set).toMatchObject({ name: expect.stringContaining('精选练习'), mine: true });
     expect(set!.questionCount).toBeGreaterThan(0);
+  });
+
+  it('gives the demo school a region, so 学校设置 saves without filling the required 所在地区 first', async () => {
+    const [school] = await app().database.db.select({ region: orgs.region }).from(orgs).where(eq(orgs.name, '示范中学'));
+    expect(school?.region).toBe('北京市海淀区');
   });
 
   it('does nothing when a school exists already', async () => {

@@ -267,9 +267,11 @@ type ActionProps = {
 
 /** The row actions of one homework, shared by the table and the phone cards. */
 function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, downloading, changing }: ActionProps) {
+  // A draft is not yet given to any class: nothing to scan, mark, analyse or print an answer sheet for.
+  const draft = row.status === 'draft';
   return (
     <Space wrap spacing={4} className={styles.actions}>
-      {row.status === 'draft' ? (
+      {draft ? (
         <Button size="small" theme="solid" loading={changing === row.id} onClick={() => onStatus(row, 'assigned')}>
           布置
         </Button>
@@ -277,18 +279,26 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, dow
       <Button size="small" theme="borderless" onClick={() => onNavigate(`/printing?paperId=${row.paperId}`)}>
         打印试卷
       </Button>
-      <Button size="small" theme="borderless" onClick={() => onAnswerSheet(row)}>
-        打印答题卡
-      </Button>
-      <Button size="small" theme="borderless" onClick={() => onNavigate(`/scan?homeworkId=${row.id}`)}>
-        扫描
-      </Button>
-      <Button size="small" theme="borderless" onClick={() => onNavigate(`/correct?homeworkId=${row.id}`)}>
-        阅卷
-      </Button>
-      <Button size="small" theme="borderless" onClick={() => onNavigate(`/assistant/analysis?homeworkId=${row.id}`)}>
-        分析
-      </Button>
+      {draft ? (
+        <Button size="small" theme="borderless" onClick={() => onNavigate(`/edit?paperId=${row.paperId}`)}>
+          编辑试卷
+        </Button>
+      ) : (
+        <>
+          <Button size="small" theme="borderless" onClick={() => onAnswerSheet(row)}>
+            打印答题卡
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => onNavigate(`/scan?homeworkId=${row.id}`)}>
+            扫描
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => onNavigate(`/correct?homeworkId=${row.id}`)}>
+            阅卷
+          </Button>
+          <Button size="small" theme="borderless" onClick={() => onNavigate(`/assistant/analysis?homeworkId=${row.id}`)}>
+            分析
+          </Button>
+        </>
+      )}
       <Button size="small" theme="borderless" loading={downloading === row.id} onClick={() => onWord(row)}>
         下载 Word
       </Button>
@@ -297,9 +307,6 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, dow
         render={
           <Dropdown.Menu>
             <Dropdown.Item onClick={() => onNavigate(`/printanswer?paperId=${row.paperId}`)}>打印答案</Dropdown.Item>
-            {row.status === 'draft' ? (
-              <Dropdown.Item onClick={() => onNavigate(`/edit?paperId=${row.paperId}`)}>编辑试卷</Dropdown.Item>
-            ) : null}
             <Dropdown.Item onClick={() => onNavigate(`/edit?copyFrom=${row.paperId}`)}>复制为新试卷</Dropdown.Item>
             {row.status !== 'finished' && row.status !== 'draft' ? (
               <Dropdown.Item onClick={() => onStatus(row, 'finished')}>设为已完成</Dropdown.Item>
@@ -307,13 +314,15 @@ function HomeworkActions({ row, onNavigate, onAnswerSheet, onWord, onStatus, dow
             {row.status === 'finished' ? (
               <Dropdown.Item onClick={() => onStatus(row, 'marking')}>重新打开阅卷</Dropdown.Item>
             ) : null}
-            <Dropdown.Item
-              onClick={() =>
-                onNavigate(`/printgrade?homeworkId=${row.id}${row.classes[0] ? `&classId=${row.classes[0].id}` : ''}`)
-              }
-            >
-              打印成绩单
-            </Dropdown.Item>
+            {draft ? null : (
+              <Dropdown.Item
+                onClick={() =>
+                  onNavigate(`/printgrade?homeworkId=${row.id}${row.classes[0] ? `&classId=${row.classes[0].id}` : ''}`)
+                }
+              >
+                打印成绩单
+              </Dropdown.Item>
+            )}
           </Dropdown.Menu>
         }
       >
