@@ -35,6 +35,7 @@ import { createSheetPool } from '../../tests/support/synthetic-sheet-pool';
 import {
   randomMarks,
   standardSpec,
+  twoPageSpec,
   type Degradation,
   type SyntheticSheet,
   type SyntheticSheetOptions,
@@ -67,19 +68,7 @@ const specs: { name: string; spec: AnswerSheetSpec; share: number }[] = [
   },
   { name: 'A3 standard', spec: standardSpec(4103, 'A3'), share: 0.1 },
 ];
-/** A sheet of two pages: 120 objective questions fill page 1, page 2 has five judge questions and the written answers. */
-const TWO_PAGE_SPEC: AnswerSheetSpec = answerSheetSpecSchema.parse({
-  homeworkId: 4105,
-  title: '八年级英语期中练习',
-  subjectName: '英语',
-  paperSize: 'A4',
-  questions: [
-    ...Array.from({ length: 110 }, (_, i) => ({ no: i + 1, type: 'single', score: 1 })),
-    ...Array.from({ length: 15 }, (_, i) => ({ no: 111 + i, type: 'judge', score: 1 })),
-    { no: 126, type: 'subjective', score: 10, lines: 10 },
-    { no: 127, type: 'subjective', score: 10, lines: 10 },
-  ],
-});
+const TWO_PAGE_SPEC = twoPageSpec();
 const templates = new Map<number, AnswerSheetTemplate>(
   [...specs.map((s) => s.spec), TWO_PAGE_SPEC].map((spec) => [spec.homeworkId, layoutAnswerSheet(spec)]),
 );

@@ -157,6 +157,22 @@ export type SheetFixture = {
 };
 
 /** A typical homework's sheet: 12 single, 4 multiple (5 options), 4 judge, a blank and two subjective. */
+/** A sheet of two pages: 120 objective questions fill page 1, page 2 has five judge questions and the written answers. */
+export function twoPageSpec(homeworkId = 4105): AnswerSheetSpec {
+  return answerSheetSpecSchema.parse({
+    homeworkId,
+    title: '八年级英语期中练习',
+    subjectName: '英语',
+    paperSize: 'A4',
+    questions: [
+      ...Array.from({ length: 110 }, (_, i) => ({ no: i + 1, type: 'single', score: 1 })),
+      ...Array.from({ length: 15 }, (_, i) => ({ no: 111 + i, type: 'judge', score: 1 })),
+      { no: 126, type: 'subjective', score: 10, lines: 10 },
+      { no: 127, type: 'subjective', score: 10, lines: 10 },
+    ],
+  });
+}
+
 export function standardSpec(homeworkId = 4101, paperSize: 'A4' | 'A3' = 'A4'): AnswerSheetSpec {
   return answerSheetSpecSchema.parse({
     homeworkId,

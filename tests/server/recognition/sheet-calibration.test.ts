@@ -6,10 +6,9 @@ import {
   MIN_PRIOR_MARKS,
   pooledModel,
 } from '../../../server/services/recognition/sheet-calibration';
-import { answerSheetSpecSchema } from '../../../src/shared/contract/answer-sheet';
 import { LOW_CONFIDENCE, type PageCalibration, type PageReading } from '../../../src/shared/contract/recognition';
 import { seededRandom } from '../../../src/shared/lib/simulated-scan';
-import { randomMarks, renderSyntheticSheet, sheetFixture } from '../../support/synthetic-sheets';
+import { randomMarks, renderSyntheticSheet, sheetFixture, twoPageSpec } from '../../support/synthetic-sheets';
 
 const RICH: PageCalibration = {
   bubbles: 480,
@@ -128,18 +127,7 @@ describe('pooling the calibrations of a sheet’s pages', () => {
 
 describe('a student’s two-page sheet, all faint pencil on a 1-bit scan', () => {
   // 120 objective questions fill page 1; page 2 has five judge questions.
-  const spec = answerSheetSpecSchema.parse({
-    homeworkId: 4105,
-    title: '八年级英语期中练习',
-    subjectName: '英语',
-    paperSize: 'A4',
-    questions: [
-      ...Array.from({ length: 110 }, (_, i) => ({ no: i + 1, type: 'single', score: 1 })),
-      ...Array.from({ length: 15 }, (_, i) => ({ no: 111 + i, type: 'judge', score: 1 })),
-      { no: 126, type: 'subjective', score: 10, lines: 10 },
-      { no: 127, type: 'subjective', score: 10, lines: 10 },
-    ],
-  });
+  const spec = twoPageSpec();
   const fixture = sheetFixture(spec);
 
   it('page 2 alone holds a rightly read question that page 1’s calibration releases; nothing read wrong is released', async () => {
