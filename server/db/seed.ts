@@ -88,7 +88,8 @@ export async function seedDemo(db: Db, options: { semester?: boolean; scanned?: 
         subjectId: subjectId('语文'),
         defaultClassId: firstYear.id,
       },
-      { orgId: school.id, userId: creator!.id, role: 'creator' },
+      // The school's first school year is the default of every member, as when a school creates it (school.service).
+      { orgId: school.id, userId: creator!.id, role: 'creator', defaultClassId: firstYear.id },
     ]);
     // Duties: the teacher teaches maths to every 2026级 class and is class teacher of the first; the
     // director directs 2026级.

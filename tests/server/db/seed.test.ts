@@ -30,7 +30,8 @@ describe('the demo seed', () => {
       classDefaultName: '2026级 (初一)',
     });
     expect(director.userGradeInfo).toMatchObject({ orgName: '示范中学', gradeDirector: true, classDefaultName: '2026级 (初一)' });
-    expect(creator.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: true });
+    // The top bar's school-year picker shows the school's year for the creator too, not 暂无默认学年.
+    expect(creator.userGradeInfo).toMatchObject({ orgName: '示范中学', isCreator: true, classDefaultName: '2026级 (初一)' });
     expect(creator.orgs[0]!.role).toBe('creator');
     expect(newbie.orgs).toEqual([]);
     expect(newbie.userGradeInfo).toEqual({
