@@ -28,9 +28,19 @@ export function zoomAbout(view: ViewTransform, factor: number, px: number, py: n
   return { scale, x: px - (px - view.x) * applied, y: py - (py - view.y) * applied };
 }
 
-/** The transform that shows the whole image centred in the viewport (never enlarged past 1:1). */
+/** Below this viewport width (a phone), fitting fills the width and shows the top: a tall answer shown whole would be too small to read. */
+export const NARROW_VIEW_PX = 600;
+
+/**
+ * The transform that shows the whole image centred in the viewport (never enlarged past 1:1); on a
+ * narrow viewport, the image's full width from its top (dragging pans down).
+ */
 export function fitTransform(imageWidth: number, imageHeight: number, viewWidth: number, viewHeight: number): ViewTransform {
   if (imageWidth <= 0 || imageHeight <= 0 || viewWidth <= 0 || viewHeight <= 0) return IDENTITY;
+  if (viewWidth < NARROW_VIEW_PX) {
+    const scale = clampScale(Math.min(1, viewWidth / imageWidth));
+    return { scale, x: (viewWidth - imageWidth * scale) / 2, y: Math.max(0, (viewHeight - imageHeight * scale) / 2) };
+  }
   const scale = clampScale(Math.min(1, viewWidth / imageWidth, viewHeight / imageHeight));
   return { scale, x: (viewWidth - imageWidth * scale) / 2, y: (viewHeight - imageHeight * scale) / 2 };
 }

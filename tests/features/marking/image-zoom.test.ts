@@ -30,6 +30,14 @@ describe('answer image zoom', () => {
     expect(fitTransform(200, 100, 1000, 800)).toEqual({ scale: 1, x: 400, y: 350 });
   });
 
+  it('on a phone, fits a tall answer’s width and shows its top instead of shrinking it whole', () => {
+    // 800 x 2400 in a 375 x 500 box: whole it would be shown at 0.21; by its width at 0.47.
+    expect(fitTransform(800, 2400, 375, 500)).toEqual({ scale: 375 / 800, x: 0, y: 0 });
+    // A short answer is still centred, and a small one not enlarged.
+    expect(fitTransform(750, 200, 375, 500)).toEqual({ scale: 0.5, x: 0, y: 200 });
+    expect(fitTransform(300, 100, 375, 500)).toEqual({ scale: 1, x: 37.5, y: 200 });
+  });
+
   it('turns a click into fractions of the image, and ignores clicks beside it', () => {
     const rect = { left: 100, top: 50, width: 400, height: 200 };
     expect(toFraction(200, 150, rect)).toEqual({ x: 0.25, y: 0.5 });
