@@ -29,7 +29,7 @@ function Report({ data }: { data: HomeworkAnalysis }) {
     <div className={styles.report}>
       <div className={`${styles.sectionHead} ${styles.noPrint}`}>
         <span />
-        <span style={{ display: 'flex', gap: 8 }}>
+        <span style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
           <Button icon={<IconPrint />} onClick={() => window.print()}>
             打印 / 导出 PDF
           </Button>
