@@ -175,10 +175,10 @@ test('a teacher reads grade, class, student and one homework; the numbers are th
   await openWith<Homework>(page, `/assistant/commentary?homeworkId=${hwId}`, '/api/analysis/homework/');
   const [q1, q2] = hw.questions;
   await expect(page.getByRole('heading', { name: new RegExp(`^第 ${q1!.no} 题`) })).toBeVisible();
-  await expect(page.getByText(pct(q1!.scoreRate, 0), { exact: true })).toBeVisible();
+  await expect(page.getByText(pct(q1!.scoreRate), { exact: true })).toBeVisible();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('heading', { name: new RegExp(`^第 ${q2!.no} 题`) })).toBeVisible();
-  await expect(page.getByText(pct(q2!.scoreRate, 0), { exact: true })).toBeVisible();
+  await expect(page.getByText(pct(q2!.scoreRate), { exact: true })).toBeVisible();
   await shoot(page, 'commentary');
   await page.keyboard.press('ArrowLeft');
   await expect(page.getByRole('heading', { name: new RegExp(`^第 ${q1!.no} 题`) })).toBeVisible();
