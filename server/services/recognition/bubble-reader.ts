@@ -1087,19 +1087,19 @@ export function readObjective(
   for (const { q, bubbles } of measured) {
     const { grey, erased, alone } = erasures.get(bubbles)!;
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
-    const plain = (b: Measured) =>
+    // Each bubble's confidence from where it sits between the page's populations alone (its calibration).
+    const plain = bubbles.map((b) =>
       isMarked(b, model)
         ? bubbleConfidence(b, model)
-        : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
-    const confidences = bubbles.map((b) => {
+        : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model)),
+    );
+    const confidences = bubbles.map((b, i) => {
       // A grey read as an erasure is as doubtful as the light strokes in it: alone on its question
       // (a wash over the whole bubble left out), and beside a mark on a multiple-choice question, where
       // a second mark is legal and no double-mark rule catches it.
       const rubbed = erased.get(b);
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
-      const c = isMarked(b, model)
-        ? Math.min(bubbleConfidence(b, model), greyMarkCap(b, model, fillsOfPage))
-        : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model));
+      const c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage)) : plain[i]!;
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
       if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
@@ -1108,7 +1108,7 @@ export function readObjective(
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
     const confidence = round3(Math.min(...confidences));
-    if (bubbles.some((b, i) => confidences[i]! < LOW_CONFIDENCE && (erased.has(b) || confidences[i]! < plain(b)))) {
+    if (bubbles.some((b, i) => confidences[i]! < LOW_CONFIDENCE && (erased.has(b) || confidences[i]! < plain[i]!))) {
       otherDoubts.push(q.questionNo);
     }
     const fills = bubbles.map((b) => ({ label: b.label, fill: round3(b.fill) }));
