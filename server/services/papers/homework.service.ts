@@ -89,7 +89,11 @@ export function answerSheetSpecOf(
 
 export type HomeworkService = ReturnType<typeof createHomeworkService>;
 
-export const HOMEWORK_STATUS_MESSAGES = { draftCannotFinish: '作业尚未布置，不能设为已完成' } as const;
+export const HOMEWORK_STATUS_MESSAGES = {
+  draftCannotFinish: '作业尚未布置，不能设为已完成',
+  /** A draft's sheets are not scanned: its classes have not been given it (POST /api/scan/batches). */
+  draftCannotScan: '作业尚未布置，不能扫描',
+} as const;
 
 export function createHomeworkService({
   db,

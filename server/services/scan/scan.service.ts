@@ -20,6 +20,7 @@ import { ApiError } from '../../lib/api-error';
 import { SCANNED_SAMPLE_SIZE, type UnscannedStudents } from '../../../src/shared/contract/scan';
 import { homeworkStudentStatuses } from '../marking/student-status';
 import { assertWorksOn, loadActor } from '../org/permissions';
+import { HOMEWORK_STATUS_MESSAGES } from '../papers/homework.service';
 import type { FileStorage } from '../storage/file-storage';
 
 export type ScanService = ReturnType<typeof createScanService>;
@@ -124,10 +125,11 @@ export function createScanService({ db, storage, onPageStored }: ScanServiceDeps
       const homeworkId = input.homeworkId ?? null;
       if (homeworkId !== null) {
         const [found] = await db
-          .select({ id: homework.id, createdBy: homework.createdBy, paperId: homework.paperId })
+          .select({ id: homework.id, createdBy: homework.createdBy, paperId: homework.paperId, status: homework.status })
           .from(homework)
           .where(and(eq(homework.id, homeworkId), eq(homework.orgId, orgId)));
         if (!found) throw ApiError.notFound();
+        if (found.status === 'draft') throw ApiError.badRequest(HOMEWORK_STATUS_MESSAGES.draftCannotScan);
         // Scanning a homework's sheets: whoever works on it (its owner, admins, markers, its classes' teachers).
         await assertWorksOn(db, await loadActor(db, userId, orgId), found);
       }

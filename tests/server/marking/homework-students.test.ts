@@ -161,13 +161,19 @@ describe('homework students and status', () => {
     expect(await overviewOf(hw.id)).toMatchObject({ closed: false, status: 'marking' });
   });
 
-  it('does not let a draft be set 已完成', async () => {
+  it('does not let a draft be set 已完成 or scanned', async () => {
     const hw = await createHomework(app(), teacher.orgId);
     await app().database.db.update(homework).set({ status: 'draft' }).where(eq(homework.id, hw.id));
     expect(
       failure(await teacher({ method: 'PATCH', url: `/api/homework/${hw.id}/status`, payload: { status: 'finished' } })),
     ).toEqual({ status: 400, msg: HOMEWORK_STATUS_MESSAGES.draftCannotFinish });
+    const scanBatch = () =>
+      teacher({ method: 'POST', url: '/api/scan/batches', payload: { homeworkId: hw.id, stationName: '扫描站' } });
+    expect(failure(await scanBatch())).toEqual({ status: 400, msg: HOMEWORK_STATUS_MESSAGES.draftCannotScan });
     expect(await statusOf(hw.id)).toBe('draft');
+    // Once 布置, its sheets are scanned.
+    await app().database.db.update(homework).set({ status: 'assigned' }).where(eq(homework.id, hw.id));
+    expect((await scanBatch()).statusCode).toBe(200);
   });
 
   // Needs two connections: PGlite runs one transaction at a time anyway.
