@@ -23,7 +23,15 @@ import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '
 import type { Bubble, ObjectiveQuestionLayout } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
-import { greyInk, letterLevels, straightStroke, strokeEvidence, strokeShape, type StrokeContext } from './stroke-marks';
+import {
+  crossingBars,
+  greyInk,
+  letterLevels,
+  straightStroke,
+  strokeEvidence,
+  strokeShape,
+  type StrokeContext,
+} from './stroke-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -1183,14 +1191,18 @@ function strokeMarks(
 ): Map<Measured, number> {
   const strokes = new Map<Measured, number>();
   for (const { b, option } of all) {
-    if (isMarked(b, model) && bubbleConfidence(b, model) >= 1) continue;
-    const sure = strokeEvidence(b, context);
+    // A cross whose bars run out of the bubble looks like a line through it on the paper around it.
+    const cross = b.line && !b.streak && b.ink < SOLID_INK;
+    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) continue;
+    const sure = strokeEvidence(cross ? { ...b, line: false } : b, context);
     if (sure === null) continue;
     const p = at(option);
     const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
-    if (straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow))) continue;
+    const shape = strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
+    if (cross ? !crossingBars(shape) : straightStroke(shape)) continue;
     strokes.set(b, sure);
     b.stroke = true;
+    if (cross) b.line = false;
   }
   return strokes;
 }

@@ -49,6 +49,13 @@ const FEW_PIECES = 2;
  * more). Such a stroke may be a stray pencil line, not an answer.
  */
 export const STRAIGHT_RATIO = 0.25;
+/**
+ * Two bars crossing: the ink's spread across its main direction is at least this share of its spread
+ * along it (an X or a + of equal bars is near 1, a tick 0.3 to 0.5, one straight line under 0.25).
+ * A cross whose bars run out of the bubble shows ink on the paper around it as a line through it would;
+ * a stray line through an empty bubble leaves one straight stroke inside, never two bars.
+ */
+export const CROSS_RATIO = 0.6;
 /** Empty bubbles of one letter needed for its own level; fewer, and the page's empty level is used. */
 const LETTER_MIN_PEERS = 3;
 /** The lowest confidence a stroke mark is given (under LOW_CONFIDENCE: a person sees it). */
@@ -175,6 +182,11 @@ export function strokeShape(
   const along = half + root;
   const across = Math.max(0, half - root);
   return along <= 0 ? 0 : Math.sqrt(across / along);
+}
+
+/** Whether ink of this shape is two bars crossing (an X or a +), not a line through the bubble. */
+export function crossingBars(shape: number): boolean {
+  return shape >= CROSS_RATIO;
 }
 
 /** Whether a stroke of this shape may be one straight line (a stray pencil stroke), not a tick, cross or dot. */

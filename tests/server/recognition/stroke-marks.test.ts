@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   STRAIGHT_RATIO,
+  crossingBars,
   greyInk,
   letterLevels,
   restFill,
@@ -101,7 +102,10 @@ describe('strokeShape', () => {
     );
     expect(strokeShape(check, identity, identity, bubble, 2, 130)).toBeGreaterThan(STRAIGHT_RATIO);
     const cross = draw((x, y) => (Math.abs(y - 18 - (x - 25)) < 1 || Math.abs(y - 18 + (x - 25)) < 1) && Math.abs(x - 25) < 8);
-    expect(strokeShape(cross, identity, identity, bubble, 2, 130)).toBeGreaterThan(0.8);
+    expect(crossingBars(strokeShape(cross, identity, identity, bubble, 2, 130))).toBe(true);
+    // A tick is no cross: its arms run out of the bubble as a line through it would, so it stays doubtful.
+    expect(crossingBars(strokeShape(check, identity, identity, bubble, 2, 130))).toBe(false);
+    expect(crossingBars(strokeShape(line, identity, identity, bubble, 2, 130))).toBe(false);
     const dot = draw((x, y) => (x - 25) ** 2 + (y - 18) ** 2 < 16);
     expect(strokeShape(dot, identity, identity, bubble, 2, 130)).toBeGreaterThan(0.8);
   });
