@@ -23,6 +23,15 @@ import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '
 import type { Bubble, ObjectiveQuestionLayout } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
+import {
+  crossingBars,
+  greyInk,
+  letterLevels,
+  straightStroke,
+  strokeEvidence,
+  strokeShape,
+  type StrokeContext,
+} from './stroke-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -214,6 +223,11 @@ export type BubbleMeasure = {
   hidden: number;
   /** Share of the inside's core (within `EDGE_BAND` of its centre) darker than `LIGHT_LEVEL`: light strokes and the printed letter. */
   coreLight: number;
+  /**
+   * Mean darkness (0 paper to 1 toner) of the inside's ink pixels: a pen or pencil stroke is as dark
+   * as a fill along its middle, what a rubber leaves only just crosses the ink level. 0 with no ink.
+   */
+  inkDepth: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
@@ -332,6 +346,7 @@ export function measureBubble(
     diagonal: false,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: 0,
+    inkDepth: 0,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -348,9 +363,11 @@ export function measureBubble(
   const lineBelow = white - LINE_LEVEL * range;
   let dark = 0;
   let edgeDark = 0;
+  let darkSum = 0;
   for (let g = 0; g < inkBelow && g < 256; g += 1) {
     dark += inside[g] as number;
     edgeDark += edge[g] as number;
+    darkSum += (inside[g] as number) * g;
   }
   const lightBelow = white - LIGHT_LEVEL * range;
   let light = 0;
@@ -437,6 +454,7 @@ export function measureBubble(
     diagonal: across !== null && vertical === horizontal,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: coreCount === 0 ? 0 : light / coreCount,
+    inkDepth: dark === 0 ? 0 : Math.min(1, Math.max(0, (white - darkSum / dark) / range)),
   };
 }
 
@@ -583,9 +601,12 @@ export function fillShare(fill: number, model: PageModel): number {
   return (fill - model.emptyFill.level) / Math.max(0.15, model.markFill - model.emptyFill.level);
 }
 
-/** Whether a bubble is marked: ink above the ink threshold, or (light pencil, no ink) fill above the fill threshold. */
-export function isMarked(m: Pick<BubbleMeasure, 'fill' | 'ink'>, model: PageModel): boolean {
-  return m.ink >= model.ink.threshold || m.fill >= model.fill.threshold;
+/**
+ * Whether a bubble is marked: ink above the ink threshold, or (light pencil, no ink) fill above the
+ * fill threshold, or read as a stroke mark (a tick, a cross, a dot: stroke-marks.ts).
+ */
+export function isMarked(m: Pick<BubbleMeasure, 'fill' | 'ink'> & { stroke?: boolean }, model: PageModel): boolean {
+  return m.ink >= model.ink.threshold || m.fill >= model.fill.threshold || m.stroke === true;
 }
 
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
@@ -687,7 +708,7 @@ export type ObjectiveResult = {
  * A bubble as read: `line` a line runs through it that could not be read around (its confidence is
  * capped), `streak` it was read beside a streak down the page, `crossed` beside a pencil line across it.
  */
-type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean; crossed: boolean };
+type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean; crossed: boolean; stroke?: boolean };
 
 /**
  * Streaks down the page: vertical crossings of two or more bubbles at the same image column. Returns
@@ -1051,6 +1072,8 @@ export function readObjective(
   }
   // The page's populations come from bubbles read whole.
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
+  const strokeContext = strokePage(all, model);
+  const strokes = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
   const otherDoubts: number[] = [];
@@ -1087,6 +1110,8 @@ export function readObjective(
   for (const { q, bubbles } of measured) {
     const { grey, erased, alone } = erasures.get(bubbles)!;
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
+    const besideFill = (b: Measured) =>
+      bubbles.some((o) => o !== b && !o.line && !o.crossed && !o.streak && o.ink >= SOLID_INK && isMarked(o, model));
     // Each bubble's confidence from where it sits between the page's populations alone (its calibration).
     const plain = bubbles.map((b) =>
       isMarked(b, model)
@@ -1099,7 +1124,14 @@ export function readObjective(
       // a second mark is legal and no double-mark rule catches it.
       const rubbed = erased.get(b);
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
-      const c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage)) : plain[i]!;
+      const stroke = strokes.get(b);
+      if (stroke !== undefined) return Math.max(plain[i]!, stroke);
+      let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage)) : plain[i]!;
+      // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
+      // left when the answer changed, or a second light mark): only as sure as its darkness.
+      if (b.ink >= model.ink.threshold && greyInk(b, strokeContext, SOLID_INK) && besideFill(b)) {
+        c = Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
+      }
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
       if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
@@ -1135,6 +1167,44 @@ export function readObjective(
     measures: measured.map(({ q, bubbles }) => ({ questionNo: q.questionNo, bubbles })),
     otherDoubts,
   };
+}
+
+/** The page's empty bubbles as the stroke rule sees them: those read whole, unmarked and under the ink floor, per letter. */
+function strokePage(all: readonly { b: Measured }[], model: PageModel): StrokeContext {
+  const whole = all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b);
+  const letters = letterLevels(whole.filter((b) => !isMarked(b, model) && b.ink < model.ink.floor));
+  return { emptyInk: model.emptyInk, emptyFill: model.emptyFill, letters };
+}
+
+/**
+ * The page's stroke marks (stroke-marks.ts) that its thresholds left unmarked or marked with doubt,
+ * with their confidence; each is flagged `stroke` (so it reads marked). The empty bubbles of each
+ * letter are those under the page's ink floor and unmarked, read whole.
+ */
+function strokeMarks(
+  img: GreyImage,
+  all: readonly { b: Measured; option: Bubble }[],
+  model: PageModel,
+  black: number,
+  context: StrokeContext,
+  at: (option: Bubble) => { t: AffineTransform; inverse: AffineTransform },
+): Map<Measured, number> {
+  const strokes = new Map<Measured, number>();
+  for (const { b, option } of all) {
+    // A cross whose bars run out of the bubble looks like a line through it on the paper around it.
+    const cross = b.line && !b.streak && b.ink < SOLID_INK;
+    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) continue;
+    const sure = strokeEvidence(cross ? { ...b, line: false } : b, context);
+    if (sure === null) continue;
+    const p = at(option);
+    const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
+    const shape = strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
+    if (cross ? !crossingBars(shape) : straightStroke(shape)) continue;
+    strokes.set(b, sure);
+    b.stroke = true;
+    if (cross) b.line = false;
+  }
+  return strokes;
 }
 
 /**
