@@ -17,6 +17,7 @@ import { affineShape, applyAffine, fitAffine, fitResidual, fitSimilarity, type P
 import { outlineContrast, readObjective } from './bubble-reader';
 import { findFiducials, type FoundFiducial } from './fiducial-finder';
 import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey } from './grey-image';
+import { registeredPlacement } from './outline-registration';
 import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
 import { cutRegion, encodeRegion } from './region-cutter';
@@ -292,7 +293,7 @@ export async function recognizePage(
   const photo = rectifyPhoto(img);
   let result: RecognitionResult;
   if (photo.kind === 'rectified') {
-    result = (await recognizeGrey(photo.img, resolveTemplate, options)).result;
+    result = (await recognizeGrey(photo.img, resolveTemplate, options, true)).result;
     result.reading.photo = { rejected: null, edgeMm: round(photo.edgeMm, 3) };
   } else {
     result = first.result;
@@ -345,8 +346,16 @@ function tooSmall(img: GreyImage, started: number): RecognitionResult {
 
 type GreyOutcome = { result: RecognitionResult; blank: boolean };
 
-/** Reads a decoded page. */
-async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, options: RecognizeOptions): Promise<GreyOutcome> {
+/**
+ * Reads a decoded page. A rectified photo's questions are each placed on their own printed outlines
+ * (outline-registration.ts): a curled page is not where one homography puts it.
+ */
+async function recognizeGrey(
+  img: GreyImage,
+  resolveTemplate: TemplateResolver,
+  options: RecognizeOptions,
+  rectifiedPhoto = false,
+): Promise<GreyOutcome> {
   const guessed = guessFrame(img.width, img.height);
   const found = findFiducials(img, guessed);
   const problems: RecognitionProblem[] = [];
@@ -417,7 +426,8 @@ async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, 
     // The printer's black from whole squares: a sliver at the scan's edge may show more paper than toner.
     const whole = found.filter((f) => !f.cut);
     const black = whole.length > 0 ? median(whole.map((f) => f.black)) : Math.min(...found.map((f) => f.black));
-    const objective = readObjective(img, located.transform, page.objective, black);
+    const place = rectifiedPhoto ? registeredPlacement(img, located.transform, page.objective).place : located.transform;
+    const objective = readObjective(img, place, page.objective, black);
     reading.objective = objective.readings;
     problems.push(...objective.problems);
     if (fitConfidence < LOW_CONFIDENCE) {

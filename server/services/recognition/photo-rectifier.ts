@@ -16,12 +16,23 @@ import { fitHomography, localAffine, type Homography } from './homography-fit';
 const OUT_PX_PER_MM = 2480 / 210;
 /** The reduced copy's longer side, pixels. */
 const REDUCED_SIDE = 1000;
-/** Lighting is estimated over blocks of this many reduced pixels. */
-const LIGHT_BLOCK = 16;
+/**
+ * Lighting is estimated over blocks of this many reduced pixels (about 3 mm of page in a 12 MP photo):
+ * fine enough to follow the edge of a shadow, which falls off over a centimetre or two.
+ */
+const LIGHT_BLOCK = 8;
+/** The fiducials are looked for in the reduced copy levelled over coarser blocks (reduced pixels). */
+const FIND_BLOCK = 16;
+/**
+ * Blocks of ink (a fiducial, a filled bubble, the QR's finder patterns) are bridged by a morphological
+ * closing of this radius in blocks (a 5 x 5 window, about 15 mm): wider than any solid print on the
+ * sheet, narrower than a shadow or a gradient, which the closing keeps at their own level.
+ */
+const LIGHT_CLOSING_RADIUS = 2;
 /** Paper white after the correction. */
 const PAPER_WHITE = 245;
 /** Edge width (10 % to 90 % of the fiducial's step) above which a photo is too blurred to read, mm. */
-export const MAX_EDGE_MM = 0.55;
+export const MAX_EDGE_MM = 0.65;
 /** Photos smaller than this are not treated as photos (a scan that failed stays a failed scan). */
 const MIN_PHOTO_PIXELS = 2_000_000;
 
@@ -61,44 +72,91 @@ function reduceAndLevel(img: GreyImage): { reduced: Reduced; white: Float32Array
       data[y * width + x] = sum / (factor * factor);
     }
   }
-  // Paper level per block: its 90th percentile; then the largest of the 3x3 neighbourhood (a block
-  // all ink takes its neighbours' paper), then smoothed.
-  const blocksX = Math.ceil(width / LIGHT_BLOCK);
-  const blocksY = Math.ceil(height / LIGHT_BLOCK);
+  // Two estimates of the paper's level: a coarse one (the largest of 3 x 3 blocks, smoothed) that
+  // levels the reduced copy the fiducials are looked for in, and a fine closed one (paperLevel) that
+  // the resampled page is divided by, which follows a shadow's edge.
+  const coarse = blockLevels(data, width, height, FIND_BLOCK);
+  const findWhite = meanOfNeighbours(
+    neighbourhood(coarse.level, coarse.blocksX, coarse.blocksY, 1, true),
+    coarse.blocksX,
+    coarse.blocksY,
+  );
+  const fine = blockLevels(data, width, height, LIGHT_BLOCK);
+  const white = paperLevel(fine.level, fine.blocksX, fine.blocksY);
+  const { blocksX, blocksY } = fine;
+  for (let y = 0; y < height; y += 1)
+    for (let x = 0; x < width; x += 1)
+      data[y * width + x] =
+        data[y * width + x]! / whiteAt(findWhite, coarse.blocksX, coarse.blocksY, x / FIND_BLOCK, y / FIND_BLOCK);
+  return { reduced: { data, width, height, factor }, white, blocksX, blocksY };
+}
+
+/** Each block's 90th percentile of the reduced copy (its paper, unless the block is nearly all ink). */
+function blockLevels(data: Float32Array, width: number, height: number, block: number) {
+  const blocksX = Math.ceil(width / block);
+  const blocksY = Math.ceil(height / block);
   const level = new Float32Array(blocksX * blocksY);
   const sample: number[] = [];
   for (let by = 0; by < blocksY; by += 1) {
     for (let bx = 0; bx < blocksX; bx += 1) {
       sample.length = 0;
-      for (let y = by * LIGHT_BLOCK; y < Math.min(height, (by + 1) * LIGHT_BLOCK); y += 1)
-        for (let x = bx * LIGHT_BLOCK; x < Math.min(width, (bx + 1) * LIGHT_BLOCK); x += 1) sample.push(data[y * width + x]!);
+      for (let y = by * block; y < Math.min(height, (by + 1) * block); y += 1)
+        for (let x = bx * block; x < Math.min(width, (bx + 1) * block); x += 1) sample.push(data[y * width + x]!);
       sample.sort((p, q) => p - q);
       level[by * blocksX + bx] = Math.max(30, sample[Math.floor(0.9 * (sample.length - 1))] ?? 255);
     }
   }
-  const around = (src: Float32Array, pick: (values: number[]) => number) => {
-    const out = new Float32Array(src.length);
-    for (let by = 0; by < blocksY; by += 1)
-      for (let bx = 0; bx < blocksX; bx += 1) {
-        const values: number[] = [];
-        for (let dy = -1; dy <= 1; dy += 1)
-          for (let dx = -1; dx <= 1; dx += 1) {
-            const x = bx + dx;
-            const y = by + dy;
-            if (x >= 0 && y >= 0 && x < blocksX && y < blocksY) values.push(src[y * blocksX + x]!);
-          }
-        out[by * blocksX + bx] = pick(values);
-      }
-    return out;
-  };
-  const white = around(
-    around(level, (v) => Math.max(...v)),
-    (v) => v.reduce((s, x) => s + x, 0) / v.length,
+  return { level, blocksX, blocksY };
+}
+
+/** Each block's mean over its 3 x 3 neighbourhood. */
+function meanOfNeighbours(src: Float32Array, blocksX: number, blocksY: number): Float32Array {
+  const out = new Float32Array(src.length);
+  for (let by = 0; by < blocksY; by += 1)
+    for (let bx = 0; bx < blocksX; bx += 1) {
+      let sum = 0;
+      let count = 0;
+      for (let y = Math.max(0, by - 1); y <= Math.min(blocksY - 1, by + 1); y += 1)
+        for (let x = Math.max(0, bx - 1); x <= Math.min(blocksX - 1, bx + 1); x += 1) {
+          sum += src[y * blocksX + x]!;
+          count += 1;
+        }
+      out[by * blocksX + bx] = sum / count;
+    }
+  return out;
+}
+
+/** The extreme (max or min) of each block's square neighbourhood of the given radius. */
+function neighbourhood(src: Float32Array, blocksX: number, blocksY: number, radius: number, max: boolean): Float32Array {
+  const out = new Float32Array(src.length);
+  for (let by = 0; by < blocksY; by += 1)
+    for (let bx = 0; bx < blocksX; bx += 1) {
+      let best = max ? -Infinity : Infinity;
+      for (let y = Math.max(0, by - radius); y <= Math.min(blocksY - 1, by + radius); y += 1)
+        for (let x = Math.max(0, bx - radius); x <= Math.min(blocksX - 1, bx + radius); x += 1) {
+          const v = src[y * blocksX + x]!;
+          best = max ? Math.max(best, v) : Math.min(best, v);
+        }
+      out[by * blocksX + bx] = best;
+    }
+  return out;
+}
+
+/**
+ * The paper's brightness per block from each block's bright percentile: closed (the largest of the
+ * neighbourhood, then the smallest of that) so a block all ink takes its neighbours' paper while a
+ * shadow keeps its own darker level (a plain maximum would lift a shadow's core to the lit paper
+ * beside it and leave the shadow in the page), then averaged over 3 x 3 blocks.
+ */
+export function paperLevel(level: Float32Array, blocksX: number, blocksY: number): Float32Array {
+  const closed = neighbourhood(
+    neighbourhood(level, blocksX, blocksY, LIGHT_CLOSING_RADIUS, true),
+    blocksX,
+    blocksY,
+    LIGHT_CLOSING_RADIUS,
+    false,
   );
-  const reducedWhite = (x: number, y: number) => whiteAt(white, blocksX, blocksY, x / LIGHT_BLOCK, y / LIGHT_BLOCK);
-  for (let y = 0; y < height; y += 1)
-    for (let x = 0; x < width; x += 1) data[y * width + x] = data[y * width + x]! / reducedWhite(x, y);
-  return { reduced: { data, width, height, factor }, white, blocksX, blocksY };
+  return meanOfNeighbours(closed, blocksX, blocksY);
 }
 
 /** The paper level at block coordinates (bilinear between block centres). */
@@ -280,8 +338,8 @@ export function rectifyPhoto(img: GreyImage): PhotoOutcome {
       const top = img.data[k]! + ax * (img.data[k + 1]! - img.data[k]!);
       const bottom = img.data[k + img.width]! + ax * (img.data[k + img.width + 1]! - img.data[k + img.width]!);
       const v = top + ay * (bottom - top);
-      const paperLevel = whiteAt(white, blocksX, blocksY, (px + 0.5) * scaleWhite, (py + 0.5) * scaleWhite);
-      const level = (v * PAPER_WHITE) / paperLevel;
+      const paper = whiteAt(white, blocksX, blocksY, (px + 0.5) * scaleWhite, (py + 0.5) * scaleWhite);
+      const level = (v * PAPER_WHITE) / paper;
       out[j * outW + i] = level > 255 ? 255 : level;
     }
   }
