@@ -21,6 +21,7 @@ import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
+import { DENSITY_RADIUS_MM, densityImage, isOneBitImage } from './one-bit-marks';
 import type { RecognitionResult, RegionImage, TemplateResolver } from './recognition-engine';
 import { TURNED_CORNER, guessFrame, templateFrame, type PageFrame } from './sheet-frame';
 
@@ -417,7 +418,12 @@ async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, 
     // The printer's black from whole squares: a sliver at the scan's edge may show more paper than toner.
     const whole = found.filter((f) => !f.cut);
     const black = whole.length > 0 ? median(whole.map((f) => f.black)) : Math.min(...found.map((f) => f.black));
-    const objective = readObjective(img, located.transform, page.objective, black);
+    // A 1-bit scan is read on its black density, its marks split by their counts of black pixels.
+    const oneBit = isOneBitImage(img);
+    const placedPxPerMm = Math.sqrt(Math.abs(located.transform.a * located.transform.d - located.transform.b * located.transform.c));
+    const objective = oneBit
+      ? readObjective(densityImage(img, DENSITY_RADIUS_MM * placedPxPerMm), located.transform, page.objective, black, { raw: img })
+      : readObjective(img, located.transform, page.objective, black);
     reading.objective = objective.readings;
     problems.push(...objective.problems);
     if (fitConfidence < LOW_CONFIDENCE) {
