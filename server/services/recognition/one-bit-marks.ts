@@ -78,27 +78,36 @@ export function isOneBitImage(img: GreyImage): boolean {
  * local density of black.
  */
 export function densityImage(img: GreyImage, radius: number): GreyImage {
-  const { width, height } = img;
+  const { width, height, data } = img;
   const r = Math.max(1, Math.round(radius));
-  const side = 2 * r + 1;
+  const area = (2 * r + 1) * (2 * r + 1);
+  // Row sums of the 2r + 1 pixels around each pixel, row by row.
   const across = new Uint16Array(width * height);
   for (let y = 0; y < height; y += 1) {
     const row = y * width;
     let sum = 0;
-    for (let k = -r; k <= r; k += 1) sum += img.data[row + Math.min(width - 1, Math.max(0, k))]!;
+    for (let k = -r; k <= r; k += 1) sum += data[row + Math.min(width - 1, Math.max(0, k))]!;
     for (let x = 0; x < width; x += 1) {
       across[row + x] = sum;
-      sum += img.data[row + Math.min(width - 1, x + r + 1)]! - img.data[row + Math.max(0, x - r)]!;
+      const enter = x + r + 1 < width ? x + r + 1 : width - 1;
+      const leave = x - r > 0 ? x - r : 0;
+      sum += data[row + enter]! - data[row + leave]!;
     }
   }
+  // Column sums of those over the 2r + 1 rows around, kept for a whole row at a time (in memory order).
+  const column = new Uint32Array(width);
+  for (let k = -r; k <= r; k += 1) {
+    const row = Math.min(height - 1, Math.max(0, k)) * width;
+    for (let x = 0; x < width; x += 1) column[x]! += across[row + x]!;
+  }
   const out = new Uint8Array(width * height);
-  const area = side * side;
-  for (let x = 0; x < width; x += 1) {
-    let sum = 0;
-    for (let k = -r; k <= r; k += 1) sum += across[Math.min(height - 1, Math.max(0, k)) * width + x]!;
-    for (let y = 0; y < height; y += 1) {
-      out[y * width + x] = Math.round(sum / area);
-      sum += across[Math.min(height - 1, y + r + 1) * width + x]! - across[Math.max(0, y - r) * width + x]!;
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    const enter = (y + r + 1 < height ? y + r + 1 : height - 1) * width;
+    const leave = (y - r > 0 ? y - r : 0) * width;
+    for (let x = 0; x < width; x += 1) {
+      out[row + x] = (column[x]! + (area >> 1)) / area;
+      column[x]! += across[enter + x]! - across[leave + x]!;
     }
   }
   return { data: out, width, height };
