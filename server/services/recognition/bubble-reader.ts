@@ -23,7 +23,15 @@ import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '
 import type { Bubble, ObjectiveQuestionLayout } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
-import { oneBitConfidence, oneBitMarkIsSure, type OneBitSplit, rootCount, SURE_BLOB_MM2, splitOneBitPage } from './one-bit-marks';
+import {
+  oneBitConfidence,
+  oneBitMarkIsSure,
+  type OneBitSplit,
+  rootCount,
+  SURE_BLOB_MM2,
+  splitOneBitPage,
+  unconfirmedFaintMarks,
+} from './one-bit-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -1094,9 +1102,16 @@ export function readObjective(
     [...neighbours.map(({ b }) => b), ...erasedMarks],
     (b, rise) => aloneWash.has(b) && washOverCore(b, model, rise),
   );
+  // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
+  const unconfirmed = oneBitSplit
+    ? unconfirmedFaintMarks(
+        measured.map(({ bubbles }) => bubbles.filter((b) => rootCount(b.fill, b.insidePx) >= oneBitSplit.threshold)),
+        (b) => b.fill,
+      )
+    : new Set<Measured>();
   for (const { q, bubbles } of measured) {
     if (oneBit && oneBitSplit) {
-      const read = readOneBitQuestion(bubbles, oneBitSplit, (b) => {
+      const read = readOneBitQuestion(bubbles, oneBitSplit, unconfirmed, (b) => {
         const p = at(optionOf.get(b)!);
         return { pxPerMm2: p.pxPerMm ** 2, specks: () => measureBubble(oneBit.raw, p.t, p.inverse, p.bubble, black).specks };
       });
@@ -1173,18 +1188,20 @@ function questionProblems(
 /**
  * One question of a split 1-bit page: marked the bubbles above the split, each as sure as its
  * distance from it says (a mark no surer than dust could make it, told by its black area and its
- * specks on the 1-bit image: `place` gives its scale and counts them), and no surer than a line or a
- * pencil stroke through it lets it be.
+ * specks on the 1-bit image: `place` gives its scale and counts them; an `unconfirmed` faint mark
+ * beside a firm one no surer than a rubbed-out mark), and no surer than a line or a pencil stroke
+ * through it lets it be.
  */
 function readOneBitQuestion(
   bubbles: readonly Measured[],
   split: OneBitSplit,
+  unconfirmed: ReadonlySet<Measured>,
   place: (b: Measured) => { pxPerMm2: number; specks: () => number },
 ): Pick<ObjectiveReading, 'fills' | 'marked' | 'confidence'> {
   const confidences = bubbles.map((b) => {
     const root = rootCount(b.fill, b.insidePx);
-    let sure = true;
-    if (root >= split.threshold) {
+    let sure = !unconfirmed.has(b);
+    if (sure && root >= split.threshold) {
       const { pxPerMm2, specks } = place(b);
       const blackMm2 = (b.fill * b.insidePx) / pxPerMm2;
       sure = oneBitMarkIsSure(blackMm2, blackMm2 >= SURE_BLOB_MM2 ? 0 : specks());

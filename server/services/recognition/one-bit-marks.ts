@@ -51,6 +51,14 @@ const ONE_BIT_DOUBT = 0.3;
 export const SURE_BLOB_MM2 = 0.5;
 export const SURE_SPECKLE_MM2 = 0.2;
 export const SURE_SPECKS = 3;
+/**
+ * A mark under this share of the density of the page's firm marks (their 90th percentile) is faint.
+ * On a 1-bit page a faint mark and what a rubber left of a mark look alike (both keep a little of the
+ * pencil's black); beside a firm mark of its question it is read as a mark surely only when the page
+ * shows the student marks faintly: at least `FAINT_ALONE_CONFIRM` faint marks alone on their questions.
+ */
+export const FAINT_OF_FIRM = 0.5;
+export const FAINT_ALONE_CONFIRM = 3;
 
 /**
  * Whether the decoded page is 1-bit: nearly every sampled pixel is one of two grey levels (black and
@@ -161,4 +169,20 @@ export function oneBitConfidence(root: number, split: OneBitSplit, markIsSure: b
   const byMargin = Math.max(0, Math.min(1, margin / SURE_ROOT_MARGIN));
   if (root >= split.threshold && !markIsSure) return Math.min(byMargin, ONE_BIT_DOUBT);
   return byMargin;
+}
+
+/**
+ * The faint marks beside a firm mark of their question that nothing on the page confirms as the
+ * student's way of marking (fewer than `FAINT_ALONE_CONFIRM` faint marks stand alone as the answer to
+ * a question): they may be what a rubber left of a changed answer. `questions` holds each question's
+ * marked bubbles, `density` their black density.
+ */
+export function unconfirmedFaintMarks<B>(questions: readonly (readonly B[])[], density: (b: B) => number): Set<B> {
+  const densities = questions.flatMap((marks) => marks.map(density)).sort((p, q) => p - q);
+  if (densities.length === 0) return new Set();
+  const firm = densities[Math.min(densities.length - 1, Math.floor(0.9 * densities.length))] as number;
+  const faint = (b: B) => density(b) < FAINT_OF_FIRM * firm;
+  const alone = questions.filter((marks) => marks.length === 1 && faint(marks[0] as B)).length;
+  if (alone >= FAINT_ALONE_CONFIRM) return new Set();
+  return new Set(questions.flatMap((marks) => (marks.some((b) => !faint(b)) ? marks.filter(faint) : [])));
 }

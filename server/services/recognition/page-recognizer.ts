@@ -420,9 +420,13 @@ async function recognizeGrey(img: GreyImage, resolveTemplate: TemplateResolver, 
     const black = whole.length > 0 ? median(whole.map((f) => f.black)) : Math.min(...found.map((f) => f.black));
     // A 1-bit scan is read on its black density, its marks split by their counts of black pixels.
     const oneBit = isOneBitImage(img);
-    const placedPxPerMm = Math.sqrt(Math.abs(located.transform.a * located.transform.d - located.transform.b * located.transform.c));
+    const placedPxPerMm = Math.sqrt(
+      Math.abs(located.transform.a * located.transform.d - located.transform.b * located.transform.c),
+    );
     const objective = oneBit
-      ? readObjective(densityImage(img, DENSITY_RADIUS_MM * placedPxPerMm), located.transform, page.objective, black, { raw: img })
+      ? readObjective(densityImage(img, DENSITY_RADIUS_MM * placedPxPerMm), located.transform, page.objective, black, {
+          raw: img,
+        })
       : readObjective(img, located.transform, page.objective, black);
     reading.objective = objective.readings;
     problems.push(...objective.problems);

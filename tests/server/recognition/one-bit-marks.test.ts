@@ -9,6 +9,7 @@ import {
   oneBitMarkIsSure,
   rootCount,
   splitOneBitPage,
+  unconfirmedFaintMarks,
 } from '../../../server/services/recognition/one-bit-marks';
 import { recognizePage } from '../../../server/services/recognition/page-recognizer';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
@@ -98,6 +99,24 @@ describe("a 1-bit page's two populations", () => {
     expect(oneBitMarkIsSure(0.8, 1)).toBe(true);
     const split = { threshold: 2, emptyTop: 0, markBottom: 4 };
     expect(oneBitConfidence(8, split, false)).toBeLessThan(LOW_CONFIDENCE);
+  });
+});
+
+describe('faint 1-bit marks beside firm ones', () => {
+  type Mark = { density: number };
+  const mark = (density: number): Mark => ({ density });
+  const density = (m: Mark) => m.density;
+
+  it('holds a faint mark beside a firm one on a page of firm marks (it may be what a rubber left)', () => {
+    const faint = mark(0.2);
+    const questions = [[mark(0.9)], [mark(0.85)], [mark(0.95), faint], [mark(0.9)], [], [mark(0.88)]];
+    expect([...unconfirmedFaintMarks(questions, density)]).toEqual([faint]);
+  });
+
+  it('reads it when the page shows the student marks faintly: faint marks alone on their questions', () => {
+    const faint = mark(0.2);
+    const questions = [[mark(0.9)], [mark(0.25)], [mark(0.95), faint], [mark(0.3)], [mark(0.22)], [mark(0.88)]];
+    expect(unconfirmedFaintMarks(questions, density).size).toBe(0);
   });
 });
 
