@@ -32,6 +32,15 @@ import {
   strokeShape,
   type StrokeContext,
 } from './stroke-marks';
+import {
+  oneBitConfidence,
+  oneBitMarkIsSure,
+  type OneBitSplit,
+  rootCount,
+  SURE_BLOB_MM2,
+  splitOneBitPage,
+  unconfirmedFaintMarks,
+} from './one-bit-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -228,6 +237,8 @@ export type BubbleMeasure = {
    * as a fill along its middle, what a rubber leaves only just crosses the ink level. 0 with no ink.
    */
   inkDepth: number;
+  /** Pixels of the inside measured (those in `skip` left out). */
+  insidePx: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
@@ -347,6 +358,7 @@ export function measureBubble(
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: 0,
     inkDepth: 0,
+    insidePx: inkCount,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -455,6 +467,7 @@ export function measureBubble(
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: coreCount === 0 ? 0 : light / coreCount,
     inkDepth: dark === 0 ? 0 : Math.min(1, Math.max(0, (white - darkSum / dark) / range)),
+    insidePx: inkCount,
   };
 }
 
@@ -972,6 +985,7 @@ export function readObjective(
   place: AffineTransform | LocalTransform,
   questions: readonly ObjectiveQuestionLayout[],
   black: number,
+  oneBit: { raw: GreyImage } | null = null,
 ): ObjectiveResult {
   const local: LocalTransform = typeof place === 'function' ? place : () => place;
   type Placed = { bubble: Bubble; t: AffineTransform; inverse: AffineTransform; pxPerMm: number };
@@ -1103,11 +1117,33 @@ export function readObjective(
   // cross or second answer), except in a wash over a bubble alone on its question: a rubber's.
   const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
+  // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
+  const oneBitSplit = oneBit
+    ? splitOneBitPage(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)))
+    : null;
   const lightCaps = lightStrokeCaps(
     [...neighbours.map(({ b }) => b), ...erasedMarks],
     (b, rise) => aloneWash.has(b) && washOverCore(b, model, rise),
   );
+  // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
+  const unconfirmed = oneBitSplit
+    ? unconfirmedFaintMarks(
+        measured.map(({ bubbles }) => bubbles.filter((b) => rootCount(b.fill, b.insidePx) >= oneBitSplit.threshold)),
+        (b) => b.fill,
+      )
+    : new Set<Measured>();
   for (const { q, bubbles } of measured) {
+    if (oneBit && oneBitSplit) {
+      const read = readOneBitQuestion(bubbles, oneBitSplit, unconfirmed, (b) => {
+        const p = at(optionOf.get(b)!);
+        return { pxPerMm2: p.pxPerMm ** 2, specks: () => measureBubble(oneBit.raw, p.t, p.inverse, p.bubble, black).specks };
+      });
+      readings.push({ questionNo: q.questionNo, fills: read.fills, marked: read.marked, confidence: read.confidence });
+      problems.push(...questionProblems(q, bubbles, read, model));
+      // Nothing the pooled calibration of a grey reading could settle.
+      if (read.confidence < LOW_CONFIDENCE) otherDoubts.push(q.questionNo);
+      continue;
+    }
     const { grey, erased, alone } = erasures.get(bubbles)!;
     const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
     const besideFill = (b: Measured) =>
@@ -1145,19 +1181,7 @@ export function readObjective(
     }
     const fills = bubbles.map((b) => ({ label: b.label, fill: round3(b.fill) }));
     readings.push({ questionNo: q.questionNo, fills, marked, confidence });
-    if ((q.type === 'single' || q.type === 'judge') && marked.length > 1) {
-      problems.push({ kind: 'multipleMarks', questionNo: q.questionNo, detail: `marked ${marked.join('')}` });
-    }
-    if (confidence < LOW_CONFIDENCE) {
-      const lines = bubbles.filter((b) => b.line && b.ink < SOLID_INK).map((b) => b.label);
-      problems.push({
-        kind: 'lowConfidence',
-        questionNo: q.questionNo,
-        detail:
-          `ink ${bubbles.map((b) => `${b.label}=${round3(b.ink)}`).join(' ')}, fill ${fills.map((f) => `${f.label}=${f.fill}`).join(' ')}, ` +
-          `thresholds ink ${round3(model.ink.threshold)} fill ${round3(model.fill.threshold)}${lines.length > 0 ? `, a line runs through ${lines.join('')}` : ''}`,
-      });
-    }
+    problems.push(...questionProblems(q, bubbles, { fills, marked, confidence }, model));
   }
   return {
     readings,
@@ -1205,6 +1229,62 @@ function strokeMarks(
     if (cross) b.line = false;
   }
   return strokes;
+}
+
+/** The problems of one question's reading: more than one mark where one is allowed, a low confidence. */
+function questionProblems(
+  q: ObjectiveQuestionLayout,
+  bubbles: readonly Measured[],
+  read: Pick<ObjectiveReading, 'fills' | 'marked' | 'confidence'>,
+  model: PageModel,
+): RecognitionProblem[] {
+  const problems: RecognitionProblem[] = [];
+  if ((q.type === 'single' || q.type === 'judge') && read.marked.length > 1) {
+    problems.push({ kind: 'multipleMarks', questionNo: q.questionNo, detail: `marked ${read.marked.join('')}` });
+  }
+  if (read.confidence < LOW_CONFIDENCE) {
+    const lines = bubbles.filter((b) => b.line && b.ink < SOLID_INK).map((b) => b.label);
+    problems.push({
+      kind: 'lowConfidence',
+      questionNo: q.questionNo,
+      detail:
+        `ink ${bubbles.map((b) => `${b.label}=${round3(b.ink)}`).join(' ')}, fill ${read.fills.map((f) => `${f.label}=${f.fill}`).join(' ')}, ` +
+        `thresholds ink ${round3(model.ink.threshold)} fill ${round3(model.fill.threshold)}${lines.length > 0 ? `, a line runs through ${lines.join('')}` : ''}`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * One question of a split 1-bit page: marked the bubbles above the split, each as sure as its
+ * distance from it says (a mark no surer than dust could make it, told by its black area and its
+ * specks on the 1-bit image: `place` gives its scale and counts them; an `unconfirmed` faint mark
+ * beside a firm one no surer than a rubbed-out mark), and no surer than a line or a pencil stroke
+ * through it lets it be.
+ */
+function readOneBitQuestion(
+  bubbles: readonly Measured[],
+  split: OneBitSplit,
+  unconfirmed: ReadonlySet<Measured>,
+  place: (b: Measured) => { pxPerMm2: number; specks: () => number },
+): Pick<ObjectiveReading, 'fills' | 'marked' | 'confidence'> {
+  const confidences = bubbles.map((b) => {
+    const root = rootCount(b.fill, b.insidePx);
+    let sure = !unconfirmed.has(b);
+    if (sure && root >= split.threshold) {
+      const { pxPerMm2, specks } = place(b);
+      const blackMm2 = (b.fill * b.insidePx) / pxPerMm2;
+      sure = oneBitMarkIsSure(blackMm2, blackMm2 >= SURE_BLOB_MM2 ? 0 : specks());
+    }
+    const c = oneBitConfidence(root, split, sure);
+    if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
+    return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
+  });
+  return {
+    fills: bubbles.map((b) => ({ label: b.label, fill: round3(b.fill) })),
+    marked: bubbles.filter((b) => rootCount(b.fill, b.insidePx) >= split.threshold).map((b) => b.label),
+    confidence: round3(Math.min(...confidences)),
+  };
 }
 
 /**

@@ -22,6 +22,7 @@ import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
+import { DENSITY_RADIUS_MM, densityImage, isOneBitImage } from './one-bit-marks';
 import type { RecognitionResult, RegionImage, TemplateResolver } from './recognition-engine';
 import { TURNED_CORNER, guessFrame, templateFrame, type PageFrame } from './sheet-frame';
 
@@ -427,7 +428,14 @@ async function recognizeGrey(
     const whole = found.filter((f) => !f.cut);
     const black = whole.length > 0 ? median(whole.map((f) => f.black)) : Math.min(...found.map((f) => f.black));
     const place = rectifiedPhoto ? registeredPlacement(img, located.transform, page.objective).place : located.transform;
-    const objective = readObjective(img, place, page.objective, black);
+    // A 1-bit scan is read on its black density, its marks split by their counts of black pixels.
+    const oneBit = isOneBitImage(img);
+    const placedPxPerMm = Math.sqrt(
+      Math.abs(located.transform.a * located.transform.d - located.transform.b * located.transform.c),
+    );
+    const objective = oneBit
+      ? readObjective(densityImage(img, DENSITY_RADIUS_MM * placedPxPerMm), place, page.objective, black, { raw: img })
+      : readObjective(img, place, page.objective, black);
     reading.objective = objective.readings;
     problems.push(...objective.problems);
     if (fitConfidence < LOW_CONFIDENCE) {

@@ -1,0 +1,188 @@
+/**
+ * Marks on a 1-bit scan. A scanner that delivers 1-bit images keeps of faint pencil only what its
+ * threshold lets through (scattered specks) or, dithering, a density of black pixels; either way a
+ * bubble's grey level is the share of its pixels that are black, and the paper around a dithered
+ * mark is itself a sprinkle of black pixels. Read as a grey scan, such a page has no ink to speak of
+ * in a faint mark and lines of "ink" on every bubble's paper ring.
+ *
+ * So a 1-bit page (`isOneBitImage`) is read on its local black density (`densityImage`, a small box
+ * blur: what the station's greyscale conversion should have been), and its bubbles are split into
+ * two populations by their count of black pixels (`splitOneBitPage`): black pixels fall on a bubble
+ * about as a Poisson count does, so on the square root of the count (whose spread is about half a
+ * pixel whatever the count) the empty bubbles of a page lie close together and a student's marks,
+ * however faint, lie together above them. A page with a clear gap between the two is read on that
+ * gap: a consistent faint student is read with confidence. A mark too small to tell from dust
+ * (`oneBitMarkIsSure`) and anything near the gap still go to review; a page with no clear gap is
+ * left to the grey reading.
+ */
+import type { GreyImage } from './grey-image';
+
+/** Pixels sampled to tell a 1-bit page: every `ONE_BIT_SAMPLE_STEP`th pixel of every such row. */
+const ONE_BIT_SAMPLE_STEP = 7;
+/**
+ * Share of the sampled pixels that may be neither of the page's two levels and the page still be
+ * 1-bit (a flattened border, an editor's stray anti-aliasing). A grey scan has noise in every pixel.
+ */
+const ONE_BIT_OTHER_SHARE = 0.002;
+/**
+ * Radius of the blur that turns black-pixel density into grey (mm): wide enough to average the
+ * dither pattern of paper (a black pixel every few) so the paper ring of a bubble is not "lines",
+ * narrow enough to stay inside the bubble clear of its outline (the measured inside is 0.55 mm in).
+ */
+export const DENSITY_RADIUS_MM = 0.2;
+/**
+ * The gap between a page's empty bubbles and its marks, on the square root of their black-pixel
+ * counts, must be at least this wide: four spreads of a Poisson count (the square root of a count
+ * spreads by about 0.5 whatever its size).
+ */
+export const MIN_ROOT_GAP = 2;
+/**
+ * A bubble this far (square root of the count) from the middle of the gap is read surely; nearer,
+ * its confidence falls. Half the least gap: the bubbles on either edge of a clear gap are sure.
+ */
+const SURE_ROOT_MARGIN = MIN_ROOT_GAP / 2;
+/** Confidence of a reading a 1-bit page cannot settle (the grey reading's doubt floor). */
+const ONE_BIT_DOUBT = 0.3;
+/**
+ * A mark is told from dust by its black area (mm²): from `SURE_BLOB_MM2` one blob is a mark (a
+ * blob of dust that size is a dirty scanner, seen on the empty bubbles too); from `SURE_SPECKLE_MM2`
+ * in at least `SURE_SPECKS` separate specks (a 1-bit scan's faint pencil; dust is one blob).
+ */
+export const SURE_BLOB_MM2 = 0.5;
+export const SURE_SPECKLE_MM2 = 0.2;
+export const SURE_SPECKS = 3;
+/**
+ * A mark under this share of the density of the page's firm marks (their 90th percentile) is faint.
+ * On a 1-bit page a faint mark and what a rubber left of a mark look alike (both keep a little of the
+ * pencil's black); beside a firm mark of its question it is read as a mark surely only when the page
+ * shows the student marks faintly: at least `FAINT_ALONE_CONFIRM` faint marks alone on their questions.
+ */
+export const FAINT_OF_FIRM = 0.5;
+export const FAINT_ALONE_CONFIRM = 3;
+
+/**
+ * Whether the decoded page is 1-bit: nearly every sampled pixel is one of two grey levels (black and
+ * white, whatever a file's palette made of them).
+ */
+export function isOneBitImage(img: GreyImage): boolean {
+  const counts = new Uint32Array(256);
+  let sampled = 0;
+  for (let y = 0; y < img.height; y += ONE_BIT_SAMPLE_STEP) {
+    const row = y * img.width;
+    for (let x = 0; x < img.width; x += ONE_BIT_SAMPLE_STEP) {
+      counts[img.data[row + x]!]! += 1;
+      sampled += 1;
+    }
+  }
+  if (sampled === 0) return false;
+  const sorted = [...counts].sort((p, q) => q - p);
+  const twoLevels = (sorted[0] as number) + (sorted[1] as number);
+  return sampled - twoLevels <= ONE_BIT_OTHER_SHARE * sampled;
+}
+
+/**
+ * The page as grey: each pixel the mean of the square of side 2 * radius + 1 around it (a separable
+ * box blur by running sums; the border repeats the edge pixels). On a 1-bit page, its grey is the
+ * local density of black.
+ */
+export function densityImage(img: GreyImage, radius: number): GreyImage {
+  const { width, height, data } = img;
+  const r = Math.max(1, Math.round(radius));
+  const area = (2 * r + 1) * (2 * r + 1);
+  // Row sums of the 2r + 1 pixels around each pixel, row by row.
+  const across = new Uint16Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    let sum = 0;
+    for (let k = -r; k <= r; k += 1) sum += data[row + Math.min(width - 1, Math.max(0, k))]!;
+    for (let x = 0; x < width; x += 1) {
+      across[row + x] = sum;
+      const enter = x + r + 1 < width ? x + r + 1 : width - 1;
+      const leave = x - r > 0 ? x - r : 0;
+      sum += data[row + enter]! - data[row + leave]!;
+    }
+  }
+  // Column sums of those over the 2r + 1 rows around, kept for a whole row at a time (in memory order).
+  const column = new Uint32Array(width);
+  for (let k = -r; k <= r; k += 1) {
+    const row = Math.min(height - 1, Math.max(0, k)) * width;
+    for (let x = 0; x < width; x += 1) column[x]! += across[row + x]!;
+  }
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    const enter = (y + r + 1 < height ? y + r + 1 : height - 1) * width;
+    const leave = (y - r > 0 ? y - r : 0) * width;
+    for (let x = 0; x < width; x += 1) {
+      out[row + x] = (column[x]! + (area >> 1)) / area;
+      column[x]! += across[enter + x]! - across[leave + x]!;
+    }
+  }
+  return { data: out, width, height };
+}
+
+/** A 1-bit page's split of its bubbles, on the square root of their black-pixel counts. */
+export type OneBitSplit = {
+  /** The middle of the gap: a bubble above it is marked. */
+  threshold: number;
+  /** The top of the empty bubbles and the bottom of the marks (the gap's edges). */
+  emptyTop: number;
+  markBottom: number;
+};
+
+/** A bubble's black-pixel count as the split measures it: its square root. */
+export function rootCount(density: number, insidePx: number): number {
+  return Math.sqrt(Math.max(0, density) * insidePx);
+}
+
+/**
+ * The page's split between empty bubbles and marks: the first gap of at least `MIN_ROOT_GAP` above
+ * the empty level (the first quartile: most bubbles of a page are empty), or null when there is none
+ * (every bubble empty, every one marked, or marks trailing off into the empty ones with no clear
+ * gap: the grey reading decides those pages).
+ */
+export function splitOneBitPage(roots: readonly number[]): OneBitSplit | null {
+  const sorted = [...roots].sort((p, q) => p - q);
+  if (sorted.length < 4) return null;
+  const level = sorted[Math.floor(0.25 * sorted.length)] as number;
+  for (let i = 0; i + 1 < sorted.length; i += 1) {
+    const low = sorted[i] as number;
+    const high = sorted[i + 1] as number;
+    if (high > level && high - low >= MIN_ROOT_GAP) {
+      return { threshold: (low + high) / 2, emptyTop: low, markBottom: high };
+    }
+  }
+  return null;
+}
+
+/** Whether a bubble's black area (mm²) in so many separate specks is surely pencil, not dust. */
+export function oneBitMarkIsSure(blackMm2: number, specks: number): boolean {
+  return blackMm2 >= SURE_BLOB_MM2 || (blackMm2 >= SURE_SPECKLE_MM2 && specks >= SURE_SPECKS);
+}
+
+/**
+ * How sure a bubble's reading is on a split 1-bit page: by how far its root count lies from the
+ * middle of the gap (sure from `SURE_ROOT_MARGIN`), a mark no surer than dust could make it.
+ */
+export function oneBitConfidence(root: number, split: OneBitSplit, markIsSure: boolean): number {
+  const margin = Math.abs(root - split.threshold);
+  const byMargin = Math.max(0, Math.min(1, margin / SURE_ROOT_MARGIN));
+  if (root >= split.threshold && !markIsSure) return Math.min(byMargin, ONE_BIT_DOUBT);
+  return byMargin;
+}
+
+/**
+ * The faint marks beside a firm mark of their question that nothing on the page confirms as the
+ * student's way of marking (fewer than `FAINT_ALONE_CONFIRM` faint marks stand alone as the answer to
+ * a question): they may be what a rubber left of a changed answer. `questions` holds each question's
+ * marked bubbles, `density` their black density.
+ */
+export function unconfirmedFaintMarks<B>(questions: readonly (readonly B[])[], density: (b: B) => number): Set<B> {
+  const densities = questions.flatMap((marks) => marks.map(density)).sort((p, q) => p - q);
+  if (densities.length === 0) return new Set();
+  const firm = densities[Math.min(densities.length - 1, Math.floor(0.9 * densities.length))] as number;
+  const faint = (b: B) => density(b) < FAINT_OF_FIRM * firm;
+  const alone = questions.filter((marks) => marks.length === 1 && faint(marks[0] as B)).length;
+  if (alone >= FAINT_ALONE_CONFIRM) return new Set();
+  return new Set(questions.flatMap((marks) => (marks.some((b) => !faint(b)) ? marks.filter(faint) : [])));
+}
