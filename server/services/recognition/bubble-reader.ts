@@ -1005,7 +1005,10 @@ export function readObjective(
     const p = at(option);
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
     const half = (option.wMm / 2) * p.pxPerMm;
-    const band = merged.find(([x0, x1]) => x1 >= centre.x - half && x0 <= centre.x + half);
+    // A streak down the paper just beside the outline shows on the ring above and below as a line
+    // through the bubble would: the streak explains it, and misses the inside.
+    const reach = b.vertical ? half + PAPER_MARGIN_MM * p.pxPerMm : half;
+    const band = merged.find(([x0, x1]) => x1 >= centre.x - reach && x0 <= centre.x + reach);
     if (band) {
       // Read beside the streak: its columns and a pixel and a half either side are left out.
       const beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
@@ -1057,8 +1060,9 @@ export function readObjective(
       }
     }
   }
-  // The page's populations come from bubbles read whole (or nearly: beside a narrow streak).
-  const partly = (b: Measured) => b.streak && 1 - b.hidden < MIN_SEEN_SHARE;
+  // The page's populations come from bubbles read whole: a mark read beside a streak shows more or
+  // less ink than it has (a tick's strokes under it, or what a white streak took out, are left out).
+  const partly = (b: Measured) => b.streak && b.hidden > 0;
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed && !partly(b)).map(({ b }) => b));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
