@@ -32,15 +32,17 @@ export function brightColumns(
   const top = Math.max(0, Math.round(y - spanPx / 2));
   const bottom = Math.min(img.height - 1, Math.round(y + spanPx / 2));
   const step = Math.max(1, Math.round((bottom - top) / ROWS_LOOKED_AT));
+  const rows = Math.floor((bottom - top) / step) + 1;
+  if (rows < MIN_ROWS) return [];
+  // A column of paper is given up at its first few rows no brighter than the paper (most of them are not).
+  const maxDim = (1 - BRIGHT_SHARE) * rows;
   const bands: [number, number][] = [];
   for (let x = Math.max(0, Math.floor(x0)); x <= Math.min(img.width - 1, Math.ceil(x1)); x += 1) {
-    let bright = 0;
-    let seen = 0;
-    for (let row = top; row <= bottom; row += step) {
-      seen += 1;
-      if ((img.data[row * img.width + x] as number) > above) bright += 1;
+    let dim = 0;
+    for (let row = top; row <= bottom && dim <= maxDim; row += step) {
+      if ((img.data[row * img.width + x] as number) <= above) dim += 1;
     }
-    if (seen < MIN_ROWS || bright < BRIGHT_SHARE * seen) continue;
+    if (dim > maxDim) continue;
     const last = bands.at(-1);
     if (last && last[1] === x - 1) last[1] = x;
     else bands.push([x, x]);
