@@ -84,6 +84,13 @@ export type Degradation = {
   columnStreaks?: number;
   /** The bubble the column streaks run through (a random one of the page's without). */
   columnStreakOn?: { questionNo: number; label: string };
+  /** The column streaks' width in pixels (3 to 10 without). */
+  columnStreakPx?: number;
+  /**
+   * The column streaks' grey (40 to 130 without). 255 is a dead pixel of the sensor: paper white
+   * whatever lies under it, ink of a mark included.
+   */
+  columnStreakGrey?: number;
   /**
    * A 1-bit scanner: every pixel black below this grey level, white above (before the JPEG the
    * station makes of it). Faint pencil leaves only speckle.
@@ -574,13 +581,14 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     if (!bubble) break;
     const xMm = bubble.xMm + bubble.wMm / 2 + (noise() - 0.5) * 0.8;
     const yMm = bubble.yMm + bubble.hMm / 2;
-    const width = 3 + Math.floor(noise() * 8);
-    const level = 40 + noise() * 90;
+    const width = d.columnStreakPx ?? 3 + Math.floor(noise() * 8);
+    const level = d.columnStreakGrey ?? 40 + noise() * 90;
     const x = Math.round(forward.a * xMm + forward.c * yMm + forward.e - 0.5 - width / 2);
     for (let y = 0; y < out.height; y += 1) {
       for (let dx = 0; dx < width; dx += 1) {
         const k = x + dx;
-        if (k >= 0 && k < out.width) pixels[y * out.width + k] = Math.min(pixels[y * out.width + k]!, level);
+        if (k < 0 || k >= out.width) continue;
+        pixels[y * out.width + k] = level >= 255 ? 255 : Math.min(pixels[y * out.width + k]!, level);
       }
     }
   }

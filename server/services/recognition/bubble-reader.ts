@@ -41,6 +41,7 @@ import {
   splitOneBitPage,
   unconfirmedFaintMarks,
 } from './one-bit-marks';
+import { brightColumns, seenConfidence } from './streak-columns';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -174,8 +175,10 @@ const STREAK_SHARE = 0.85;
 const STREAK_MATCH_MM = 1;
 /** A crossing wider than this share of the bubble is a mark spilling over the outline, not a streak. */
 const STREAK_MAX_WIDTH_SHARE = 0.4;
-/** A bubble read beside a line or streak needs this share of its inside left to read. */
+/** A bubble read beside a line or streak needs this share of its inside left to read (beside a streak: to be certain). */
 const MIN_SEEN_SHARE = 0.4;
+/** Beside a streak, less than this share of the inside left is no reading at all (half of what makes one certain). */
+const STREAK_MIN_SEEN_SHARE = MIN_SEEN_SHARE / 2;
 /** A line across a bubble is left out of it up to this half-width (mm): a pencil stroke, not a fill. */
 const LINE_MAX_HALF_MM = 0.6;
 /** A line's half-width is where this share of its ink on the paper ring lies (dust beside it left out). */
@@ -1027,23 +1030,31 @@ export function readObjective(
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
     const half = (option.wMm / 2) * p.pxPerMm;
     bands.push(...darkColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, lineBelow));
+    // A white streak (a dead sensor pixel) takes ink out of a mark: only where there is ink does it matter.
+    if (b.ink >= STREAK_CHECK_INK) {
+      bands.push(...brightColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, b.white));
+    }
   }
   const merged = mergeBands(bands);
   for (const { b, option } of all) {
     const p = at(option);
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
     const half = (option.wMm / 2) * p.pxPerMm;
-    const band = merged.find(([x0, x1]) => x1 >= centre.x - half && x0 <= centre.x + half);
+    // A streak down the paper just beside the outline shows on the ring above and below as a line
+    // through the bubble would: the streak explains it, and misses the inside.
+    const reach = b.vertical ? half + PAPER_MARGIN_MM * p.pxPerMm : half;
+    const band = merged.find(([x0, x1]) => x1 >= centre.x - reach && x0 <= centre.x + reach);
     if (band) {
       // Read beside the streak: its columns and a pixel and a half either side are left out.
       const beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
-      // Too little left beside the streak to read: never certain.
-      const line = beside.horizontal || beside.hidden > 1 - MIN_SEEN_SHARE;
+      // Too little left beside the streak to read at all: never certain (less than enough: see seenConfidence).
+      const line = beside.horizontal || beside.hidden > 1 - STREAK_MIN_SEEN_SHARE;
       Object.assign(b, {
         fill: beside.fill,
         ink: beside.ink,
         specks: beside.specks,
         edgeInk: 0,
+        hidden: beside.hidden,
         streak: true,
         line,
       });
@@ -1084,8 +1095,10 @@ export function readObjective(
       }
     }
   }
-  // The page's populations come from bubbles read whole.
-  const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
+  // The page's populations come from bubbles read whole: a mark read beside a streak shows more or
+  // less ink than it has (a tick's strokes under it, or what a white streak took out, are left out).
+  const partly = (b: Measured) => b.streak && b.hidden > 0;
+  const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed && !partly(b)).map(({ b }) => b));
   const strokeContext = strokePage(all, model);
   const strokes = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
   const readings: ObjectiveReading[] = [];
@@ -1173,6 +1186,7 @@ export function readObjective(
       if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
       if (!isMarked(b, model) && lightCaps.has(b)) return Math.min(c, lightCaps.get(b)!);
       if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
+      if (b.streak && !b.line) return Math.min(c, seenConfidence(1 - b.hidden, MIN_SEEN_SHARE));
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
     const confidence = round3(Math.min(...confidences));
