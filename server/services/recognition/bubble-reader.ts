@@ -23,6 +23,7 @@ import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '
 import type { Bubble, ObjectiveQuestionLayout } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
+import { GREY_LEVEL, washMarkCap } from './grey-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -214,6 +215,11 @@ export type BubbleMeasure = {
   hidden: number;
   /** Share of the inside's core (within `EDGE_BAND` of its centre) darker than `LIGHT_LEVEL`: light strokes and the printed letter. */
   coreLight: number;
+  /**
+   * Share of the inside that is grey, lighter than ink but darker than `GREY_LEVEL` (grey-marks.ts): a
+   * wash (what a rubber leaves, light pencil) is mostly grey, strokes of ink only along their edges.
+   */
+  grey: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
@@ -332,6 +338,7 @@ export function measureBubble(
     diagonal: false,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: 0,
+    grey: 0,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -352,6 +359,9 @@ export function measureBubble(
     dark += inside[g] as number;
     edgeDark += edge[g] as number;
   }
+  const greyBelow = white - GREY_LEVEL * range;
+  let grey = 0;
+  for (let g = Math.max(0, Math.ceil(inkBelow)); g < greyBelow && g < 256; g += 1) grey += inside[g] as number;
   const lightBelow = white - LIGHT_LEVEL * range;
   let light = 0;
   for (let g = 0; g < lightBelow && g < 256; g += 1) light += core[g] as number;
@@ -437,6 +447,7 @@ export function measureBubble(
     diagonal: across !== null && vertical === horizontal,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: coreCount === 0 ? 0 : light / coreCount,
+    grey: grey / inkCount,
   };
 }
 
@@ -1099,7 +1110,9 @@ export function readObjective(
       // a second mark is legal and no double-mark rule catches it.
       const rubbed = erased.get(b);
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
-      const c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage)) : plain[i]!;
+      // A grey wash read as a mark, well under the page's firm marks: what a rubber left or a light mark (grey-marks.ts).
+      const washCap = washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
+      const c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
       if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
