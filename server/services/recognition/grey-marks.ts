@@ -13,9 +13,11 @@
 /** A pixel lighter than ink but darker than this share of the way from paper to toner is grey (paper noise and JPEG stay under it). */
 export const GREY_LEVEL = 0.15;
 /**
- * A mark with this share of its inside grey (lighter than ink) is a wash, not strokes: ticks, crosses,
- * dots and scribbles of pencil or pen leave 0.12-0.28 (the rims of their strokes); what a rubber
- * leaves of a fill 0.33-0.88, a light pencil fill 0.75-0.9.
+ * A mark with at least this share of its inside grey (lighter than ink), and more of it grey than ink,
+ * is a wash, not strokes: ticks, crosses and dots of pencil or pen leave 0.12-0.26 grey (the rims of
+ * their strokes and the printed letter, 0.15-0.23 in an empty bubble), a dense scribble up to 0.42 but
+ * more ink than that; what a rubber leaves of a fill 0.33-0.88 grey, always more than its ink, a light
+ * pencil fill 0.75-0.9.
  */
 export const WASH_GREY = 0.3;
 /** A fill (ink over this share of the bubble) is no wash, whatever its grey. */
@@ -31,9 +33,9 @@ const WASH_DOUBT_FLOOR = 0.3;
 
 export type WashCandidate = { fill: number; ink: number; grey: number };
 
-/** Whether a bubble's darkness is a grey wash over it rather than strokes of ink (or a solid fill). */
+/** Whether a bubble's darkness is a grey wash over it rather than strokes of ink (or a fill). */
 export function isWash(b: WashCandidate): boolean {
-  return b.ink < SOLID_INK && b.grey >= WASH_GREY;
+  return b.ink < SOLID_INK && b.grey >= WASH_GREY && b.grey > b.ink;
 }
 
 /**

@@ -12,6 +12,8 @@ describe('grey washes between a page of firm marks and its blank bubbles', () =>
     expect(isWash({ fill: 0.382, ink: 0.307, grey: 0.555 })).toBe(true);
     // A ballpoint tick or a cross: ink with a thin grey rim.
     expect(isWash({ fill: 0.29, ink: 0.31, grey: 0.19 })).toBe(false);
+    // A dense scribble: much of the bubble grey between its strokes, but more of it ink.
+    expect(isWash({ fill: 0.43, ink: 0.49, grey: 0.333 })).toBe(false);
     // A solid fill is no wash, whatever its edge.
     expect(isWash({ fill: 0.7, ink: 0.95, grey: WASH_GREY + 0.1 })).toBe(false);
   });
