@@ -23,7 +23,7 @@ import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '
 import type { Bubble, ObjectiveQuestionLayout } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
-import { GREY_LEVEL, washMarkCap } from './grey-marks';
+import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -1075,6 +1075,7 @@ export function readObjective(
     model,
   );
   // What a rubber left, per question: greys beside a firm mark, and the rubbed greys of a page of firm marks.
+  const residues = new Set<Measured>();
   const erasures = new Map(
     measured.map(({ bubbles }) => {
       const grey = greyBesideFirmMarks(bubbles, model);
@@ -1082,18 +1083,28 @@ export function readObjective(
       for (const b of bubbles) {
         const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
         if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
+        // A faint wash far under the page's firm marks: what a rubber left of one (grey-marks.ts).
+        const residue =
+          isMarked(b, model) || b.line || b.crossed || b.streak
+            ? null
+            : residueConfidence(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
+        if (residue !== null) {
+          erased.set(b, Math.max(residue, erased.get(b) ?? 0));
+          residues.add(b);
+        }
       }
       const alone = (b: Measured) => !bubbles.some((other) => other !== b && isMarked(other, model) && !erased.has(other));
       return [bubbles, { grey, erased, alone }] as const;
     }),
   );
   // Light strokes are judged in erasures too (a grey read as what a rubber left may be a light tick,
-  // cross or second answer), except in a wash over a bubble alone on its question: a rubber's.
+  // cross or second answer), except in a wash over a bubble alone on its question, or a faint wash over
+  // most of the bubble with no stroke in it (a residue): a rubber's.
   const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
   const lightCaps = lightStrokeCaps(
     [...neighbours.map(({ b }) => b), ...erasedMarks],
-    (b, rise) => aloneWash.has(b) && washOverCore(b, model, rise),
+    (b, rise) => (aloneWash.has(b) || residues.has(b)) && washOverCore(b, model, rise),
   );
   for (const { q, bubbles } of measured) {
     const { grey, erased, alone } = erasures.get(bubbles)!;

@@ -50,3 +50,35 @@ export function washMarkCap(b: WashCandidate, emptyFill: number, firmRise: numbe
   const c = WASH_DOUBT_FLOOR + ((1 - WASH_DOUBT_FLOOR) * (share - WASH_DOUBT_SHARE)) / (WASH_SURE_SHARE - WASH_DOUBT_SHARE);
   return Math.max(WASH_DOUBT_FLOOR, Math.min(1, c));
 }
+
+/**
+ * What a rubber leaves of a mark when it takes nearly all of it (grey 190-220 in its texture): a faint
+ * wash over at least this share of the bubble, lighter than ink but for a few pixels of its texture
+ * (`RESIDUE_INK`; a stroke of pencil read empty, a light tick or a trace of a fill, leaves 0.09 and
+ * more ink). A 1-bit scan has no grey: its speckle is never taken for one.
+ */
+const RESIDUE_GREY = 0.5;
+const RESIDUE_INK = 0.05;
+/**
+ * A residue whose fill sits under this share of the way from the empty level to the page's firm marks
+ * is clearly none of them (what a rubber left reads 0.15-0.32), and reads empty `RESIDUE_CONFIDENCE`;
+ * from there its confidence falls to the doubt floor at `WASH_DOUBT_SHARE`, where a wash is as likely a
+ * light mark.
+ */
+const RESIDUE_SHARE = 0.3;
+const RESIDUE_CONFIDENCE = 0.8;
+
+/**
+ * How surely an empty-read bubble is what a rubber left, on a page of firm marks (`firmRise` null
+ * otherwise): a faint wash with no stroke in it, far under the firm marks. Null when it is no such
+ * residue (its other doubts stand).
+ */
+export function residueConfidence(b: WashCandidate, emptyFill: number, firmRise: number | null): number | null {
+  if (firmRise === null || firmRise <= 0 || b.ink > RESIDUE_INK || b.grey < RESIDUE_GREY) return null;
+  const share = (b.fill - emptyFill) / firmRise;
+  if (share >= WASH_DOUBT_SHARE) return null;
+  if (share <= RESIDUE_SHARE) return RESIDUE_CONFIDENCE;
+  return (
+    RESIDUE_CONFIDENCE - ((RESIDUE_CONFIDENCE - WASH_DOUBT_FLOOR) * (share - RESIDUE_SHARE)) / (WASH_DOUBT_SHARE - RESIDUE_SHARE)
+  );
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWash, washMarkCap, WASH_GREY } from '../../../server/services/recognition/grey-marks';
+import { isWash, residueConfidence, washMarkCap, WASH_GREY } from '../../../server/services/recognition/grey-marks';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
 
 // A page whose empty bubbles read 0.06 and whose solid fills rise 0.68 above them (fills of 0.74).
@@ -37,5 +37,28 @@ describe('grey washes between a page of firm marks and its blank bubbles', () =>
     expect(at(0.3)).toBeLessThanOrEqual(at(0.4));
     expect(at(0.4)).toBeLessThan(at(0.5));
     expect(at(0.5)).toBeGreaterThan(LOW_CONFIDENCE);
+  });
+});
+
+describe('what a rubber left, far under the firm marks', () => {
+  it('reads a faint wash with no stroke in it as empty, surely, when it is far from the marks', () => {
+    // Grey 190-220 in a rubber's texture: fill 0.2-0.26, a few pixels of ink, grey over the bubble.
+    expect(residueConfidence({ fill: 0.26, ink: 0.038, grey: 0.94 }, EMPTY, FIRM_RISE)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(residueConfidence({ fill: 0.2, ink: 0.002, grey: 0.65 }, EMPTY, FIRM_RISE)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+  });
+
+  it('is no residue with the ink of a stroke, on a 1-bit page (no grey), or on a page without firm marks', () => {
+    // A ballpoint tick read empty: its ink says a stroke is there.
+    expect(residueConfidence({ fill: 0.2, ink: 0.15, grey: 0.6 }, EMPTY, FIRM_RISE)).toBeNull();
+    // Faint pencil on a 1-bit scan: speckle, no grey.
+    expect(residueConfidence({ fill: 0.12, ink: 0.04, grey: 0 }, EMPTY, FIRM_RISE)).toBeNull();
+    expect(residueConfidence({ fill: 0.26, ink: 0.038, grey: 0.94 }, EMPTY, null)).toBeNull();
+  });
+
+  it('grows doubtful as the wash nears the light marks, and is none from there', () => {
+    const at = (fill: number) => residueConfidence({ fill, ink: 0.02, grey: 0.9 }, EMPTY, FIRM_RISE);
+    expect(at(0.3)!).toBeLessThan(at(0.25)!);
+    expect(at(0.33)!).toBeLessThan(LOW_CONFIDENCE);
+    expect(at(0.4)).toBeNull();
   });
 });
