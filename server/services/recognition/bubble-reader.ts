@@ -42,6 +42,7 @@ import {
   unconfirmedFaintMarks,
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
+import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -242,6 +243,11 @@ export type BubbleMeasure = {
   inkDepth: number;
   /** Pixels of the inside measured (those in `skip` left out). */
   insidePx: number;
+  /**
+   * Share of the inside that is grey, lighter than ink but darker than `GREY_LEVEL` (grey-marks.ts): a
+   * wash (what a rubber leaves, light pencil) is mostly grey, strokes of ink only along their edges.
+   */
+  grey: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
@@ -362,6 +368,7 @@ export function measureBubble(
     coreLight: 0,
     inkDepth: 0,
     insidePx: inkCount,
+    grey: 0,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -384,6 +391,9 @@ export function measureBubble(
     edgeDark += edge[g] as number;
     darkSum += (inside[g] as number) * g;
   }
+  const greyBelow = white - GREY_LEVEL * range;
+  let grey = 0;
+  for (let g = Math.max(0, Math.ceil(inkBelow)); g < greyBelow && g < 256; g += 1) grey += inside[g] as number;
   const lightBelow = white - LIGHT_LEVEL * range;
   let light = 0;
   for (let g = 0; g < lightBelow && g < 256; g += 1) light += core[g] as number;
@@ -471,6 +481,7 @@ export function measureBubble(
     coreLight: coreCount === 0 ? 0 : light / coreCount,
     inkDepth: dark === 0 ? 0 : Math.min(1, Math.max(0, (white - darkSum / dark) / range)),
     insidePx: inkCount,
+    grey: grey / inkCount,
   };
 }
 
@@ -1114,6 +1125,7 @@ export function readObjective(
     model,
   );
   // What a rubber left, per question: greys beside a firm mark, and the rubbed greys of a page of firm marks.
+  const residues = new Set<Measured>();
   const erasures = new Map(
     measured.map(({ bubbles }) => {
       const grey = greyBesideFirmMarks(bubbles, model);
@@ -1121,13 +1133,23 @@ export function readObjective(
       for (const b of bubbles) {
         const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
         if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
+        // A faint wash far under the page's firm marks: what a rubber left of one (grey-marks.ts).
+        const residue =
+          isMarked(b, model) || b.line || b.crossed || b.streak
+            ? null
+            : residueConfidence(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
+        if (residue !== null) {
+          erased.set(b, Math.max(residue, erased.get(b) ?? 0));
+          residues.add(b);
+        }
       }
       const alone = (b: Measured) => !bubbles.some((other) => other !== b && isMarked(other, model) && !erased.has(other));
       return [bubbles, { grey, erased, alone }] as const;
     }),
   );
   // Light strokes are judged in erasures too (a grey read as what a rubber left may be a light tick,
-  // cross or second answer), except in a wash over a bubble alone on its question: a rubber's.
+  // cross or second answer), except in a wash over a bubble alone on its question, or a faint wash over
+  // most of the bubble with no stroke in it (a residue): a rubber's.
   const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
@@ -1136,7 +1158,7 @@ export function readObjective(
     : null;
   const lightCaps = lightStrokeCaps(
     [...neighbours.map(({ b }) => b), ...erasedMarks],
-    (b, rise) => aloneWash.has(b) && washOverCore(b, model, rise),
+    (b, rise) => (aloneWash.has(b) || residues.has(b)) && washOverCore(b, model, rise),
   );
   // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
   const unconfirmed = oneBitSplit
@@ -1175,7 +1197,9 @@ export function readObjective(
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
-      let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage)) : plain[i]!;
+      // A grey wash read as a mark, well under the page's firm marks: what a rubber left or a light mark (grey-marks.ts).
+      const washCap = washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
+      let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness.
       if (b.ink >= model.ink.threshold && greyInk(b, strokeContext, SOLID_INK) && besideFill(b)) {
