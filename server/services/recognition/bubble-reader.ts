@@ -23,6 +23,7 @@ import { LOW_CONFIDENCE, type ObjectiveReading, type RecognitionProblem } from '
 import type { Bubble, ObjectiveQuestionLayout } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
+import { strayEntry } from './stray-stroke';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -171,6 +172,12 @@ const LINE_MARGIN_PX = 1.5;
 const CROSSED_CONFIDENCE = 0.8;
 /** A diagonal line runs at least this far (sine of the angle) off level and off upright: 20 degrees. */
 const DIAGONAL_MIN_SIN = 0.34;
+/**
+ * A stroke that runs into a bubble from one side is left out of it when what is left beside it holds
+ * at most this share of the bubble's ink: the stroke's own end. More, and the bubble holds a mark of
+ * its own beside the stroke (a checkmark's short arm, a fill) and is read whole.
+ */
+const STROKE_EXPLAINS_INK = 0.25;
 /** How far (mm) past its bubble a stray line is followed into a neighbour. */
 const LINE_REACH_MM = 5;
 
@@ -1001,7 +1008,16 @@ export function readObjective(
     const band = merged.find(([x0, x1]) => x1 >= centre.x - half && x0 <= centre.x + half);
     if (band) {
       // Read beside the streak: its columns and a pixel and a half either side are left out.
-      const beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
+      let beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
+      // A slanted pencil line down the page passes bubbles of one column at nearly one image column,
+      // like a streak, but leaves ink beside the columns: read beside the line itself when that leaves less.
+      if (b.across && beside.ink >= STREAK_CHECK_INK) {
+        const alongLine = measureBubble(img, p.t, p.inverse, option, black, b.across);
+        if (alongLine.ink < beside.ink && alongLine.hidden <= 1 - MIN_SEEN_SHARE) {
+          beside = alongLine;
+          b.crossed = true;
+        }
+      }
       // Too little left beside the streak to read: never certain.
       const line = beside.horizontal || beside.hidden > 1 - MIN_SEEN_SHARE;
       Object.assign(b, {
@@ -1048,6 +1064,21 @@ export function readObjective(
         break;
       }
     }
+  }
+  // A stroke that enters a bubble from one side and runs on straight well past it (a stray line that
+  // ends inside the bubble, or whose crossing shows on one side only): read beside it; two such
+  // strokes, or one too wide to leave out, are doubtful (stray-stroke.ts).
+  for (const { b, option } of all) {
+    if (b.line || b.crossed || b.streak || b.ink < STREAK_CHECK_INK || b.ink >= SOLID_INK) continue;
+    const p = at(option);
+    const entry = strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black));
+    if (entry.kind === 'none') continue;
+    const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
+    if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
+    else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) {
+      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true });
+    }
+    // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
   // The page's populations come from bubbles read whole.
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
