@@ -1010,10 +1010,12 @@ export function readObjective(
       // Read beside the streak: its columns and a pixel and a half either side are left out.
       let beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
       // A slanted pencil line down the page passes bubbles of one column at nearly one image column,
-      // like a streak, but leaves ink beside the columns: read beside the line itself when that leaves less.
-      if (b.across && beside.ink >= STREAK_CHECK_INK) {
+      // like a streak, but leaves ink beside the columns, or spans so many of them that too little is
+      // left: read beside the line itself when that leaves enough to read and less ink.
+      const tooHidden = beside.hidden > 1 - MIN_SEEN_SHARE;
+      if (b.across && (beside.ink >= STREAK_CHECK_INK || tooHidden)) {
         const alongLine = measureBubble(img, p.t, p.inverse, option, black, b.across);
-        if (alongLine.ink < beside.ink && alongLine.hidden <= 1 - MIN_SEEN_SHARE) {
+        if (alongLine.hidden <= 1 - MIN_SEEN_SHARE && (tooHidden || alongLine.ink < beside.ink)) {
           beside = alongLine;
           b.crossed = true;
         }
