@@ -47,6 +47,8 @@ const STROKE_MARGIN_PX = 1.5;
 export type StrayEntry = { kind: 'none' } | { kind: 'line'; band: Band; outsideMm: number } | { kind: 'unsure'; reason: string };
 
 type Point = { x: number; y: number };
+/** Whether the image is dark at template millimetres (u, v). */
+type Dark = (u: number, v: number) => boolean;
 
 /**
  * Looks around a bubble (template mm, placed by `t` from mm to image pixels) for strokes darker than
@@ -54,10 +56,10 @@ type Point = { x: number; y: number };
  */
 export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, below: number): StrayEntry {
   const pxPerMm = Math.sqrt(Math.abs(t.a * t.d - t.b * t.c));
-  const dark = (p: Point) => {
-    const q = applyAffine(t, p.x, p.y);
-    const x = Math.round(q.x);
-    const y = Math.round(q.y);
+  // Sampled at template millimetres, placed inline (no objects per sample: this runs per bubble).
+  const dark: Dark = (u, v) => {
+    const x = Math.round(t.a * u + t.c * v + t.e);
+    const y = Math.round(t.b * u + t.d * v + t.f);
     if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
     return (img.data[y * img.width + x] as number) < below;
   };
@@ -95,7 +97,7 @@ export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, b
  * outline. A point counts as dark when any of the ring's radii is dark there.
  */
 export function ringEntries(
-  dark: (p: Point) => boolean,
+  dark: Dark,
   centre: Point,
   rx: number,
   ry: number,
@@ -103,7 +105,7 @@ export function ringEntries(
   const hits: boolean[] = [];
   for (let k = 0; k < RING_STEPS; k += 1) {
     const a = (2 * Math.PI * k) / RING_STEPS;
-    hits.push(ENTRY_RING_MM.some((o) => dark({ x: centre.x + (rx + o) * Math.cos(a), y: centre.y + (ry + o) * Math.sin(a) })));
+    hits.push(ENTRY_RING_MM.some((o) => dark(centre.x + (rx + o) * Math.cos(a), centre.y + (ry + o) * Math.sin(a))));
   }
   if (hits.every(Boolean)) return [];
   // Runs of dark points, starting after a light one so a run across angle 0 is one run.
@@ -137,12 +139,7 @@ export function ringEntries(
  * furthest, with gaps of paper under `TRACE_GAP_MM`, and how far (mm). Followed no further than
  * `limit`: all a stray line needs.
  */
-export function longestStraightRun(
-  dark: (p: Point) => boolean,
-  from: Point,
-  outward: Point,
-  limit: number,
-): { direction: Point; runMm: number } {
+export function longestStraightRun(dark: Dark, from: Point, outward: Point, limit: number): { direction: Point; runMm: number } {
   const base = Math.atan2(outward.y, outward.x);
   let best = { direction: outward, runMm: 0 };
   for (let deg = -MAX_SLANT_DEG; deg <= MAX_SLANT_DEG; deg += DIRECTION_STEP_DEG) {
@@ -156,10 +153,10 @@ export function longestStraightRun(
 }
 
 /** How far (mm, up to `limit`) dark pixels run from `from` along `direction`, with paper gaps under `TRACE_GAP_MM`. */
-function runAlong(dark: (p: Point) => boolean, from: Point, direction: Point, limit: number): number {
+function runAlong(dark: Dark, from: Point, direction: Point, limit: number): number {
   let run = 0;
   for (let s = TRACE_STEP_MM; s <= limit + TRACE_STEP_MM / 2; s += TRACE_STEP_MM) {
-    if (dark({ x: from.x + s * direction.x, y: from.y + s * direction.y })) run = s;
+    if (dark(from.x + s * direction.x, from.y + s * direction.y)) run = s;
     else if (s - run > TRACE_GAP_MM) break;
   }
   return run;
@@ -169,7 +166,7 @@ function runAlong(dark: (p: Point) => boolean, from: Point, direction: Point, li
  * A stroke's half-width (mm) a little way out along it: the median, over a few points along it, of
  * how far dark pixels reach from its axis.
  */
-function strokeHalfWidth(dark: (p: Point) => boolean, from: Point, direction: Point): number {
+function strokeHalfWidth(dark: Dark, from: Point, direction: Point): number {
   const normal = { x: -direction.y, y: direction.x };
   const halves: number[] = [];
   for (const s of [0.5, 1.5, 2.5, 3.5]) {
@@ -180,7 +177,7 @@ function strokeHalfWidth(dark: (p: Point) => boolean, from: Point, direction: Po
     for (const side of [-1, 1]) {
       let r = 0;
       for (let d = 0.05; d <= WIDTH_PROBE_MM; d += 0.05) {
-        if (!dark({ x: at.x + side * d * normal.x, y: at.y + side * d * normal.y })) break;
+        if (!dark(at.x + side * d * normal.x, at.y + side * d * normal.y)) break;
         r = d;
       }
       reach = Math.max(reach, r);

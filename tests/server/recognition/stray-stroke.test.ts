@@ -106,7 +106,7 @@ describe('strayEntry', () => {
 
 describe('ringEntries', () => {
   it('gives one entry per stroke crossing the ring, with the outward direction there', () => {
-    const dark = (p: { x: number; y: number }) => Math.abs(p.y - 21.75) < 0.2 && p.x > 22.5;
+    const dark = (x: number, y: number) => Math.abs(y - 21.75) < 0.2 && x > 22.5;
     const entries = ringEntries(dark, centre, 2.5, 1.75);
     expect(entries).toHaveLength(1);
     expect(entries[0]!.outward.x).toBeCloseTo(1, 1);
