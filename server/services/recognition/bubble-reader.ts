@@ -43,6 +43,7 @@ import {
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
+import { strayEntry } from './stray-stroke';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -193,6 +194,12 @@ const LINE_MARGIN_PX = 1.5;
 const CROSSED_CONFIDENCE = 0.8;
 /** A diagonal line runs at least this far (sine of the angle) off level and off upright: 20 degrees. */
 const DIAGONAL_MIN_SIN = 0.34;
+/**
+ * A stroke that runs into a bubble from one side is left out of it when what is left beside it holds
+ * at most this share of the bubble's ink: the stroke's own end. More, and the bubble holds a mark of
+ * its own beside the stroke (a checkmark's short arm, a fill) and is read whole.
+ */
+const STROKE_EXPLAINS_INK = 0.25;
 /** How far (mm) past its bubble a stray line is followed into a neighbour. */
 const LINE_REACH_MM = 5;
 
@@ -1057,7 +1064,18 @@ export function readObjective(
     const band = merged.find(([x0, x1]) => x1 >= centre.x - reach && x0 <= centre.x + reach);
     if (band) {
       // Read beside the streak: its columns and a pixel and a half either side are left out.
-      const beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
+      let beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
+      // A slanted pencil line down the page passes bubbles of one column at nearly one image column,
+      // like a streak, but leaves ink beside the columns, or spans so many of them that too little is
+      // left: read beside the line itself when that leaves enough to read and less ink.
+      const tooHidden = beside.hidden > 1 - MIN_SEEN_SHARE;
+      if (b.across && (beside.ink >= STREAK_CHECK_INK || tooHidden)) {
+        const alongLine = measureBubble(img, p.t, p.inverse, option, black, b.across);
+        if (alongLine.hidden <= 1 - MIN_SEEN_SHARE && (tooHidden || alongLine.ink < beside.ink)) {
+          beside = alongLine;
+          b.crossed = true;
+        }
+      }
       // Too little left beside the streak to read at all: never certain (less than enough: see seenConfidence).
       const line = beside.horizontal || beside.hidden > 1 - STREAK_MIN_SEEN_SHARE;
       Object.assign(b, {
@@ -1105,6 +1123,21 @@ export function readObjective(
         break;
       }
     }
+  }
+  // A stroke that enters a bubble from one side and runs on straight well past it (a stray line that
+  // ends inside the bubble, or whose crossing shows on one side only): read beside it; two such
+  // strokes, or one too wide to leave out, are doubtful (stray-stroke.ts).
+  for (const { b, option } of all) {
+    if (b.line || b.crossed || b.streak || b.ink < STREAK_CHECK_INK || b.ink >= SOLID_INK) continue;
+    const p = at(option);
+    const entry = strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black));
+    if (entry.kind === 'none') continue;
+    const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
+    if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
+    else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) {
+      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true });
+    }
+    // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
   // The page's populations come from bubbles read whole: a mark read beside a streak shows more or
   // less ink than it has (a tick's strokes under it, or what a white streak took out, are left out).
