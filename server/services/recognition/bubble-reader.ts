@@ -152,6 +152,8 @@ const LIGHT_MIN_PEERS = 3;
 const WASH_CORE = 0.8;
 /** Light strokes raise a bubble's fill by at most about this share of their rise in its core (`washOverCore`). */
 const STROKES_FILL_SHARE = 0.55;
+/** A mark that is one straight stroke (`strokeMarks`) is never more certain than this. */
+const STRAIGHT_CONFIDENCE = 0.5;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -1073,7 +1075,7 @@ export function readObjective(
   // The page's populations come from bubbles read whole.
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => b));
   const strokeContext = strokePage(all, model);
-  const strokes = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
+  const { strokes, straight } = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
   const otherDoubts: number[] = [];
@@ -1126,6 +1128,7 @@ export function readObjective(
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
+      if (straight.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage)) : plain[i]!;
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness.
@@ -1178,7 +1181,8 @@ function strokePage(all: readonly { b: Measured }[], model: PageModel): StrokeCo
 
 /**
  * The page's stroke marks (stroke-marks.ts) that its thresholds left unmarked or marked with doubt,
- * with their confidence; each is flagged `stroke` (so it reads marked). The empty bubbles of each
+ * with their confidence; each is flagged `stroke` (so it reads marked). Also the sure marks by ink
+ * that are one straight stroke short of a fill (`straight`: capped at `STRAIGHT_CONFIDENCE`). The empty bubbles of each
  * letter are those under the page's ink floor and unmarked, read whole.
  */
 function strokeMarks(
@@ -1188,12 +1192,23 @@ function strokeMarks(
   black: number,
   context: StrokeContext,
   at: (option: Bubble) => { t: AffineTransform; inverse: AffineTransform },
-): Map<Measured, number> {
+): { strokes: Map<Measured, number>; straight: Set<Measured> } {
   const strokes = new Map<Measured, number>();
+  const straight = new Set<Measured>();
   for (const { b, option } of all) {
     // A cross whose bars run out of the bubble looks like a line through it on the paper around it.
     const cross = b.line && !b.streak && b.ink < SOLID_INK;
-    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) continue;
+    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) {
+      // A sure mark by its ink that is one straight stroke, short of a fill: a stray pencil line that
+      // ends in the bubble leaves just that (a tick's long arm alone too): never certain.
+      const p = at(option);
+      const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
+      const partial = b.ink < SOLID_INK && !b.line && !b.crossed && !b.streak && b.ink >= model.ink.threshold;
+      if (partial && straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow))) {
+        straight.add(b);
+      }
+      continue;
+    }
     const sure = strokeEvidence(cross ? { ...b, line: false } : b, context);
     if (sure === null) continue;
     const p = at(option);
@@ -1204,7 +1219,7 @@ function strokeMarks(
     b.stroke = true;
     if (cross) b.line = false;
   }
-  return strokes;
+  return { strokes, straight };
 }
 
 /**
