@@ -164,6 +164,8 @@ const LIGHT_MIN_PEERS = 3;
 const WASH_CORE = 0.8;
 /** Light strokes raise a bubble's fill by at most about this share of their rise in its core (`washOverCore`). */
 const STROKES_FILL_SHARE = 0.55;
+/** A mark that is one straight stroke (`strokeMarks`) is never more certain than this. */
+const STRAIGHT_CONFIDENCE = 0.5;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -1144,7 +1146,7 @@ export function readObjective(
   const partly = (b: Measured) => b.streak && b.hidden > 0;
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed && !partly(b)).map(({ b }) => b));
   const strokeContext = strokePage(all, model);
-  const strokes = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
+  const { strokes, straight } = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
   const otherDoubts: number[] = [];
@@ -1230,6 +1232,7 @@ export function readObjective(
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
+      if (straight.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       // A grey wash read as a mark, well under the page's firm marks: what a rubber left or a light mark (grey-marks.ts).
       const washCap = washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
       let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
@@ -1273,7 +1276,8 @@ function strokePage(all: readonly { b: Measured }[], model: PageModel): StrokeCo
 
 /**
  * The page's stroke marks (stroke-marks.ts) that its thresholds left unmarked or marked with doubt,
- * with their confidence; each is flagged `stroke` (so it reads marked). The empty bubbles of each
+ * with their confidence; each is flagged `stroke` (so it reads marked). Also the sure marks by ink
+ * that are one straight stroke short of a fill (`straight`: capped at `STRAIGHT_CONFIDENCE`). The empty bubbles of each
  * letter are those under the page's ink floor and unmarked, read whole.
  */
 function strokeMarks(
@@ -1283,12 +1287,23 @@ function strokeMarks(
   black: number,
   context: StrokeContext,
   at: (option: Bubble) => { t: AffineTransform; inverse: AffineTransform },
-): Map<Measured, number> {
+): { strokes: Map<Measured, number>; straight: Set<Measured> } {
   const strokes = new Map<Measured, number>();
+  const straight = new Set<Measured>();
   for (const { b, option } of all) {
     // A cross whose bars run out of the bubble looks like a line through it on the paper around it.
     const cross = b.line && !b.streak && b.ink < SOLID_INK;
-    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) continue;
+    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) {
+      // A sure mark by its ink that is one straight stroke, short of a fill: a stray pencil line that
+      // ends in the bubble leaves just that (a tick's long arm alone too): never certain.
+      const p = at(option);
+      const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
+      const partial = b.ink < SOLID_INK && !b.line && !b.crossed && !b.streak && b.ink >= model.ink.threshold;
+      if (partial && straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow))) {
+        straight.add(b);
+      }
+      continue;
+    }
     const sure = strokeEvidence(cross ? { ...b, line: false } : b, context);
     if (sure === null) continue;
     const p = at(option);
@@ -1299,7 +1314,7 @@ function strokeMarks(
     b.stroke = true;
     if (cross) b.line = false;
   }
-  return strokes;
+  return { strokes, straight };
 }
 
 /** The problems of one question's reading: more than one mark where one is allowed, a low confidence. */
