@@ -23,11 +23,12 @@ export const RING_DIRECTIONS = 48;
 /** The rays start this far (mm) outside the printed outline (0.3 mm wide). */
 export const RAY_START_MM = 0.3;
 /**
- * Ink from the rays' very start in over this share of the directions where ink was found is the
- * printed outline, seen there when the fit is off (or a photo's curl bends the page): a drawn ring
- * lies clear of the outline in most directions, touching it in a few at most.
+ * Ink from the rays' very start may be the printed outline, seen there when the fit is off (or a
+ * photo's curl bends the page): on the side the outline moved towards, all of that side, never
+ * beyond the start. A drawn ring lies clear of the outline, after paper, over at least this share of
+ * the directions, even one drawn tight and off centre that touches the outline on one side.
  */
-const AT_START_SHARE = 0.5;
+const CLEAR_OF_OUTLINE_SHARE = 0.25;
 /** A ring is looked for up to this far (mm) outside the outline (and never past a neighbour's outline). */
 export const RING_REACH_MM = 2.5;
 /** Rays stop this far (mm) short of another bubble's outline: its printed line is no ring. */
@@ -133,8 +134,7 @@ export function ringHits(
  */
 export function ringCover(hits: readonly (number | null)[]): number {
   const n = hits.length;
-  const found = hits.filter((h) => h !== null);
-  if (found.filter((h) => h <= RAY_START_MM).length > AT_START_SHARE * found.length) return 0;
+  if (hits.filter((h) => h !== null && h > RAY_START_MM).length < CLEAR_OF_OUTLINE_SHARE * n) return 0;
   const joins = (i: number, j: number) => {
     const a = hits[i % n];
     const b = hits[j % n];

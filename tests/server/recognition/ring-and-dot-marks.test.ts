@@ -3,6 +3,7 @@ import { readObjective } from '../../../server/services/recognition/bubble-reade
 import { insideInk, isSolidDot } from '../../../server/services/recognition/dot-mark';
 import { decodeGrey, type GreyImage } from '../../../server/services/recognition/grey-image';
 import {
+  RAY_START_MM,
   RING_DIRECTIONS,
   RING_PARTIAL,
   RING_SURE,
@@ -69,6 +70,11 @@ describe('ringCover: how much of the way round one curve of ink goes', () => {
     expect(ringCover(broken)).toBe(1);
   });
 
+  it('is 0 for ink found only at the start of the rays all round (the printed outline), not when a ring touches it on one side', () => {
+    expect(ringCover(all(RAY_START_MM))).toBe(0);
+    expect(ringCover(all(0.6).map((r, i) => (i < 24 ? RAY_START_MM + 0.1 * Math.sin((i * Math.PI) / 24) : r)))).toBe(1);
+  });
+
   it('counts an open ring by its arc, and a jump in distance breaks the curve', () => {
     const open = all(0.8).map((r, i) => (i < 8 ? null : r));
     expect(ringCover(open)).toBeCloseTo(40 / 48, 5);
@@ -77,7 +83,7 @@ describe('ringCover: how much of the way round one curve of ink goes', () => {
   });
 
   it('is small for a line met in a few directions and for scattered noise', () => {
-    expect(ringCover(all(0.8).map((r, i) => (i >= 4 && i < 12 ? r : null)))).toBe(8 / 48);
+    expect(ringCover(all(0.8).map((r, i) => (i >= 4 && i < 12 ? r : null)))).toBeLessThan(RING_PARTIAL);
     const random = seededRandom(3);
     const noise = all(0).map(() => (random() < 0.5 ? random() * 2 : null));
     expect(ringCover(noise)).toBeLessThan(RING_PARTIAL);
@@ -118,6 +124,16 @@ describe('ringHits: a ring around a bubble, told from what passes near it', () =
     expect(coverOf(twoLines, middle)).toBeLessThan(RING_PARTIAL);
     const shadow = sheet(() => 90);
     expect(coverOf(shadow, middle)).toBe(0);
+  });
+
+  it('finds no ring in the printed outline itself, seen outside where the fit is off or too small', () => {
+    const outline = (dx: number, grow: number) => (u: number, v: number) => {
+      const { x, y } = centre(middle);
+      const r = Math.hypot((u - x - dx) / (middle.wMm / 2 + grow), (v - y) / (middle.hMm / 2 + grow));
+      return Math.abs(r - 1) * (middle.hMm / 2) < 0.15 ? 60 : null;
+    };
+    expect(coverOf(sheet(outline(0.45, 0)), middle)).toBeLessThan(RING_PARTIAL);
+    expect(coverOf(sheet(outline(0, 0.45)), middle)).toBeLessThan(RING_PARTIAL);
   });
 
   it('does not take a ring round two bubbles for a ring round either', () => {
