@@ -14,7 +14,7 @@
 // RECOGNITION_BENCH_ACCURACY_ONLY=1 skips the throughput part, RECOGNITION_BENCH_THROUGHPUT_ONLY=1 the
 // accuracy part; RECOGNITION_BENCH_CASES sets the sheets per case kind (ticks, crosses, 1-bit faint,
 // column streaks, stray lines, half-erased, all-faint, all-tick, phone photos, stray lines over ticks, light marks and fills,
-// diagonal stray lines at 45 degrees over empty bubbles and marks; and two-page sheets of one student, page 2 with five
+// diagonal stray lines at 45 degrees over empty bubbles and marks, rings drawn around options, small dots; and two-page sheets of one student, page 2 with five
 // objective questions: all faint on a 1-bit scan, all ticks, all faint, read with the student's other page as calibration
 // (sheet-calibration.ts), their pages to review printed with and without it), RECOGNITION_BENCH_KINDS
 // picks kinds (comma-separated), RECOGNITION_BENCH_WHY=1 prints why each non-clean page goes to review, RECOGNITION_BENCH_DUMP_DIR keeps the JPEG
@@ -87,6 +87,8 @@ const CASE_KINDS = [
   'photo',
   'strayOverMark',
   'strayDiagonal',
+  'ring',
+  'dot',
 ] as const;
 type CaseKind = (typeof CASE_KINDS)[number];
 /** Two pages of one student's sheet, read with each other's calibration: all faint on a 1-bit scan, all ticks, all faint. */
@@ -195,6 +197,8 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     allFaint: { faint: 1 },
     allTick: { tick: 1 },
     photo: { faint: 0.05, partial: 0.05 },
+    ring: { ring: 0.4 },
+    dot: { dot: 0.4 },
   };
   const degrade: Degradation = {
     rotationDeg: uniform(random, -2, 2),

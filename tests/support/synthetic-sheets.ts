@@ -32,9 +32,12 @@ const BASE_PX_PER_MM = BASE_DPI / 25.4;
  * How a bubble was marked. Beside fills: a tick or a cross drawn inside the bubble (answers); a mark
  * rubbed out halfway (grey 150-195 all over: not an answer, but no scanner can be sure of that); a
  * stray pencil line across the bubble and beyond it, near level or upright (`stray`) or diagonal, 45
- * degrees give or take 10 (`strayDiagonal`): not an answer.
+ * degrees give or take 10 (`strayDiagonal`): not an answer. A ring drawn around the option on the paper
+ * outside its outline, the inside left clean (`ring`), and a small dot of pencil in the bubble (`dot`):
+ * answers, as students make them.
  */
-export type MarkStyle = 'solid' | 'faint' | 'partial' | 'erased' | 'tick' | 'cross' | 'halfErased' | 'stray' | 'strayDiagonal';
+export type MarkStyle =
+  'solid' | 'faint' | 'partial' | 'erased' | 'tick' | 'cross' | 'halfErased' | 'stray' | 'strayDiagonal' | 'ring' | 'dot';
 export type SheetMark = {
   questionNo: number;
   label: string;
@@ -55,6 +58,8 @@ export const COUNTS_AS_MARK: Readonly<Record<MarkStyle, boolean>> = {
   halfErased: false,
   stray: false,
   strayDiagonal: false,
+  ring: true,
+  dot: true,
 };
 
 export type Degradation = {
@@ -354,6 +359,28 @@ function drawMark(
       paper.stroke([at(-0.75 + j(), -0.75 + j()), at(0.75 + j(), 0.75 + j())], width, ink);
       paper.stroke([at(0.75 + j(), -0.75 + j()), at(-0.75 + j(), 0.75 + j())], width, ink);
     }
+  } else if (style === 'ring') {
+    // A hand-drawn loop around the option, its line 0.6-1.4 mm out from the outline, wobbling by up
+    // to 0.3 mm and a little off centre, so that here and there it may touch the outline; where the
+    // pencil stops it overshoots its start or leaves a gap of up to 40 degrees.
+    const gap = 0.6 + random() * 0.8;
+    const [ox, oy] = [(random() - 0.5) * 0.3, (random() - 0.5) * 0.2];
+    const start = random() * 2 * Math.PI;
+    const sweep = ((320 + random() * 60) * Math.PI) / 180;
+    const wobble = [random(), random(), random()].map((r) => (r - 0.5) * 0.2);
+    const points = Array.from({ length: 48 }, (_, i) => {
+      const a = start + (sweep * i) / 47;
+      const off = gap + wobble[0]! * Math.sin(2 * a) + wobble[1]! * Math.cos(3 * a) + wobble[2]! * Math.sin(a);
+      return {
+        x: bubble.xMm + bubble.wMm / 2 + ox + Math.cos(a) * (bubble.wMm / 2 + off),
+        y: bubble.yMm + bubble.hMm / 2 + oy + Math.sin(a) * (bubble.hMm / 2 + off),
+      };
+    });
+    paper.stroke(points, 0.3 + random() * 0.3, 35 + random() * 55);
+  } else if (style === 'dot') {
+    // A small dot pressed into the bubble: 0.9-1.8 mm across, a little out of round.
+    const r = 0.45 + random() * 0.45;
+    paper.ellipse(cx, cy, r * (0.85 + random() * 0.3), r * (0.85 + random() * 0.3), grain(35 + random() * 45, 30));
   } else if (style === 'halfErased') {
     // Rubbed out halfway: a grey wash over the whole bubble, grey 150-195 (or as given).
     const level = mark.grey ?? 150 + random() * 45;
@@ -633,9 +660,11 @@ export type MarkMix = {
   erased: number;
   blankQuestion: number;
   extraOnSingle: number;
-  /** Share of marks drawn as a tick, as a cross (instead of a fill). */
+  /** Share of marks drawn as a tick, as a cross, as a ring around the option, as a small dot (instead of a fill). */
   tick: number;
   cross: number;
+  ring: number;
+  dot: number;
   /** Chance per question of a half-erased mark on an unmarked option. */
   halfErased: number;
   /** Chance per multiple-choice question of a stray pencil line across an unmarked option. */
@@ -649,6 +678,7 @@ export type MarkMix = {
 /** Marks for every objective question of a page, chosen at random: one for single/judge, one to three for multiple. */
 export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Partial<MarkMix> = {}): SheetMark[] {
   const { faint = 0, partial = 0, erased = 0, blankQuestion = 0.05, extraOnSingle = 0, tick = 0, cross = 0 } = mix;
+  const { ring = 0, dot = 0 } = mix;
   const { halfErased = 0, stray = 0, strayOnMark = 0, diagonal = 0 } = mix;
   const strayStyle = (): MarkStyle => (diagonal > 0 && random() < diagonal ? 'strayDiagonal' : 'stray');
   const marks: SheetMark[] = [];
@@ -657,7 +687,9 @@ export function randomMarks(page: AnswerSheetPage, random: () => number, mix: Pa
     if (r < faint) return 'faint';
     if (r < faint + partial) return 'partial';
     if (r < faint + partial + tick) return 'tick';
-    return r < faint + partial + tick + cross ? 'cross' : 'solid';
+    if (r < faint + partial + tick + cross) return 'cross';
+    if (r < faint + partial + tick + cross + ring) return 'ring';
+    return r < faint + partial + tick + cross + ring + dot ? 'dot' : 'solid';
   };
   for (const q of page.objective) {
     const labels = q.options.map((o) => o.label);

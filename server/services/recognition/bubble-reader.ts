@@ -44,6 +44,8 @@ import {
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
 import { strayEntry } from './stray-stroke';
+import { insideInk, isSolidDot } from './dot-mark';
+import { RING_PARTIAL, nearbyOutlines, ringConfidence, ringCover, ringHits } from './ring-mark';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
 const INNER_INSET_MM = 0.55;
@@ -744,7 +746,14 @@ export type ObjectiveResult = {
  * A bubble as read: `line` a line runs through it that could not be read around (its confidence is
  * capped), `streak` it was read beside a streak down the page, `crossed` beside a pencil line across it.
  */
-type Measured = BubbleMeasure & { label: string; line: boolean; streak: boolean; crossed: boolean; stroke?: boolean };
+type Measured = BubbleMeasure & {
+  label: string;
+  line: boolean;
+  streak: boolean;
+  crossed: boolean;
+  stroke?: boolean;
+  ring: number;
+};
 
 /**
  * Streaks down the page: vertical crossings of two or more bubbles at the same image column. Returns
@@ -1026,7 +1035,14 @@ export function readObjective(
     q,
     bubbles: q.options.map((o): Measured => {
       const p = at(o);
-      return { label: o.label, ...measureBubble(img, p.t, p.inverse, o, black), line: false, streak: false, crossed: false };
+      return {
+        label: o.label,
+        ...measureBubble(img, p.t, p.inverse, o, black),
+        line: false,
+        streak: false,
+        crossed: false,
+        ring: 0,
+      };
     }),
   }));
   const all = measured.flatMap((m) => m.bubbles.map((b, i) => ({ b, option: m.q.options[i]! })));
@@ -1141,18 +1157,42 @@ export function readObjective(
     }
     // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
+  // A ring drawn around an option: ink on the paper all round a clean bubble (ring-mark.ts). The
+  // ring is what put ink on the sides of its paper ring, no line; the bubble is read by its ring.
+  const options = all.map(({ option }) => option);
+  for (const { b, option } of all) {
+    if (b.streak || b.ink >= RING_INSIDE_INK || !(b.vertical || b.horizontal || b.diagonal)) continue;
+    b.ring = ringCover(
+      ringHits(img, at(option).t, option, nearbyOutlines(option, options), b.white - LINE_LEVEL * Math.max(40, b.white - black)),
+    );
+    if (ringed(b)) Object.assign(b, { line: false, crossed: false });
+  }
   // The page's populations come from bubbles read whole: a mark read beside a streak shows more or
-  // less ink than it has (a tick's strokes under it, or what a white streak took out, are left out).
+  // less ink than it has (a tick's strokes under it, or what a white streak took out, are left out); a
+  // ringed bubble is read by its ring.
   const partly = (b: Measured) => b.streak && b.hidden > 0;
-  const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed && !partly(b)).map(({ b }) => b));
+  const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed && !partly(b) && !ringed(b)).map(({ b }) => b));
   const strokeContext = strokePage(all, model);
   const { strokes, straight } = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
+  // A small, solid, dark dot (dot-mark.ts) is a sure mark once its ink stands above the page's empty
+  // level, however little of the bubble it covers and wherever the page's threshold lies (on a page
+  // of dots alone, their ink runs from a tenth to a third of the bubble with no gap to split at).
+  // Only bubbles read whole, with less ink than a fill, are looked at.
+  const dots = new Set(
+    all
+      .filter(({ b }) => !b.line && !b.crossed && !b.streak && !ringed(b) && b.ink >= model.ink.floor && b.ink < FALLBACK_INK)
+      .filter(({ b, option }) => {
+        const p = at(option);
+        return isSolidDot(insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black), p.pxPerMm);
+      })
+      .map(({ b }) => b),
+  );
   const readings: ObjectiveReading[] = [];
   const problems: RecognitionProblem[] = [];
   const otherDoubts: number[] = [];
   const optionOf = new Map(all.map(({ b, option }) => [b, option]));
   const neighbours = all
-    .filter(({ b }) => !b.line && !b.crossed && !b.streak && !isMarked(b, model))
+    .filter(({ b }) => !b.line && !b.crossed && !b.streak && !ringed(b) && !isMarked(b, model) && !dots.has(b))
     .map(({ b, option }) => ({ b, x: option.xMm + option.wMm / 2, y: option.yMm + option.hMm / 2 }));
   // On a page of firm marks, a smooth grey well under them is what a rubber left, alone or beside a mark.
   const fillsOfPage = pageFills(
@@ -1215,7 +1255,7 @@ export function readObjective(
       continue;
     }
     const { grey, erased, alone } = erasures.get(bubbles)!;
-    const marked = bubbles.filter((b) => isMarked(b, model) && !erased.has(b)).map((b) => b.label);
+    const marked = bubbles.filter((b) => (isMarked(b, model) && !erased.has(b)) || ringed(b) || dots.has(b)).map((b) => b.label);
     const besideFill = (b: Measured) =>
       bubbles.some((o) => o !== b && !o.line && !o.crossed && !o.streak && o.ink >= SOLID_INK && isMarked(o, model));
     // Each bubble's confidence from where it sits between the page's populations alone (its calibration).
@@ -1225,6 +1265,8 @@ export function readObjective(
         : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model)),
     );
     const confidences = bubbles.map((b, i) => {
+      if (ringed(b) && !isMarked(b, model)) return ringConfidence(b.ring, DOUBT_FLOOR);
+      if (dots.has(b)) return 1;
       // A grey read as an erasure is as doubtful as the light strokes in it: alone on its question
       // (a wash over the whole bubble left out), and beside a mark on a multiple-choice question, where
       // a second mark is legal and no double-mark rule catches it.
@@ -1416,6 +1458,17 @@ export function outlineContrast(
     }
   }
   return count === 0 ? 0 : sum / count;
+}
+
+/**
+ * A ring is looked for around bubbles with less ink inside than this (a fill's own ink spilling over
+ * its outline all round is no ring; a ring is drawn around a bubble left clean).
+ */
+const RING_INSIDE_INK = FALLBACK_INK;
+
+/** Whether a bubble is read by a ring drawn around it (its cover at least `RING_PARTIAL`). */
+function ringed(b: Pick<Measured, 'ring'>): boolean {
+  return b.ring >= RING_PARTIAL;
 }
 
 function round3(value: number): number {
