@@ -8,7 +8,8 @@
 // review, and the wrong answers that would be scored without review (goal 0).
 // HELDOUT_SHEETS sets the sheets per kind (default 12), HELDOUT_KINDS picks kinds (comma-separated),
 // HELDOUT_DIR keeps the images (and template.json, truth.json) there, HELDOUT_THREADS the CLI's threads (default 2);
-// HELDOUT_REUSE=1 reads the images already in HELDOUT_DIR again (after a change to the engine) instead of generating them.
+// HELDOUT_REUSE=1 reads the images already in HELDOUT_DIR again (after a change to the engine) instead of generating them;
+// HELDOUT_WHY=1 prints why each page went to review (its page problems and held questions, with truth and reading).
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,7 @@ const tallies = new Map<HeldoutKind, Tally>(
   kinds.map((k) => [k, { pages: 0, located: 0, questions: 0, right: 0, review: 0, wrongUnseen: 0, errors: 0 }]),
 );
 const examples: string[] = [];
+const why: string[] = [];
 const key = (labels: readonly string[]) => [...labels].sort().join('');
 for (const sheet of sheets) {
   const t = tallies.get(sheet.kind)!;
@@ -116,6 +118,13 @@ for (const sheet of sheets) {
     if (held) review = true;
     t.questions += 1;
     const right = read !== undefined && key(read.marked) === key(truth);
+    if (held && process.env.HELDOUT_WHY === '1') {
+      const detail = reading.problems.find((p) => p.questionNo === q.questionNo)?.detail ?? '';
+      why.push(
+        `${sheet.name} q${q.questionNo}: truth ${key(truth) || '-'} read ${key(read?.marked ?? []) || '-'} ` +
+          `conf ${read?.confidence} ${right ? 'right' : 'WRONG'} ${detail}`,
+      );
+    }
     if (right) t.right += 1;
     if (!right && read && !held) {
       t.wrongUnseen += 1;
@@ -126,7 +135,11 @@ for (const sheet of sheets) {
     }
   }
   if (review) t.review += 1;
+  if (blocked && process.env.HELDOUT_WHY === '1') {
+    why.push(`${sheet.name} page: ${reading.problems.filter((p) => ENGINE_PAGE_KINDS.has(p.kind)).map((p) => `${p.kind} ${p.detail ?? ''}`).join('; ')}`);
+  }
 }
+if (why.length > 0) console.log(why.join('\n'));
 
 const pct = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)} %`);
 console.log(
