@@ -136,7 +136,12 @@ for (const sheet of sheets) {
   }
   if (review) t.review += 1;
   if (blocked && process.env.HELDOUT_WHY === '1') {
-    why.push(`${sheet.name} page: ${reading.problems.filter((p) => ENGINE_PAGE_KINDS.has(p.kind)).map((p) => `${p.kind} ${p.detail ?? ''}`).join('; ')}`);
+    why.push(
+      `${sheet.name} page: ${reading.problems
+        .filter((p) => ENGINE_PAGE_KINDS.has(p.kind))
+        .map((p) => `${p.kind} ${p.detail ?? ''}`)
+        .join('; ')}`,
+    );
   }
 }
 if (why.length > 0) console.log(why.join('\n'));
