@@ -1275,8 +1275,11 @@ export function readObjective(
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
       if (straight.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
-      // A grey wash read as a mark, well under the page's firm marks: what a rubber left or a light mark (grey-marks.ts).
-      const washCap = washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
+      // A grey wash read as a mark beside another mark of its question, well under the page's firm marks: what a
+      // rubber left when the answer changed, or a second light mark (grey-marks.ts). Alone on its question,
+      // a light mark is the answer of a light hand far more often; greyMarkCap and the erasure rules judge it.
+      const besideMark = bubbles.some((o) => o !== b && isMarked(o, model));
+      const washCap = besideMark ? washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null) : 1;
       let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness.
