@@ -28,6 +28,19 @@ export async function decodeGrey(image: Buffer): Promise<GreyImage> {
 }
 
 /** A 256-bin histogram of a rectangle, sampling every `step`th pixel in both directions. */
+/** The grey at a point between pixels, bilinear; paper white (255) outside the image. */
+export function greyAt(img: GreyImage, x: number, y: number): number {
+  if (x < 0 || y < 0 || x >= img.width - 1 || y >= img.height - 1) return 255;
+  const x0 = x | 0;
+  const y0 = y | 0;
+  const ax = x - x0;
+  const ay = y - y0;
+  const k = y0 * img.width + x0;
+  const top = img.data[k]! + ax * (img.data[k + 1]! - img.data[k]!);
+  const bottom = img.data[k + img.width]! + ax * (img.data[k + img.width + 1]! - img.data[k + img.width]!);
+  return top + ay * (bottom - top);
+}
+
 export function histogram(img: GreyImage, x0: number, y0: number, x1: number, y1: number, step = 1): Uint32Array {
   const hist = new Uint32Array(256);
   const left = Math.max(0, Math.floor(x0));

@@ -10,7 +10,7 @@ import type { ObjectiveQuestionLayout } from '../../../src/shared/contract/answe
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import { applyAffine } from './affine-fit';
 import type { LocalTransform } from './bubble-reader';
-import type { GreyImage } from './grey-image';
+import { greyAt, type GreyImage } from './grey-image';
 
 /** How far a question is looked for around its placement, mm: more than a curl or a fit misplaces it, well under the 6 mm between rows. */
 export const MAX_SHIFT_MM = 1.5;
@@ -30,19 +30,6 @@ const PAPER_OUTSET_MM = 0.8;
 const MIN_GAIN_GREY = 4;
 
 export type Shift = { dxMm: number; dyMm: number };
-
-/** Bilinear grey at a pixel position (paper white outside the image). */
-function greyAt(img: GreyImage, x: number, y: number): number {
-  if (x < 0 || y < 0 || x >= img.width - 1 || y >= img.height - 1) return 255;
-  const x0 = x | 0;
-  const y0 = y | 0;
-  const ax = x - x0;
-  const ay = y - y0;
-  const k = y0 * img.width + x0;
-  const top = img.data[k]! + ax * (img.data[k + 1]! - img.data[k]!);
-  const bottom = img.data[k + img.width]! + ax * (img.data[k + img.width + 1]! - img.data[k + img.width]!);
-  return top + ay * (bottom - top);
-}
 
 /**
  * How much a question's outlines stand out from the paper just outside them, at a shift of the

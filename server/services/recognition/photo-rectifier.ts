@@ -9,7 +9,7 @@
 import { PAGE_SIZE_MM, sheetFrame } from '../../../src/shared/lib/answer-sheet-layout';
 import type { PointPair } from './affine-fit';
 import { components, type Component } from './fiducial-finder';
-import type { GreyImage } from './grey-image';
+import { greyAt, type GreyImage } from './grey-image';
 import { fitHomography, localAffine, type Homography } from './homography-fit';
 
 /** Resampled output: the scan station's A4 size at 300 dpi (A3 landscape twice as wide). */
@@ -330,14 +330,7 @@ export function rectifyPhoto(img: GreyImage): PhotoOutcome {
         out[j * outW + i] = 255;
         continue;
       }
-      const x0 = px | 0;
-      const y0 = py | 0;
-      const ax = px - x0;
-      const ay = py - y0;
-      const k = y0 * img.width + x0;
-      const top = img.data[k]! + ax * (img.data[k + 1]! - img.data[k]!);
-      const bottom = img.data[k + img.width]! + ax * (img.data[k + img.width + 1]! - img.data[k + img.width]!);
-      const v = top + ay * (bottom - top);
+      const v = greyAt(img, px, py);
       const paper = whiteAt(white, blocksX, blocksY, (px + 0.5) * scaleWhite, (py + 0.5) * scaleWhite);
       const level = (v * PAPER_WHITE) / paper;
       out[j * outW + i] = level > 255 ? 255 : level;
