@@ -27,17 +27,7 @@ import type { Db } from './client';
 import { classes, subjects, users } from './schema';
 import { DEMO_HOMEWORK_ANSWERED } from './seed-papers';
 import { homeworkAbsences, questionScores } from './schema-marking';
-import {
-  chapters,
-  homework,
-  homeworkClasses,
-  paperQuestions,
-  papers,
-  paperSections,
-  questionChapters,
-  questions,
-  students,
-} from './schema-papers';
+import { homework, homeworkClasses, paperQuestions, papers, paperSections, questions, students } from './schema-papers';
 
 export const SEMESTER_WEEKS = 12;
 export const SEMESTER_HOMEWORK_PER_SUBJECT = 10;
@@ -218,29 +208,6 @@ function answerPaper(
 
 type Bank = { id: number; type: QType; answer: string[]; difficulty: number; score: number }[];
 
-/** The demo school year is 初一: its homework asks 七年级 questions (the bank's volumes 七年级上册/下册). */
-const DEMO_VOLUME_PREFIX = '七年级';
-
-/** The subject's questions filed under a volume (a root of the chapter tree) whose name starts with `prefix`. */
-async function questionsOfVolumes(db: Db, subjectId: number, prefix: string): Promise<Set<number>> {
-  const tree = await db
-    .select({ id: chapters.id, pid: chapters.pid, name: chapters.name })
-    .from(chapters)
-    .where(eq(chapters.subjectId, subjectId));
-  const byId = new Map(tree.map((c) => [c.id, c]));
-  const rootName = (id: number): string => {
-    let node = byId.get(id);
-    for (let depth = 0; node?.pid != null && depth < tree.length; depth += 1) node = byId.get(node.pid);
-    return node?.name ?? '';
-  };
-  const filed = await db
-    .select({ questionId: questionChapters.questionId, chapterId: questionChapters.chapterId })
-    .from(questionChapters)
-    .innerJoin(questions, eq(questions.id, questionChapters.questionId))
-    .where(eq(questions.subjectId, subjectId));
-  return new Set(filed.filter((f) => rootName(f.chapterId).startsWith(prefix)).map((f) => f.questionId));
-}
-
 /** Who made the demo papers of each subject (usernames of the demo accounts). */
 const DEMO_AUTHORS: Record<string, string> = { 数学: 'teacher', 语文: 'director', 英语: 'creator' };
 
@@ -342,7 +309,6 @@ export async function seedSemesterDemo(
       ]),
     );
     const author = school.authors[subjectName] ?? null;
-    const gradeQuestions = await questionsOfVolumes(db, subject.id, DEMO_VOLUME_PREFIX);
 
     for (let h = 0; h < SEMESTER_HOMEWORK_PER_SUBJECT; h += 1) {
       const week = Math.floor((h * SEMESTER_WEEKS) / SEMESTER_HOMEWORK_PER_SUBJECT);
@@ -351,9 +317,7 @@ export async function seedSemesterDemo(
       const due = new Date(start.getTime() + 2 * 86_400_000);
       const sections = plan
         .map(([type, wanted]) => {
-          // The grade's own questions; another grade's only where the bank has too few (英语 多选题).
-          const ofGrade = bank.filter((q) => q.type === type && gradeQuestions.has(q.id));
-          const ofType = ofGrade.length >= wanted ? ofGrade : bank.filter((q) => q.type === type);
+          const ofType = bank.filter((q) => q.type === type);
           const from = ofType.length > wanted ? (h * wanted) % ofType.length : 0;
           return { type, picked: [...ofType.slice(from), ...ofType.slice(0, from)].slice(0, wanted) };
         })

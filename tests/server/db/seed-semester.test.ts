@@ -1,7 +1,6 @@
 import { and, count, countDistinct, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { homework, questionScores, subjects } from '../../../server/db/schema';
-import { chapters, paperQuestions, questionChapters, questions } from '../../../server/db/schema-papers';
+import { homework, questionScores } from '../../../server/db/schema';
 import { answers, markingTasks } from '../../../server/db/schema-marking';
 import { DEMO_HOMEWORK_ANSWERED } from '../../../server/db/seed-papers';
 import { seedSemesterDemo, seedSemesterForSchool } from '../../../server/db/seed-semester';
@@ -53,30 +52,6 @@ describe('the demo semester', () => {
     expect(tasks!.value).toBeGreaterThan(1000);
     const [marked] = await db.select({ value: count() }).from(questionScores).where(eq(questionScores.source, 'marked'));
     expect(marked!.value).toBe(tasks!.value);
-  });
-
-  it('asks the 初一 classes 七年级 questions (another grade only for a type the grade lacks: 英语 多选题)', async () => {
-    const db = app().database.db;
-    const tree = await db.select({ id: chapters.id, pid: chapters.pid, name: chapters.name }).from(chapters);
-    const byId = new Map(tree.map((c) => [c.id, c]));
-    const volumeOf = (id: number) => {
-      let node = byId.get(id)!;
-      while (node.pid !== null) node = byId.get(node.pid)!;
-      return node.name;
-    };
-    const asked = await db
-      .selectDistinct({ subject: subjects.name, type: questions.type, chapterId: questionChapters.chapterId })
-      .from(homework)
-      .innerJoin(paperQuestions, eq(paperQuestions.paperId, homework.paperId))
-      .innerJoin(questions, eq(questions.id, paperQuestions.questionId))
-      .innerJoin(subjects, eq(subjects.id, questions.subjectId))
-      .innerJoin(questionChapters, eq(questionChapters.questionId, questions.id))
-      .where(eq(homework.orgId, 1));
-    expect(asked.length).toBeGreaterThan(30);
-    const otherGrade = new Set(
-      asked.filter((q) => !volumeOf(q.chapterId).startsWith('七年级')).map((q) => `${q.subject} ${q.type}`),
-    );
-    expect([...otherGrade]).toEqual(otherGrade.size === 0 ? [] : ['英语 multiple']);
   });
 
   it('answers the demo homework under way for their share of students, and their statuses follow from it', async () => {
