@@ -1336,8 +1336,11 @@ function strokeMarks(
   const strokes = new Map<Measured, number>();
   const straight = new Set<Measured>();
   for (const { b, option } of all) {
-    // A cross whose bars run out of the bubble looks like a line through it on the paper around it.
-    const cross = b.line && !b.streak && b.ink < SOLID_INK;
+    // A cross whose bars run out of the bubble looks like a line through it on the paper around it: on
+    // both pairs of sides (a +, an X's four arms) or diagonally, never on one pair alone as a single
+    // upright or level line through the bubble leaves (with the printed letter it can look like two bars).
+    const oneLine = b.vertical !== b.horizontal && !b.diagonal;
+    const cross = b.line && !oneLine && !b.streak && b.ink < SOLID_INK;
     if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) {
       // A sure mark by its ink that is one straight stroke, short of a fill: a stray pencil line that
       // ends in the bubble leaves just that (a tick's long arm alone too): never certain.
