@@ -6,7 +6,8 @@
 // server's own rule for what is scored and what a person sees first (heldBackForReview of
 // server/services/marking/page-settlement.ts). Per kind: pages located, questions right, pages to
 // review, and the wrong answers that would be scored without review (goal 0).
-// HELDOUT_SHEETS sets the sheets per kind (default 12), HELDOUT_KINDS picks kinds (comma-separated),
+// HELDOUT_SHEETS sets the sheets per kind (default 12), HELDOUT_FROM the first sheet's index (default 0: a
+// set of other sheets than the ones the engine was checked on), HELDOUT_KINDS picks kinds (comma-separated),
 // HELDOUT_DIR keeps the images (and template.json, truth.json) there, HELDOUT_THREADS the CLI's threads (default 2);
 // HELDOUT_REUSE=1 reads the images already in HELDOUT_DIR again (after a change to the engine) instead of generating them;
 // HELDOUT_WHY=1 prints why each page went to review (its page problems and held questions, with truth and reading).
@@ -21,6 +22,7 @@ import { sheetFixture, standardSpec } from '../../tests/support/synthetic-sheets
 import { HELDOUT_KINDS, HELDOUT_WHAT, renderHeldout, type HeldoutFile, type HeldoutKind } from './heldout-sheets';
 
 const PER_KIND = Number(process.env.HELDOUT_SHEETS ?? 12);
+const FROM = Number(process.env.HELDOUT_FROM ?? 0);
 const ONLY = process.env.HELDOUT_KINDS?.split(',');
 const THREADS = Number(process.env.HELDOUT_THREADS ?? 2);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -43,7 +45,7 @@ if (process.env.HELDOUT_REUSE === '1') {
   }
 }
 for (const kind of sheets.length > 0 ? [] : kinds) {
-  for (let index = 0; index < PER_KIND; index += 1) {
+  for (let index = FROM; index < FROM + PER_KIND; index += 1) {
     const seed = 70000 + HELDOUT_KINDS.indexOf(kind) * 1000 + index;
     const sheet = await renderHeldout(fixture, { kind, index, seed });
     const file = path.join(dir, sheet.name);
