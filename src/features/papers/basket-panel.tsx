@@ -163,9 +163,11 @@ export function BasketPanel({
       )}
       <div className={styles.basketActions}>
         <Popconfirm title="确定清空试题篮吗？" content="已选的题目和分值都会被移除" onConfirm={clear}>
-          <Button type="danger" disabled={count === 0}>
-            清空
-          </Button>
+          <span>
+            <Button type="danger" disabled={count === 0}>
+              清空
+            </Button>
+          </span>
         </Popconfirm>
         <Button disabled={count === 0} onClick={onPreview}>
           预览试卷

@@ -119,9 +119,11 @@ export function InvitationsPanel({ orgId, structure }: { orgId: number; structur
                       重新发送
                     </Button>
                     <Popconfirm title="撤销后该邀请链接和邀请码将失效，确定撤销吗？" onConfirm={() => revoke(i)}>
-                      <Button size="small" type="danger">
-                        撤销
-                      </Button>
+                      <span>
+                        <Button size="small" type="danger">
+                          撤销
+                        </Button>
+                      </span>
                     </Popconfirm>
                   </div>
                 ) : null,

@@ -147,7 +147,9 @@ export function TeamGroupPage() {
 
       <section className={styles.section}>
         <Popconfirm title="退出后将无法再查看该学校的作业和成绩（您的作业仍保留在学校），确定退出吗？" onConfirm={leave}>
-          <Button type="danger">退出学校</Button>
+          <span>
+            <Button type="danger">退出学校</Button>
+          </span>
         </Popconfirm>
       </section>
     </main>

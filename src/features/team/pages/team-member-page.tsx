@@ -113,9 +113,11 @@ export function TeamMemberPage() {
                     </Button>
                     {m.userId !== user?.id ? (
                       <Popconfirm title={`将 ${m.nickname} 移出学校？其作业和成绩仍保留在学校。`} onConfirm={() => remove(m)}>
-                        <Button size="small" type="danger">
-                          移出
-                        </Button>
+                        <span>
+                          <Button size="small" type="danger">
+                            移出
+                          </Button>
+                        </span>
                       </Popconfirm>
                     ) : null}
                   </div>
