@@ -44,6 +44,7 @@ import {
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
 import { strayEntry } from './stray-stroke';
+import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { insideInk, isSolidDot } from './dot-mark';
 import { RING_PARTIAL, nearbyOutlines, ringConfidence, ringCover, ringHits } from './ring-mark';
 
@@ -243,6 +244,12 @@ export type BubbleMeasure = {
   across: Band | null;
   /** The line `across` runs diagonally: its ink on the paper ring is not on one pair of opposite sides. */
   diagonal: boolean;
+  /**
+   * With ink on one pair of opposite sides of the paper ring: how far (mm) nearly all of it lies from
+   * the straight line through its two ends (a pencil line's half-width; far more for a cross's four
+   * arms, two on each side). 0 otherwise.
+   */
+  lineSpreadMm: number;
   /** Share of the inside left out (a band given to measure beside). */
   hidden: number;
   /** Share of the inside's core (within `EDGE_BAND` of its centre) darker than `LIGHT_LEVEL`: light strokes and the printed letter. */
@@ -375,6 +382,7 @@ export function measureBubble(
     horizontal: false,
     across: null,
     diagonal: false,
+    lineSpreadMm: 0,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: 0,
     inkDepth: 0,
@@ -447,6 +455,7 @@ export function measureBubble(
   const vertical = sides[0]! >= sideMin && sides[1]! >= sideMin;
   const horizontal = sides[2]! >= sideMin && sides[3]! >= sideMin;
   let across: Band | null = null;
+  let lineSpreadMm = 0;
   if (vertical !== horizontal) {
     // The line from the ink on one side of the ring to the ink on the other (the median point of
     // each: a speck of dust beside the line does not move it); its half-width is how far nearly all
@@ -470,6 +479,7 @@ export function measureBubble(
       const ny = dx / length;
       const distances = [0, 1].flatMap((k) => xs[k]!.map((x, i) => Math.abs((x - px) * nx + (ys[k]![i]! - py) * ny)));
       const half = quantile(distances, LINE_WIDTH_QUANTILE);
+      lineSpreadMm = half / Math.sqrt(pxPerMm2);
       if (half <= LINE_MAX_HALF_MM * Math.sqrt(pxPerMm2)) across = { x: px, y: py, nx, ny, half: half + LINE_MARGIN_PX };
     }
   } else {
@@ -488,6 +498,7 @@ export function measureBubble(
     horizontal,
     across,
     diagonal: across !== null && vertical === horizontal,
+    lineSpreadMm,
     hidden: innerCount === 0 ? 0 : 1 - inkCount / innerCount,
     coreLight: coreCount === 0 ? 0 : light / coreCount,
     inkDepth: dark === 0 ? 0 : Math.min(1, Math.max(0, (white - darkSum / dark) / range)),
@@ -1339,7 +1350,11 @@ function strokeMarks(
     // A cross whose bars run out of the bubble looks like a line through it on the paper around it: on
     // both pairs of sides (a +, an X's four arms) or diagonally, never on one pair alone as a single
     // upright or level line through the bubble leaves (with the printed letter it can look like two bars).
-    const oneLine = b.vertical !== b.horizontal && !b.diagonal;
+    // Ink on one pair of sides spread too far for one line, with no stray line running into the
+    // bubble, is an X's four arms poking out of a wide bubble (line-crossings.ts).
+    const entry = () => strayEntry(img, at(option).t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black));
+    const arms = () => crossArmsOnOnePair(b.lineSpreadMm, entry);
+    const oneLine = b.vertical !== b.horizontal && !b.diagonal && !(b.line && !b.streak && b.ink < SOLID_INK && arms());
     const cross = b.line && !oneLine && !b.streak && b.ink < SOLID_INK;
     if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) {
       // A sure mark by its ink that is one straight stroke, short of a fill: a stray pencil line that
@@ -1357,7 +1372,9 @@ function strokeMarks(
     const p = at(option);
     const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
     const shape = strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
-    if (cross ? !crossingBars(shape) : straightStroke(shape)) continue;
+    // A + over a wide bubble, its upright bar cut short, shows ink on all four sides (line-crossings.ts).
+    const bars = () => crossingBars(shape) || crossOnAllSides(shape, b.vertical, b.horizontal, entry);
+    if (cross ? !bars() : straightStroke(shape)) continue;
     strokes.set(b, sure);
     b.stroke = true;
     if (cross) b.line = false;
