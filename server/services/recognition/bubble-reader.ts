@@ -1384,8 +1384,8 @@ function strokeMarks(
 
 /**
  * A bubble read beside a line across it, read whole again: when its whole ink is a stroke mark
- * (stroke-marks.ts) that is one straight stroke inside, and a tick's vertex and short arm show at one
- * end of it just around the bubble (tick-arm.ts). Its whole measure and stroke confidence, or null.
+ * (stroke-marks.ts), a thin stroke inside, and a tick's vertex and short arm show at one end of it
+ * just around the bubble (tick-arm.ts). Its whole measure and stroke confidence, or null.
  */
 function tickReadWhole(
   img: GreyImage,
@@ -1400,7 +1400,6 @@ function tickReadWhole(
   const sure = strokeEvidence({ ...b, ...measure, crossed: false }, context);
   if (sure === null) return null;
   const inkBelow = measure.white - INK_LEVEL * Math.max(40, measure.white - black);
-  if (!straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow))) return null;
   return tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow) ? { measure, sure } : null;
 }
 
