@@ -45,6 +45,7 @@ import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
 import { strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
+import { tickWithArmOutside } from './tick-arm';
 import { insideInk, isSolidDot } from './dot-mark';
 import { RING_PARTIAL, nearbyOutlines, ringConfidence, ringCover, ringHits } from './ring-mark';
 
@@ -1363,8 +1364,18 @@ function strokeMarks(
       const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
       const partial = b.ink < SOLID_INK && !b.line && !b.crossed && !b.streak && b.ink >= model.ink.threshold;
       if (partial && straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow))) {
-        straight.add(b);
+        // Unless it is a tick whose vertex and short arm lie at and outside the outline (tick-arm.ts).
+        if (!tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) straight.add(b);
       }
+      continue;
+    }
+    // Read beside a line across it: that line may be a tick's long arm, its vertex and short arm at the
+    // outline on the other side (tick-arm.ts). Then it is read whole, as the tick it is.
+    const whole = b.crossed && !b.line && !b.streak ? tickReadWhole(img, b, option, black, context, at(option)) : null;
+    if (whole) {
+      Object.assign(b, whole.measure, { crossed: false });
+      strokes.set(b, whole.sure);
+      b.stroke = true;
       continue;
     }
     const sure = strokeEvidence(cross ? { ...b, line: false } : b, context);
@@ -1374,12 +1385,35 @@ function strokeMarks(
     const shape = strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
     // A + over a wide bubble, its upright bar cut short, shows ink on all four sides (line-crossings.ts).
     const bars = () => crossingBars(shape) || crossOnAllSides(shape, b.vertical, b.horizontal, entry);
-    if (cross ? !bars() : straightStroke(shape)) continue;
+    if (cross ? !bars() : straightStroke(shape) && !tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) {
+      continue;
+    }
     strokes.set(b, sure);
     b.stroke = true;
     if (cross) b.line = false;
   }
   return { strokes, straight };
+}
+
+/**
+ * A bubble read beside a line across it, read whole again: when its whole ink is a stroke mark
+ * (stroke-marks.ts), a thin stroke inside, and a tick's vertex and short arm show at one end of it
+ * just around the bubble (tick-arm.ts). Its whole measure and stroke confidence, or null.
+ */
+function tickReadWhole(
+  img: GreyImage,
+  b: Measured,
+  option: Bubble,
+  black: number,
+  context: StrokeContext,
+  p: { t: AffineTransform; inverse: AffineTransform },
+): { measure: BubbleMeasure; sure: number } | null {
+  const measure = measureBubble(img, p.t, p.inverse, option, black);
+  if (measure.ink >= SOLID_INK) return null;
+  const sure = strokeEvidence({ ...b, ...measure, crossed: false }, context);
+  if (sure === null) return null;
+  const inkBelow = measure.white - INK_LEVEL * Math.max(40, measure.white - black);
+  return tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow) ? { measure, sure } : null;
 }
 
 /** The problems of one question's reading: more than one mark where one is allowed, a low confidence. */

@@ -83,6 +83,17 @@ describe('greyInk', () => {
     expect(greyInk(tick, page, 0.7)).toBe(false);
     expect(greyInk({ ...empty('A'), ink: 1, inkDepth: 0.8, fill: 0.8 }, page, 0.7)).toBe(false);
   });
+
+  it("takes a dense scribble for strokes, a rubber's grey with darker pixels still for a grey", () => {
+    // A zigzag scribble over the bubble: the paper between its strokes is grey with their blurred
+    // edges (0.17 over the empty level), but its dark ink makes most of its darkness.
+    const scribble = { ...empty('A'), ink: 0.352, inkDepth: 0.641, fill: 0.334 };
+    expect(restFill(scribble) - 0.06).toBeGreaterThan(0.09);
+    expect(greyInk(scribble, page, 0.7)).toBe(false);
+    // What a rubber left in patches (grey 140-190): grey all over, its ink pixels barely darker.
+    expect(greyInk({ ...empty('A'), ink: 0.378, inkDepth: 0.627, fill: 0.392 }, page, 0.7)).toBe(true);
+    expect(greyInk({ ...empty('A'), ink: 0.323, inkDepth: 0.59, fill: 0.355 }, page, 0.7)).toBe(true);
+  });
 });
 
 describe('strokeShape', () => {
