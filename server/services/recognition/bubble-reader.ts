@@ -43,7 +43,7 @@ import {
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
-import { LONE_WASH_SURE_SHARE, loneGreyCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
+import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
 import { strayEntry } from './stray-stroke';
 import { insideInk, isSolidDot } from './dot-mark';
 import { RING_PARTIAL, nearbyOutlines, ringConfidence, ringCover, ringHits } from './ring-mark';
@@ -1290,12 +1290,9 @@ export function readObjective(
       // may be all a rubber left of the only answer: certain from a lower share of the firm marks (lone-greys.ts).
       // An empty-read grey wash alone on its question: a light mark or a rubber's, a person decides.
       const besideMark = bubbles.some((o) => o !== b && isMarked(o, model));
-      const washCap = washMarkCap(
-        b,
-        model.emptyFill.level,
-        fillsOfPage?.fillRise ?? null,
-        besideMark ? undefined : LONE_WASH_SURE_SHARE,
-      );
+      const washCap = besideMark
+        ? washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null)
+        : loneWashMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null, model.ink.threshold);
       let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;

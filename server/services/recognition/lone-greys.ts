@@ -12,6 +12,7 @@
  * the bubble tells them apart, unless the page's firm marks show it to be far under them (the residue
  * rule of grey-marks.ts).
  */
+import { washMarkCap, type WashCandidate } from './grey-marks';
 
 /** A light mark of the page rising under the grey's rise over this share says the grey may be a mark too. */
 export const SEPARATED_SHARE = 0.6;
@@ -23,6 +24,17 @@ export const SEPARATED_SHARE = 0.6;
  * light pencil answer among fills at 0.44-0.66 (a scan's faint marks 0.55-0.6).
  */
 export const LONE_WASH_SURE_SHARE = 0.6;
+
+/**
+ * The confidence cap of a grey wash read as the only mark of its question by its fill alone (its ink
+ * under the page's `inkThreshold`: the page's marks carry more ink than it), on a page of firm fills
+ * (`firmRise`, null otherwise): certain from `LONE_WASH_SURE_SHARE` of their rise. A wash whose ink
+ * passes the page's threshold (a light pencil answer on a tinted or JPEG-grained scan) reads by its
+ * ink, as any mark: 1.
+ */
+export function loneWashMarkCap(b: WashCandidate, emptyFill: number, firmRise: number | null, inkThreshold: number): number {
+  return b.ink >= inkThreshold ? 1 : washMarkCap(b, emptyFill, firmRise, LONE_WASH_SURE_SHARE);
+}
 /** The confidence of a grey alone on its question read either way, under the server's review line. */
 export const LONE_GREY_CONFIDENCE = 0.5;
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { washMarkCap } from '../../../server/services/recognition/grey-marks';
 import {
-  LONE_WASH_SURE_SHARE,
+  loneWashMarkCap,
   loneGreyCap,
   loneLightMarkRises,
   separatedFromLightMarks,
@@ -53,7 +52,9 @@ describe("greys judged against the page's own light marks", () => {
   it('never reads a half-erased wash alone on its question surely as the answer on a page of firm fills', () => {
     // Held-out halfErasedTexture-12 q4: C at 0.382 (ink 0.144, grey 0.8) alone on a single-choice question,
     // fills of the page rising 0.66 above its empty level 0.06: read as the answer with confidence 0.621.
-    const lone = (fill: number, ink: number, grey: number) => washMarkCap({ fill, ink, grey }, 0.06, 0.665, LONE_WASH_SURE_SHARE);
+    // The page's ink threshold 0.418: C is read by its fill alone.
+    const lone = (fill: number, ink: number, grey: number, inkThreshold = 0.418) =>
+      loneWashMarkCap({ fill, ink, grey }, 0.06, 0.665, inkThreshold);
     expect(lone(0.382, 0.144, 0.801)).toBeLessThan(LOW_CONFIDENCE);
     // What a rubber left of the only answer elsewhere on the held-out sheets: 0.38 and 0.43 of the fills.
     expect(lone(0.06 + 0.38 * 0.665, 0.058, 0.79)).toBeLessThan(LOW_CONFIDENCE);
@@ -61,5 +62,7 @@ describe("greys judged against the page's own light marks", () => {
     // A scan's faint pencil answer among fills (0.55-0.6 of them) stays certain enough to be scored.
     expect(lone(0.06 + 0.55 * 0.665, 0.15, 0.82)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
     expect(lone(0.06 + 0.6 * 0.665, 0.15, 0.82)).toBe(1);
+    // A light pencil answer whose ink passes the page's ink threshold (a tinted colour scan) reads by its ink.
+    expect(lone(0.383, 0.163, 0.8, 0.091)).toBe(1);
   });
 });
