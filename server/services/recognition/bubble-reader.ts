@@ -42,7 +42,8 @@ import {
   unconfirmedFaintMarks,
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
-import { GREY_LEVEL, residueConfidence, washMarkCap } from './grey-marks';
+import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
+import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
 import { strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
@@ -1213,10 +1214,19 @@ export function readObjective(
   );
   // What a rubber left, per question: greys beside a firm mark, and the rubbed greys of a page of firm marks.
   const residues = new Set<Measured>();
+  // An erasure beside a firm mark is sure only well under the page's own light marks (lone-greys.ts).
+  const lightRises = loneLightMarkRises(
+    measured.map(({ bubbles }) => bubbles),
+    (b) => isMarked(b, model),
+    model.emptyFill.level,
+    model.ink.threshold,
+  );
+  const erasureConfidence = (b: Measured) =>
+    separatedFromLightMarks(b.fill - model.emptyFill.level, lightRises) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
   const erasures = new Map(
     measured.map(({ bubbles }) => {
       const grey = greyBesideFirmMarks(bubbles, model);
-      const erased = new Map([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => [b, ERASURE_CONFIDENCE]));
+      const erased = new Map([...grey].filter(([, kind]) => kind === 'erasure').map(([b]) => [b, erasureConfidence(b)]));
       for (const b of bubbles) {
         const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
         if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
@@ -1288,11 +1298,18 @@ export function readObjective(
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
       if (straight.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       // A grey wash read as a mark beside another mark of its question, well under the page's firm marks: what a
-      // rubber left when the answer changed, or a second light mark (grey-marks.ts). Alone on its question,
-      // a light mark is the answer of a light hand far more often; greyMarkCap and the erasure rules judge it.
+      // rubber left when the answer changed, or a second light mark (grey-marks.ts). Alone on its question it
+      // may be all a rubber left of the only answer: certain from a lower share of the firm marks (lone-greys.ts).
+      // An empty-read grey wash alone on its question: a light mark or a rubber's, a person decides.
       const besideMark = bubbles.some((o) => o !== b && isMarked(o, model));
-      const washCap = besideMark ? washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null) : 1;
+      const washCap = besideMark
+        ? washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null)
+        : loneWashMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null, model.ink.threshold);
       let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
+      if (!isMarked(b, model)) {
+        const rise = b.fill - model.emptyFill.level;
+        c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
+      }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness.
       if (b.ink >= model.ink.threshold && greyInk(b, strokeContext, SOLID_INK) && besideFill(b)) {

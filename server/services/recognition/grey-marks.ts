@@ -42,12 +42,13 @@ export function isWash(b: WashCandidate): boolean {
  * The confidence cap of a bubble read as a mark, from where its fill sits between the page's empty
  * level and the rise of its firm marks (`firmRise`, null on a page without a firm population): 1 for
  * strokes and fills, and for a wash as dark as the firm marks; under the doubt line for a wash well
- * under them (what a rubber left, or a light mark beside firm ones: a person decides).
+ * under them (what a rubber left, or a light mark beside firm ones: a person decides). `sureShare`: the
+ * share of the firm marks' rise from which a wash is certain (`WASH_SURE_SHARE` beside another mark).
  */
-export function washMarkCap(b: WashCandidate, emptyFill: number, firmRise: number | null): number {
+export function washMarkCap(b: WashCandidate, emptyFill: number, firmRise: number | null, sureShare = WASH_SURE_SHARE): number {
   if (firmRise === null || firmRise <= 0 || !isWash(b)) return 1;
   const share = (b.fill - emptyFill) / firmRise;
-  const c = WASH_DOUBT_FLOOR + ((1 - WASH_DOUBT_FLOOR) * (share - WASH_DOUBT_SHARE)) / (WASH_SURE_SHARE - WASH_DOUBT_SHARE);
+  const c = WASH_DOUBT_FLOOR + ((1 - WASH_DOUBT_FLOOR) * (share - WASH_DOUBT_SHARE)) / (sureShare - WASH_DOUBT_SHARE);
   return Math.max(WASH_DOUBT_FLOOR, Math.min(1, c));
 }
 

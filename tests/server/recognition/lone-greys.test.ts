@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  loneWashMarkCap,
+  loneGreyCap,
+  loneLightMarkRises,
+  separatedFromLightMarks,
+} from '../../../server/services/recognition/lone-greys';
+import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
+
+type B = { fill: number; ink: number; line: boolean; crossed?: boolean; streak?: boolean; stroke?: boolean };
+const bubble = (fill: number, ink = 0, more: Partial<B> = {}): B => ({ fill, ink, line: false, ...more });
+const EMPTY = 0.033;
+const INK_THRESHOLD = 0.18;
+const FILL_THRESHOLD = 0.2;
+const marked = (b: B) => b.ink >= INK_THRESHOLD || b.fill >= FILL_THRESHOLD || b.stroke === true;
+
+describe("greys judged against the page's own light marks", () => {
+  it("takes the page's light marks from fills alone on their question, without ink, stroke or line", () => {
+    const questions = [
+      [bubble(0.343), bubble(0.04), bubble(0.03)], // a light pencil answer
+      [bubble(0.273), bubble(0.05)], // another
+      [bubble(0.65, 0.99), bubble(0.24), bubble(0.04)], // a firm mark with a grey beside it: not alone
+      [bubble(0.7, 0.99), bubble(0.04)], // a firm fill: ink
+      [bubble(0.3, 0.1, { line: true }), bubble(0.04)], // a line through it
+      [bubble(0.3, 0.1, { stroke: true }), bubble(0.04)], // a tick
+      [bubble(0.04), bubble(0.05)], // blank
+    ];
+    const rises = loneLightMarkRises(questions, marked, EMPTY, INK_THRESHOLD);
+    expect(rises.map((r) => Math.round((r + EMPTY) * 1000) / 1000)).toEqual([0.343, 0.273]);
+  });
+
+  it('doubts a grey beside a firm mark as an erasure on a low-contrast page whose light answers rise little more', () => {
+    // Held-out gammaContrast-22 q14 (gamma under 1): E at 0.242 beside firm A and B, the page's light
+    // answers at 0.25-0.34 without ink: E may be a second light mark as well as what a rubber left.
+    const rise = 0.242 - EMPTY;
+    expect(separatedFromLightMarks(rise, [0.343 - EMPTY, 0.273 - EMPTY, 0.254 - EMPTY])).toBe(false);
+    // A page whose only answers are firm fills (no light marks) or whose light marks rise far more: an erasure.
+    expect(separatedFromLightMarks(rise, [])).toBe(true);
+    expect(separatedFromLightMarks(rise, [0.6, 0.55])).toBe(true);
+  });
+
+  it('never reads a grey wash alone on its question surely empty', () => {
+    // Held-out gammaContrast-12 q18: a light mark T at 0.202 (empty 0.038), grey over 93 % of the bubble,
+    // read empty with confidence 0.603.
+    expect(loneGreyCap(0.202 - 0.038, true, true, 0.12)).toBeLessThan(LOW_CONFIDENCE);
+    // Beside another mark of its question, no wash, or no rise past the empty level: nothing to say.
+    expect(loneGreyCap(0.164, true, false, 0.12)).toBe(1);
+    expect(loneGreyCap(0.164, false, true, 0.12)).toBe(1);
+    expect(loneGreyCap(0.05, true, true, 0.12)).toBe(1);
+  });
+
+  it('never reads a half-erased wash alone on its question surely as the answer on a page of firm fills', () => {
+    // Held-out halfErasedTexture-12 q4: C at 0.382 (ink 0.144, grey 0.8) alone on a single-choice question,
+    // fills of the page rising 0.66 above its empty level 0.06: read as the answer with confidence 0.621.
+    // The page's ink threshold 0.418: C is read by its fill alone.
+    const lone = (fill: number, ink: number, grey: number, inkThreshold = 0.418) =>
+      loneWashMarkCap({ fill, ink, grey }, 0.06, 0.665, inkThreshold);
+    expect(lone(0.382, 0.144, 0.801)).toBeLessThan(LOW_CONFIDENCE);
+    // What a rubber left of the only answer elsewhere on the held-out sheets: 0.38 and 0.43 of the fills.
+    expect(lone(0.06 + 0.38 * 0.665, 0.058, 0.79)).toBeLessThan(LOW_CONFIDENCE);
+    expect(lone(0.06 + 0.433 * 0.665, 0.141, 0.78)).toBeLessThan(LOW_CONFIDENCE);
+    // A scan's faint pencil answer among fills (0.55-0.6 of them) stays certain enough to be scored.
+    expect(lone(0.06 + 0.55 * 0.665, 0.15, 0.82)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(lone(0.06 + 0.6 * 0.665, 0.15, 0.82)).toBe(1);
+    // A light pencil answer whose ink passes the page's ink threshold (a tinted colour scan) reads by its ink.
+    expect(lone(0.383, 0.163, 0.8, 0.091)).toBe(1);
+  });
+});
