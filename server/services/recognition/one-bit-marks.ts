@@ -196,11 +196,12 @@ export function marksFade(split: OneBitSplit, insidePx: number): boolean {
 }
 
 /**
- * Whether a question of a 1-bit page is in doubt whatever its bubbles' confidences say: a question read
- * with no mark on a page whose marks fade into the empty bubbles (`marksFade`: the student's mark may
- * have left nothing), and, on a page with no split (`split` null: marks trail off into the empty
- * bubbles, the grey reading decides), a question read with no mark or with a bubble read empty that
- * has more black than the page's empty bubbles (`MIN_ROOT_GAP` above their level, `level`).
+ * Whether a question of a 1-bit page is in doubt whatever its bubbles' confidences say: on a page whose
+ * marks fade into the empty bubbles (`marksFade`: a student's mark may have left nothing or a few
+ * pixels) or with no split (`split` null: marks trail off into the empty bubbles, the grey reading
+ * decides), a question read with no mark, or with a bubble read empty that has more black than the
+ * page's empty bubbles (`MIN_ROOT_GAP` above their level, `level`): a second mark of a multiple-choice
+ * question that the threshold all but erased (accuracy bench seed 33004 q42: truth AB read B).
  */
 export function oneBitQuestionDoubt(
   roots: readonly number[],
@@ -209,9 +210,8 @@ export function oneBitQuestionDoubt(
   level: number,
   insidePx: number,
 ): boolean {
-  const blank = !marked.some(Boolean);
-  if (split) return blank && marksFade(split, insidePx);
-  return blank || roots.some((root, i) => !marked[i] && root >= level + MIN_ROOT_GAP);
+  if (split && !marksFade(split, insidePx)) return false;
+  return !marked.some(Boolean) || roots.some((root, i) => !marked[i] && root >= level + MIN_ROOT_GAP);
 }
 
 /** Whether a bubble's black area (mm²) in so many separate specks is surely pencil, not dust. */

@@ -129,6 +129,9 @@ describe('the faintest 1-bit marks on their own page', () => {
     expect(oneBitQuestionDoubt([10, 10, 10, 10], none, dithered, 10, 1000)).toBe(false);
     expect(oneBitQuestionDoubt(blank, none, { ...fading, markBottom: Math.sqrt(FADING_SHARE * 1000) + 1 }, 0, 1000)).toBe(false);
     expect(oneBitQuestionDoubt([12, 0, 0, 0], [true, false, false, false], fading, 0, 1000)).toBe(false);
+    // A second mark of a multiple-choice question of which the threshold kept 8 pixels.
+    expect(oneBitQuestionDoubt([2.8, 31, 0, 0], [false, true, false, false], fading, 0.2, 1000)).toBe(true);
+    expect(oneBitQuestionDoubt([12, 31, 10.5, 10.4], [false, true, false, false], dithered, 10.2, 1000)).toBe(false);
   });
 
   it('holds, on a page with no split, a question whose grey reading passes over black or reads no mark', () => {
