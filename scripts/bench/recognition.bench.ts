@@ -89,10 +89,22 @@ const CASE_KINDS = [
   'strayDiagonal',
   'ring',
   'dot',
+  'oneBitThreshold',
+  'oneBitDither',
 ] as const;
 type CaseKind = (typeof CASE_KINDS)[number];
-/** Two pages of one student's sheet, read with each other's calibration: all faint on a 1-bit scan, all ticks, all faint. */
-const SHEET_KINDS = ['sheetFaint1bit', 'sheetTick', 'sheetFaint'] as const;
+/**
+ * Two pages of one student's sheet, read with each other's calibration: all faint on a 1-bit scan (kept as
+ * a grey JPEG), all ticks, all faint, all faint on a 1-bit scan delivered as the scanner's 1-bit file.
+ */
+const SHEET_KINDS = ['sheetFaint1bit', 'sheetTick', 'sheetFaint', 'sheetOneBit'] as const;
+/**
+ * Kinds added later: their sheets are drawn after all the others, so the others' sheets stay as they were.
+ * The 1-bit kinds above (`faint1bit`, `sheetFaint1bit`) keep the scanner's 1-bit image as a grey JPEG (a
+ * station that stores scans as JPEG); these deliver the scanner's own file, a 1-bit PNG or CCITT G4 TIFF,
+ * thresholded or dithered.
+ */
+const LATE_KINDS: readonly string[] = ['oneBitThreshold', 'oneBitDither', 'sheetOneBit'];
 type SheetKind = (typeof SHEET_KINDS)[number];
 type Kind = 'clean' | 'degraded' | 'blank' | 'other' | CaseKind | SheetKind;
 const KINDS: readonly Kind[] = ['clean', 'degraded', ...CASE_KINDS, ...SHEET_KINDS, 'blank', 'other'];
@@ -172,8 +184,16 @@ function plan(count: number): Plan[] {
     if (special === 75) options.qrHomeworkId = OTHER_HOMEWORK;
     plans.push({ kind: special === 75 ? 'other' : clean ? 'clean' : 'degraded', spec: entry.spec, options });
   }
-  for (const kind of CASE_KINDS) for (let i = 0; i < CASES; i += 1) plans.push(casePlan(kind, i, random));
-  for (const kind of SHEET_KINDS) for (let i = 0; i < CASES / 2; i += 1) plans.push(...sheetPlans(kind, i, random));
+  for (const late of [false, true]) {
+    for (const kind of CASE_KINDS) {
+      if (LATE_KINDS.includes(kind) !== late) continue;
+      for (let i = 0; i < CASES; i += 1) plans.push(casePlan(kind, i, random));
+    }
+    for (const kind of SHEET_KINDS) {
+      if (LATE_KINDS.includes(kind) !== late) continue;
+      for (let i = 0; i < CASES / 2; i += 1) plans.push(...sheetPlans(kind, i, random));
+    }
+  }
   return ONLY_KINDS ? plans.filter((p) => ONLY_KINDS.includes(p.kind)) : plans;
 }
 
@@ -199,6 +219,8 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     photo: { faint: 0.05, partial: 0.05 },
     ring: { ring: 0.4 },
     dot: { dot: 0.4 },
+    oneBitThreshold: { faint: 0.4 },
+    oneBitDither: { faint: 0.4 },
   };
   const degrade: Degradation = {
     rotationDeg: uniform(random, -2, 2),
@@ -211,6 +233,12 @@ function casePlan(kind: CaseKind, i: number, random: () => number): Plan {
     jpegQuality: Math.round(uniform(random, 75, 90)),
   };
   if (kind === 'faint1bit') degrade.bilevel = uniform(random, 135, 150);
+  // The scanner's own 1-bit file, half of them PNG and half G4 TIFF: thresholded (where the faint
+  // pencil keeps only speckle) or dithered.
+  if (kind === 'oneBitThreshold') degrade.bilevel = uniform(random, 120, 160);
+  if (kind === 'oneBitThreshold' || kind === 'oneBitDither') {
+    degrade.oneBitFile = { format: i % 2 === 0 ? 'tiff' : 'png', dither: kind === 'oneBitDither' };
+  }
   if (kind === 'columnStreak') degrade.columnStreaks = 1 + Math.floor(random() * 2);
   if (kind === 'photo') {
     degrade.photo = {
@@ -244,6 +272,12 @@ function sheetPlans(kind: SheetKind, i: number, random: () => number): Plan[] {
     jpegQuality: Math.round(uniform(random, 75, 90)),
   };
   if (kind === 'sheetFaint1bit') degrade.bilevel = uniform(random, 135, 150);
+  if (kind === 'sheetOneBit') {
+    // Thresholded and dithered in turn, each student's pages from one scanner.
+    const dither = i % 2 === 1;
+    if (!dither) degrade.bilevel = uniform(random, 120, 160);
+    degrade.oneBitFile = { format: i % 4 < 2 ? 'tiff' : 'png', dither };
+  }
   const mix = kind === 'sheetTick' ? { tick: 1 } : { faint: 1 };
   const id = 30000 + SHEET_KINDS.indexOf(kind) * 1000 + i;
   return template.pages.map((page, pageIndex) => ({

@@ -101,6 +101,12 @@ export type Degradation = {
    * station makes of it). Faint pencil leaves only speckle.
    */
   bilevel?: number;
+  /**
+   * The 1-bit scan as the scanner delivers it: its own 1-bit file (a 1-bit PNG, or a CCITT G4 TIFF)
+   * instead of a grey JPEG, so it is decoded as a real 1-bit file is. Thresholded at `bilevel` (128
+   * without), or with `dither` by Floyd-Steinberg error diffusion (a grey kept as a density of black).
+   */
+  oneBitFile?: { format: 'png' | 'tiff'; dither?: boolean };
   /** A phone photo of the sheet instead of a scan (replaces the scanner geometry above). */
   photo?: PhotoView;
   jpegQuality?: number;
@@ -148,6 +154,7 @@ export type SyntheticSheetOptions = {
 };
 
 export type SyntheticSheet = {
+  /** The scan's file: a JPEG, or with `oneBitFile` the 1-bit PNG or G4 TIFF. */
   jpeg: Buffer;
   width: number;
   height: number;
@@ -620,7 +627,7 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     }
   }
 
-  if (d.bilevel !== undefined) {
+  if (d.bilevel !== undefined || d.oneBitFile) {
     // The 1-bit scanner thresholds what it sees (optics blur first), the station stores it as grey.
     let raw = pixels;
     if ((d.blur ?? 0) >= 0.3) {
@@ -633,11 +640,28 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
       );
     }
     // Its threshold flickers a little from pixel to pixel: grey near it comes out as speckle.
-    const cut = d.bilevel;
-    for (let i = 0; i < raw.length; i += 1) pixels[i] = raw[i]! < cut + (noise() - 0.5) * 40 ? 0 : 255;
+    const cut = d.bilevel ?? 128;
+    if (d.oneBitFile?.dither) pixels.set(ditherFloydSteinberg(raw, out.width, out.height));
+    else for (let i = 0; i < raw.length; i += 1) pixels[i] = raw[i]! < cut + (noise() - 0.5) * 40 ? 0 : 255;
   }
 
   let image = sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } });
+  if (d.oneBitFile) {
+    // The scanner's own file, as it delivers it.
+    const file =
+      d.oneBitFile.format === 'tiff'
+        ? await image.toColourspace('b-w').tiff({ compression: 'ccittfax4', bitdepth: 1 }).toBuffer()
+        : await image.png({ palette: true, colours: 2 }).toBuffer();
+    return {
+      jpeg: file,
+      width: out.width,
+      height: out.height,
+      qr: { homeworkId: qrHomeworkId, page: layout.page, ...(options.student ? { studentCode: options.student.code } : {}) },
+      expected,
+      transform,
+      upsideDown: d.upsideDown ?? false,
+    };
+  }
   if ((d.blur ?? 0) >= 0.3 && d.bilevel === undefined) image = image.blur(d.blur);
   const jpeg = await image
     .toColourspace('srgb')
@@ -878,4 +902,26 @@ async function photographSheet(
     upsideDown: false,
     photo: { fiducialsInside },
   };
+}
+
+/** A 1-bit scan by Floyd-Steinberg error diffusion: each grey kept as a density of black pixels. */
+function ditherFloydSteinberg(pixels: Uint8Array, width: number, height: number): Uint8Array {
+  const err = new Float32Array(pixels);
+  const out = new Uint8Array(pixels.length);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const i = y * width + x;
+      const v = err[i]!;
+      const o = v < 128 ? 0 : 255;
+      out[i] = o;
+      const e = v - o;
+      if (x + 1 < width) err[i + 1]! += (e * 7) / 16;
+      if (y + 1 < height) {
+        if (x > 0) err[i + width - 1]! += (e * 3) / 16;
+        err[i + width]! += (e * 5) / 16;
+        if (x + 1 < width) err[i + width + 1]! += e / 16;
+      }
+    }
+  }
+  return out;
 }

@@ -34,10 +34,14 @@ import {
 } from './stroke-marks';
 import {
   oneBitConfidence,
+  oneBitEmptyLevel,
   oneBitMarkIsSure,
+  oneBitQuestionDoubt,
+  ONE_BIT_DOUBT,
   type OneBitSplit,
   rootCount,
   SURE_BLOB_MM2,
+  speckleOnCleanPaper,
   splitOneBitPage,
   unconfirmedFaintMarks,
 } from './one-bit-marks';
@@ -1250,9 +1254,19 @@ export function readObjective(
   const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
-  const oneBitSplit = oneBit
-    ? splitOneBitPage(all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)))
-    : null;
+  const oneBitRoots = oneBit ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)) : [];
+  const oneBitSplit = oneBit ? splitOneBitPage(oneBitRoots) : null;
+  const oneBitLevel = oneBitEmptyLevel(oneBitRoots);
+  // A 1-bit question whose mark may have left nothing, or (no split) whose grey reading passes over black.
+  const oneBitDoubt = (bubbles: readonly Measured[], marked: readonly string[]) =>
+    oneBit !== null &&
+    oneBitQuestionDoubt(
+      bubbles.map((b) => rootCount(b.fill, b.insidePx)),
+      bubbles.map((b) => marked.includes(b.label)),
+      oneBitSplit,
+      oneBitLevel,
+      Math.min(...bubbles.map((b) => b.insidePx)),
+    );
   const lightCaps = lightStrokeCaps(
     [...neighbours.map(({ b }) => b), ...erasedMarks],
     (b, rise) => (aloneWash.has(b) || residues.has(b)) && washOverCore(b, model, rise),
@@ -1270,6 +1284,7 @@ export function readObjective(
         const p = at(optionOf.get(b)!);
         return { pxPerMm2: p.pxPerMm ** 2, specks: () => measureBubble(oneBit.raw, p.t, p.inverse, p.bubble, black).specks };
       });
+      if (oneBitDoubt(bubbles, read.marked)) read.confidence = Math.min(read.confidence, ONE_BIT_DOUBT);
       readings.push({ questionNo: q.questionNo, fills: read.fills, marked: read.marked, confidence: read.confidence });
       problems.push(...questionProblems(q, bubbles, read, model));
       // Nothing the pooled calibration of a grey reading could settle.
@@ -1323,9 +1338,14 @@ export function readObjective(
       if (b.streak && !b.line) return Math.min(c, seenConfidence(1 - b.hidden, MIN_SEEN_SHARE));
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
-    const confidence = round3(Math.min(...confidences));
+    let confidence = round3(Math.min(...confidences));
     if (bubbles.some((b, i) => confidences[i]! < LOW_CONFIDENCE && (erased.has(b) || confidences[i]! < plain[i]!))) {
       otherDoubts.push(q.questionNo);
+    }
+    // A 1-bit page with no split: black the grey reading passes over is not surely paper.
+    if (oneBitDoubt(bubbles, marked)) {
+      confidence = Math.min(confidence, ONE_BIT_DOUBT);
+      if (!otherDoubts.includes(q.questionNo)) otherDoubts.push(q.questionNo);
     }
     const fills = bubbles.map((b) => ({ label: b.label, fill: round3(b.fill) }));
     readings.push({ questionNo: q.questionNo, fills, marked, confidence });
@@ -1476,7 +1496,8 @@ function readOneBitQuestion(
     if (sure && root >= split.threshold) {
       const { pxPerMm2, specks } = place(b);
       const blackMm2 = (b.fill * b.insidePx) / pxPerMm2;
-      sure = oneBitMarkIsSure(blackMm2, blackMm2 >= SURE_BLOB_MM2 ? 0 : specks());
+      const count = blackMm2 >= SURE_BLOB_MM2 ? 0 : specks();
+      sure = oneBitMarkIsSure(blackMm2, count) || speckleOnCleanPaper(count, split);
     }
     const c = oneBitConfidence(root, split, sure);
     if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);

@@ -12,7 +12,8 @@
  * pixel whatever the count) the empty bubbles of a page lie close together and a student's marks,
  * however faint, lie together above them. A page with a clear gap between the two is read on that
  * gap: a consistent faint student is read with confidence. A mark too small to tell from dust
- * (`oneBitMarkIsSure`) and anything near the gap still go to review; a page with no clear gap is
+ * (`oneBitMarkIsSure`; on a page whose empty bubbles kept no black, a sprinkle of specks is sure:
+ * `speckleOnCleanPaper`) and anything near the gap still go to review; a page with no clear gap is
  * left to the grey reading.
  */
 import type { GreyImage } from './grey-image';
@@ -42,7 +43,7 @@ export const MIN_ROOT_GAP = 2;
  */
 const SURE_ROOT_MARGIN = MIN_ROOT_GAP / 2;
 /** Confidence of a reading a 1-bit page cannot settle (the grey reading's doubt floor). */
-const ONE_BIT_DOUBT = 0.3;
+export const ONE_BIT_DOUBT = 0.3;
 /**
  * A mark is told from dust by its black area (mm²): from `SURE_BLOB_MM2` one blob is a mark (a
  * blob of dust that size is a dirty scanner, seen on the empty bubbles too); from `SURE_SPECKLE_MM2`
@@ -51,6 +52,17 @@ const ONE_BIT_DOUBT = 0.3;
 export const SURE_BLOB_MM2 = 0.5;
 export const SURE_SPECKLE_MM2 = 0.2;
 export const SURE_SPECKS = 3;
+/**
+ * A mark of less black than that is still sure on a page whose paper shows neither dust nor noise:
+ * at least `CLEAN_EMPTIES` empty bubbles (a page's worth, to know its paper by), not one of them with
+ * more black than `CLEAN_EMPTY_ROOT` (the square root of its black-pixel count: about one pixel), and
+ * the mark in at least `CLEAN_SPECKS` separate specks. What a threshold keeps of the faintest pencil
+ * is a sprinkle of single pixels where the graphite's grain was darkest; dust is one blob, and a
+ * scanner whose noise or dust could scatter specks in a bubble scatters them in the empty ones too.
+ */
+export const CLEAN_EMPTIES = 30;
+export const CLEAN_EMPTY_ROOT = 1;
+export const CLEAN_SPECKS = 5;
 /**
  * A mark under this share of the density of the page's firm marks (their 90th percentile) is faint.
  * On a 1-bit page a faint mark and what a rubber left of a mark look alike (both keep a little of the
@@ -134,6 +146,8 @@ export type OneBitSplit = {
   /** The top of the empty bubbles and the bottom of the marks (the gap's edges). */
   emptyTop: number;
   markBottom: number;
+  /** How many bubbles lie under the gap (the page's empty ones). */
+  empties: number;
 };
 
 /** A bubble's black-pixel count as the split measures it: its square root. */
@@ -155,15 +169,63 @@ export function splitOneBitPage(roots: readonly number[]): OneBitSplit | null {
     const low = sorted[i] as number;
     const high = sorted[i + 1] as number;
     if (high > level && high - low >= MIN_ROOT_GAP) {
-      return { threshold: (low + high) / 2, emptyTop: low, markBottom: high };
+      return { threshold: (low + high) / 2, emptyTop: low, markBottom: high, empties: i + 1 };
     }
   }
   return null;
 }
 
+/**
+ * A page's marks fade into its empty bubbles when its lightest mark has fewer black pixels than the
+ * blackest empty bubble by less than this share of a bubble's inside (about 40 pixels, 0.3 mm², at
+ * 300 dpi): a threshold kept only a few specks of the faintest pencil, so a mark fainter still may
+ * have left nothing at all. (A dithered page keeps every grey as a density: its faintest marks stand
+ * far above its paper.)
+ */
+export const FADING_SHARE = 0.04;
+
+/** The empty level of a page's bubbles (the first quartile of their root counts: most bubbles are empty). */
+export function oneBitEmptyLevel(roots: readonly number[]): number {
+  const sorted = [...roots].sort((p, q) => p - q);
+  return sorted.length === 0 ? 0 : (sorted[Math.floor(0.25 * sorted.length)] as number);
+}
+
+/** Whether a split page's marks fade into its empty bubbles (`FADING_SHARE`; `insidePx` a bubble's inside). */
+export function marksFade(split: OneBitSplit, insidePx: number): boolean {
+  return split.markBottom ** 2 - split.emptyTop ** 2 < FADING_SHARE * insidePx;
+}
+
+/**
+ * Whether a question of a 1-bit page is in doubt whatever its bubbles' confidences say: on a page whose
+ * marks fade into the empty bubbles (`marksFade`: a student's mark may have left nothing or a few
+ * pixels) or with no split (`split` null: marks trail off into the empty bubbles, the grey reading
+ * decides), a question read with no mark, or with a bubble read empty that has more black than the
+ * page's empty bubbles (`MIN_ROOT_GAP` above their level, `level`): a second mark of a multiple-choice
+ * question that the threshold all but erased (accuracy bench seed 33004 q42: truth AB read B).
+ */
+export function oneBitQuestionDoubt(
+  roots: readonly number[],
+  marked: readonly boolean[],
+  split: OneBitSplit | null,
+  level: number,
+  insidePx: number,
+): boolean {
+  if (split && !marksFade(split, insidePx)) return false;
+  return !marked.some(Boolean) || roots.some((root, i) => !marked[i] && root >= level + MIN_ROOT_GAP);
+}
+
 /** Whether a bubble's black area (mm²) in so many separate specks is surely pencil, not dust. */
 export function oneBitMarkIsSure(blackMm2: number, specks: number): boolean {
   return blackMm2 >= SURE_BLOB_MM2 || (blackMm2 >= SURE_SPECKLE_MM2 && specks >= SURE_SPECKS);
+}
+
+/**
+ * Whether a mark in so many separate specks is surely pencil on its page, whatever its black area: the
+ * page's paper is clean (`CLEAN_EMPTIES`, `CLEAN_EMPTY_ROOT`) and the mark is a sprinkle of at least
+ * `CLEAN_SPECKS` specks.
+ */
+export function speckleOnCleanPaper(specks: number, split: OneBitSplit): boolean {
+  return split.empties >= CLEAN_EMPTIES && split.emptyTop <= CLEAN_EMPTY_ROOT && specks >= CLEAN_SPECKS;
 }
 
 /**

@@ -5,16 +5,20 @@ import {
   densityImage,
   isOneBitImage,
   MIN_ROOT_GAP,
+  FADING_SHARE,
   oneBitConfidence,
+  oneBitEmptyLevel,
   oneBitMarkIsSure,
+  oneBitQuestionDoubt,
   rootCount,
+  speckleOnCleanPaper,
   splitOneBitPage,
   unconfirmedFaintMarks,
 } from '../../../server/services/recognition/one-bit-marks';
 import { recognizePage } from '../../../server/services/recognition/page-recognizer';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
 import { seededRandom } from '../../../src/shared/lib/simulated-scan';
-import { renderSyntheticSheet, sheetFixture, standardSpec, type SheetMark } from '../../support/synthetic-sheets';
+import { renderSyntheticSheet, sheetFixture, standardSpec, twoPageSpec, type SheetMark } from '../../support/synthetic-sheets';
 
 /** An image of `width` x `height` whose pixels `pixel` gives. */
 function image(width: number, height: number, pixel: (x: number, y: number) => number): GreyImage {
@@ -85,7 +89,7 @@ describe("a 1-bit page's two populations", () => {
   });
 
   it('is sure of the bubbles on either edge of a clear gap, less and less nearer its middle', () => {
-    const split = { threshold: 5, emptyTop: 5 - MIN_ROOT_GAP / 2, markBottom: 5 + MIN_ROOT_GAP / 2 };
+    const split = { threshold: 5, emptyTop: 5 - MIN_ROOT_GAP / 2, markBottom: 5 + MIN_ROOT_GAP / 2, empties: 60 };
     expect(oneBitConfidence(split.emptyTop, split, true)).toBe(1);
     expect(oneBitConfidence(split.markBottom, split, true)).toBe(1);
     expect(oneBitConfidence(5.2, split, true)).toBeLessThan(LOW_CONFIDENCE);
@@ -97,8 +101,47 @@ describe("a 1-bit page's two populations", () => {
     expect(oneBitMarkIsSure(0.3, 1)).toBe(false);
     expect(oneBitMarkIsSure(0.3, 5)).toBe(true);
     expect(oneBitMarkIsSure(0.8, 1)).toBe(true);
-    const split = { threshold: 2, emptyTop: 0, markBottom: 4 };
+    const split = { threshold: 2, emptyTop: 0, markBottom: 4, empties: 60 };
     expect(oneBitConfidence(8, split, false)).toBeLessThan(LOW_CONFIDENCE);
+  });
+});
+
+describe('the faintest 1-bit marks on their own page', () => {
+  it('is sure of a sprinkle of specks on a page whose empty bubbles kept no black, not on a dusty page', () => {
+    // The held-out threshold scans: 11 black pixels in 8 specks, every empty bubble white.
+    const clean = { threshold: 1.8, emptyTop: 0.2, markBottom: 3.5, empties: 60 };
+    expect(oneBitMarkIsSure(0.08, 8)).toBe(false);
+    expect(speckleOnCleanPaper(8, clean)).toBe(true);
+    // Too few specks (a blob or two of dust), a page with dust or noise in an empty bubble, too few empty bubbles to know the paper by.
+    expect(speckleOnCleanPaper(2, clean)).toBe(false);
+    expect(speckleOnCleanPaper(8, { ...clean, emptyTop: 3 })).toBe(false);
+    expect(speckleOnCleanPaper(8, { ...clean, empties: 12 })).toBe(false);
+  });
+
+  it('holds a question read with no mark on a page whose marks fade into its empty bubbles', () => {
+    // The held-out threshold scans: the lightest mark 11 black pixels, the empty bubbles white.
+    const fading = { threshold: 1.8, emptyTop: 0.2, markBottom: 3.5, empties: 60 };
+    // A dithered page: paper a sprinkle of black, its lightest mark some 150 pixels above it.
+    const dithered = { threshold: 13.6, emptyTop: 10.4, markBottom: 16.9, empties: 60 };
+    const blank = [0.2, 0, 0, 0];
+    const none = [false, false, false, false];
+    expect(oneBitQuestionDoubt(blank, none, fading, 0, 1000)).toBe(true);
+    expect(oneBitQuestionDoubt([10, 10, 10, 10], none, dithered, 10, 1000)).toBe(false);
+    expect(oneBitQuestionDoubt(blank, none, { ...fading, markBottom: Math.sqrt(FADING_SHARE * 1000) + 1 }, 0, 1000)).toBe(false);
+    expect(oneBitQuestionDoubt([12, 0, 0, 0], [true, false, false, false], fading, 0, 1000)).toBe(false);
+    // A second mark of a multiple-choice question of which the threshold kept 8 pixels.
+    expect(oneBitQuestionDoubt([2.8, 31, 0, 0], [false, true, false, false], fading, 0.2, 1000)).toBe(true);
+    expect(oneBitQuestionDoubt([12, 31, 10.5, 10.4], [false, true, false, false], dithered, 10.2, 1000)).toBe(false);
+  });
+
+  it('holds, on a page with no split, a question whose grey reading passes over black or reads no mark', () => {
+    // Faint marks trailing from the empty bubbles up to the firm ones (an all-faint student on a threshold scan).
+    const roots = [...Array.from({ length: 90 }, () => 0.2), ...Array.from({ length: 30 }, (_, i) => 2 + i * 0.8)];
+    expect(splitOneBitPage(roots)).toBeNull();
+    const level = oneBitEmptyLevel(roots);
+    expect(oneBitQuestionDoubt([0.2, 10, 0, 0.2], [false, false, false, false], null, level, 1000)).toBe(true);
+    expect(oneBitQuestionDoubt([0.2, 10, 25, 0.2], [false, false, true, false], null, level, 1000)).toBe(true);
+    expect(oneBitQuestionDoubt([0.2, 0.9, 25, 0.2], [false, false, true, false], null, level, 1000)).toBe(false);
   });
 });
 
@@ -141,5 +184,33 @@ describe('recognizePage on a 1-bit page of faint pencil', () => {
     for (const r of reading.objective) expect(r.marked, `q${r.questionNo}`).toEqual(sheet.expected.get(r.questionNo));
     const held = reading.objective.filter((r) => r.confidence < LOW_CONFIDENCE).length;
     expect(held).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('recognizePage on the 1-bit file a scanner delivers', () => {
+  it('reads a G4 TIFF of a faint student thresholded to speckle with no wrong answer scored unseen', async () => {
+    // 120 questions of faint pencil, thresholded at 120 after the optics' blur: the marks trail off from
+    // solid to a few specks into the empty bubbles with no gap between (the grey reading decides), and
+    // once read what was left of them as empty with confidence 1.
+    const fixture = sheetFixture(twoPageSpec());
+    const layout = fixture.template.pages[0]!;
+    const random = seededRandom(7 * 31);
+    const marks: SheetMark[] = layout.objective.map((q) => ({
+      questionNo: q.questionNo,
+      label: q.options[Math.floor(random() * q.options.length)]!.label,
+      style: 'faint',
+    }));
+    const sheet = await renderSyntheticSheet(fixture, {
+      marks,
+      seed: 7,
+      degrade: { rotationDeg: 0.4, noise: 3, specks: 300, blur: 0.6, bilevel: 120, oneBitFile: { format: 'tiff' } },
+    });
+    // The scanner's own file: a 1-bit TIFF, read as the 1-bit page it is.
+    expect((await sharp(sheet.jpeg).metadata()).format).toBe('tiff');
+    expect(isOneBitImage(await decodeGrey(sheet.jpeg))).toBe(true);
+    const { reading } = await recognizePage(sheet.jpeg, async () => fixture.template);
+    for (const r of reading.objective) {
+      if (r.confidence >= LOW_CONFIDENCE) expect(r.marked, `q${r.questionNo}`).toEqual(sheet.expected.get(r.questionNo));
+    }
   });
 });
