@@ -4,6 +4,7 @@ import { decodeGrey, type GreyImage } from '../../../server/services/recognition
 import {
   densityImage,
   isOneBitImage,
+  marksFade,
   MIN_ROOT_GAP,
   FADING_SHARE,
   oneBitConfidence,
@@ -89,7 +90,7 @@ describe("a 1-bit page's two populations", () => {
   });
 
   it('is sure of the bubbles on either edge of a clear gap, less and less nearer its middle', () => {
-    const split = { threshold: 5, emptyTop: 5 - MIN_ROOT_GAP / 2, markBottom: 5 + MIN_ROOT_GAP / 2, empties: 60 };
+    const split = { threshold: 5, emptyTop: 5 - MIN_ROOT_GAP / 2, markBottom: 5 + MIN_ROOT_GAP / 2, empties: 60, emptyMiddle: 0 };
     expect(oneBitConfidence(split.emptyTop, split, true)).toBe(1);
     expect(oneBitConfidence(split.markBottom, split, true)).toBe(1);
     expect(oneBitConfidence(5.2, split, true)).toBeLessThan(LOW_CONFIDENCE);
@@ -101,7 +102,7 @@ describe("a 1-bit page's two populations", () => {
     expect(oneBitMarkIsSure(0.3, 1)).toBe(false);
     expect(oneBitMarkIsSure(0.3, 5)).toBe(true);
     expect(oneBitMarkIsSure(0.8, 1)).toBe(true);
-    const split = { threshold: 2, emptyTop: 0, markBottom: 4, empties: 60 };
+    const split = { threshold: 2, emptyTop: 0, markBottom: 4, empties: 60, emptyMiddle: 0 };
     expect(oneBitConfidence(8, split, false)).toBeLessThan(LOW_CONFIDENCE);
   });
 });
@@ -109,7 +110,7 @@ describe("a 1-bit page's two populations", () => {
 describe('the faintest 1-bit marks on their own page', () => {
   it('is sure of a sprinkle of specks on a page whose empty bubbles kept no black, not on a dusty page', () => {
     // The held-out threshold scans: 11 black pixels in 8 specks, every empty bubble white.
-    const clean = { threshold: 1.8, emptyTop: 0.2, markBottom: 3.5, empties: 60 };
+    const clean = { threshold: 1.8, emptyTop: 0.2, markBottom: 3.5, empties: 60, emptyMiddle: 0 };
     expect(oneBitMarkIsSure(0.08, 8)).toBe(false);
     expect(speckleOnCleanPaper(8, clean)).toBe(true);
     // Too few specks (a blob or two of dust), a page with dust or noise in an empty bubble, too few empty bubbles to know the paper by.
@@ -120,9 +121,9 @@ describe('the faintest 1-bit marks on their own page', () => {
 
   it('holds a question read with no mark on a page whose marks fade into its empty bubbles', () => {
     // The held-out threshold scans: the lightest mark 11 black pixels, the empty bubbles white.
-    const fading = { threshold: 1.8, emptyTop: 0.2, markBottom: 3.5, empties: 60 };
+    const fading = { threshold: 1.8, emptyTop: 0.2, markBottom: 3.5, empties: 60, emptyMiddle: 0 };
     // A dithered page: paper a sprinkle of black, its lightest mark some 150 pixels above it.
-    const dithered = { threshold: 13.6, emptyTop: 10.4, markBottom: 16.9, empties: 60 };
+    const dithered = { threshold: 13.6, emptyTop: 10.4, markBottom: 16.9, empties: 60, emptyMiddle: 10 };
     const blank = [0.2, 0, 0, 0];
     const none = [false, false, false, false];
     expect(oneBitQuestionDoubt(blank, none, fading, 0, 1000)).toBe(true);
@@ -132,6 +133,25 @@ describe('the faintest 1-bit marks on their own page', () => {
     // A second mark of a multiple-choice question of which the threshold kept 8 pixels.
     expect(oneBitQuestionDoubt([2.8, 31, 0, 0], [false, true, false, false], fading, 0.2, 1000)).toBe(true);
     expect(oneBitQuestionDoubt([12, 31, 10.5, 10.4], [false, true, false, false], dithered, 10.2, 1000)).toBe(false);
+  });
+
+  it('holds a question read blank whose faint mark the split left under its gap with the empty bubbles', () => {
+    // Held-out faint1bitThreshold-47: empty bubbles 7.6-11.7 (the outline's edge falls in some), faint
+    // marks 13.3-14.8 under a clear gap up to the firm marks (18.4 and up): those questions read blank.
+    const empties = Array.from({ length: 54 }, (_, i) => 7.6 + (i * 4.1) / 53);
+    const roots = [...empties, 13.3, 14.7, 14.8, ...Array.from({ length: 20 }, (_, i) => 18.4 + i * 0.6)];
+    const split = splitOneBitPage(roots)!;
+    expect(split.emptyTop).toBeCloseTo(14.8);
+    expect(split.emptyMiddle).toBeGreaterThan(9);
+    expect(split.emptyMiddle).toBeLessThan(10.5);
+    expect(marksFade(split, 1025)).toBe(false);
+    const level = oneBitEmptyLevel(roots);
+    const none = [false, false, false, false];
+    expect(oneBitQuestionDoubt([9.4, 11.7, 13.3, 10.8], none, split, level, 1025)).toBe(true);
+    expect(oneBitQuestionDoubt([7.6, 14.7], [false, false], split, level, 1025)).toBe(true);
+    // A truly blank question, its bubbles anywhere among the page's empty ones, stays sure.
+    expect(oneBitQuestionDoubt([9.4, 11.7, 8.1, 10.8], none, split, level, 1025)).toBe(false);
+    expect(oneBitQuestionDoubt([28.1, 11.7, 9.4, 10.2], [true, false, false, false], split, level, 1025)).toBe(false);
   });
 
   it('holds, on a page with no split, a question whose grey reading passes over black or reads no mark', () => {
