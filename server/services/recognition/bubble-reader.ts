@@ -1128,7 +1128,11 @@ export function readObjective(
         // A pencil line across the bubble and beyond it: the bubble is read on the pixels beside the
         // line. What is left says whether there is a mark under it (a fill, a tick's other arm, grey, speckle).
         const beside = measureBubble(img, p.t, p.inverse, option, black, b.across);
-        if (beside.hidden <= 1 - MIN_SEEN_SHARE) {
+        // Ink left beside it where another long stroke runs in (two stray lines crossing in the
+        // bubble): what is left may be that stroke, not a mark; the bubble stays under its line.
+        const second = () =>
+          strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black), b.across!).kind !== 'none';
+        if (beside.hidden <= 1 - MIN_SEEN_SHARE && !(beside.ink >= STREAK_CHECK_INK && second())) {
           Object.assign(b, {
             fill: beside.fill,
             ink: beside.ink,

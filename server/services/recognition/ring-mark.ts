@@ -49,6 +49,8 @@ const CURVE_JUMP_MM = 0.6;
  */
 export const RING_SURE = 0.8;
 export const RING_PARTIAL = 0.5;
+/** The most an open ring (cover under `RING_SURE`) is sure of: under the review line (LOW_CONFIDENCE 0.6). */
+export const PARTIAL_RING_CEILING = 0.55;
 
 /**
  * The other bubbles' ellipses that a ray from `bubble` could reach, in template mm (their outlines
@@ -156,10 +158,13 @@ export function ringCover(hits: readonly (number | null)[]): number {
 }
 
 /**
- * How surely a ring of `cover` marks its bubble: 1 from `RING_SURE`, down to `floor` at `RING_PARTIAL`;
- * 0 under it (no ring).
+ * How surely a ring of `cover` marks its bubble: 1 from `RING_SURE`; an open ring from `floor` at
+ * `RING_PARTIAL` up to `PARTIAL_RING_CEILING` (a person decides); 0 under `RING_PARTIAL` (no ring).
  */
 export function ringConfidence(cover: number, floor: number): number {
   if (cover < RING_PARTIAL) return 0;
-  return Math.min(1, floor + ((1 - floor) * (cover - RING_PARTIAL)) / (RING_SURE - RING_PARTIAL));
+  if (cover >= RING_SURE) return 1;
+  // An open ring is for a person to see: under the review line (two stray lines crossing beside a
+  // bubble can pass for two thirds of a ring, held-out strayVariety).
+  return floor + ((PARTIAL_RING_CEILING - floor) * (cover - RING_PARTIAL)) / (RING_SURE - RING_PARTIAL);
 }

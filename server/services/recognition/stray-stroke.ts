@@ -52,9 +52,10 @@ type Dark = (u: number, v: number) => boolean;
 
 /**
  * Looks around a bubble (template mm, placed by `t` from mm to image pixels) for strokes darker than
- * `below` that enter it and run on straight past it for at least `STRAY_MIN_OUTSIDE_MM`.
+ * `below` that enter it and run on straight past it for at least `STRAY_MIN_OUTSIDE_MM`; where the
+ * stroke would start on `skip` (a line across the bubble already left out of it), none is looked for.
  */
-export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, below: number): StrayEntry {
+export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, below: number, skip?: Band): StrayEntry {
   const pxPerMm = Math.sqrt(Math.abs(t.a * t.d - t.b * t.c));
   // Sampled at template millimetres, placed inline (no objects per sample: this runs per bubble).
   const dark: Dark = (u, v) => {
@@ -68,6 +69,7 @@ export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, b
   const minOutside = Math.max(STRAY_MIN_OUTSIDE_MM, STRAY_MIN_OUTSIDE_WIDTHS * bubble.wMm);
   const strays: { band: Band; outsideMm: number; half: number }[] = [];
   for (const entry of entries) {
+    if (skip && onBand(skip, applyAffine(t, entry.point.x, entry.point.y))) continue;
     const stroke = longestStraightRun(dark, entry.point, entry.outward, minOutside - entry.offsetMm);
     const outsideMm = stroke.runMm + entry.offsetMm;
     if (outsideMm < minOutside) continue;
@@ -89,6 +91,11 @@ export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, b
   const [only] = strays as [(typeof strays)[number]];
   if (only.half > STROKE_MAX_HALF_MM) return { kind: 'unsure', reason: 'a long stroke too wide for a pencil line runs into it' };
   return { kind: 'line', band: only.band, outsideMm: only.outsideMm };
+}
+
+/** Whether an image point lies on a band (a line already left out of the bubble), with a pixel to spare. */
+function onBand(band: Band, p: Point): boolean {
+  return Math.abs((p.x - band.x) * band.nx + (p.y - band.y) * band.ny) <= band.half + 1;
 }
 
 /**

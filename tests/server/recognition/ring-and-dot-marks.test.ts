@@ -96,6 +96,10 @@ describe('ringConfidence', () => {
     expect(ringConfidence(RING_SURE, 0.3)).toBeCloseTo(1, 5);
     expect(ringConfidence(RING_PARTIAL, 0.3)).toBeCloseTo(0.3, 5);
     expect(ringConfidence(0.6, 0.3)).toBeLessThan(LOW_CONFIDENCE);
+    // An open ring is never sure enough to be scored unseen: two stray lines crossing beside a bubble
+    // can pass for two thirds of one.
+    expect(ringConfidence(RING_SURE - 0.01, 0.3)).toBeLessThan(LOW_CONFIDENCE);
+    expect(ringConfidence(0.65, 0.3)).toBeLessThan(LOW_CONFIDENCE);
     expect(ringConfidence(RING_PARTIAL - 0.01, 0.3)).toBe(0);
   });
 });

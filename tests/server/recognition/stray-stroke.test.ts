@@ -102,6 +102,18 @@ describe('strayEntry', () => {
     stroke(wide, { x: 12, y: 14 }, { x: 23, y: 22 }, 2);
     expect(strayEntry(wide, t, bubble, BELOW).kind).toBe('unsure');
   });
+
+  it('leaves out a line already taken across the bubble, and still finds a second one crossing it there', () => {
+    // An upright line down through the bubble and on for 10 mm each way; its band, in pixels.
+    const img = page();
+    stroke(img, { x: 22.5, y: 10 }, { x: 22.5, y: 34 }, 0.3);
+    const band = { x: 22.5 * PX_PER_MM, y: 21.75 * PX_PER_MM, nx: 1, ny: 0, half: 0.15 * PX_PER_MM + 1.5 };
+    expect(strayEntry(img, t, bubble, BELOW).kind).toBe('unsure');
+    expect(strayEntry(img, t, bubble, BELOW, band).kind).toBe('none');
+    // A second, level line from far right ending inside the bubble (two stray lines crossing in it).
+    stroke(img, { x: 36, y: 22.2 }, { x: 22, y: 22.2 }, 0.3);
+    expect(strayEntry(img, t, bubble, BELOW, band).kind).toBe('line');
+  });
 });
 
 describe('ringEntries', () => {
