@@ -48,6 +48,7 @@ import {
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
+import { rubbedMarkCap } from './rubbed-marks';
 import { strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
@@ -1324,7 +1325,9 @@ export function readObjective(
       const washCap = besideMark
         ? washMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null)
         : loneWashMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null, model.ink.threshold);
-      let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap) : plain[i]!;
+      // Alone or beside another mark, a mark with a rubber's texture is sure only as dark as the firm fills (rubbed-marks.ts).
+      const rubbedCap = rubbedMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
+      let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap, rubbedCap) : plain[i]!;
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));

@@ -1,0 +1,51 @@
+/**
+ * Marks with a rubber's texture (issue 18). A rubber takes a pencil fill off in patches and streaks: what
+ * it leaves covers most of the bubble with grey and ink (140-190 of a pencil fill), with paper showing
+ * between its patches. A pencil fill, light or firm, covers the bubble evenly: on the held-out scans
+ * (colour, JPEG, 600 dpi, light hands) nearly all of its inside is grey or ink (over 0.985), while a
+ * half-erased mark left 0.75-0.98 of it covered. Strokes (a tick, a cross, a scribble) cover less, with
+ * less grey.
+ *
+ * Such a mark, well under the page's firm fills, may be what a rubber left of an answer taken back as
+ * well as a light mark: it is certain only as dark as the firm marks, whether it is alone on its
+ * question (its ink may still pass a low ink threshold: grey-marks.ts and lone-greys.ts read it by its
+ * ink) or beside the fills of a multiple-choice question (its ink may pass its grey: no wash).
+ */
+/** A mark covering at most this share of the bubble with grey or ink shows paper between its patches. */
+export const RUBBED_COVER = 0.985;
+/** ... and at least this share: less is strokes (a scribble, a tick), not a rubbed fill. */
+const RUBBED_MIN_COVER = 0.8;
+/**
+ * A rubbed mark is mostly grey (0.45-0.8 of the bubble on the held-out sheets): a dense scribble of pencil
+ * is more ink, its grey only the rims of its strokes (0.3-0.42).
+ */
+const RUBBED_GREY = 0.45;
+/** A fill (ink over this share of the bubble) is no rubbed mark. */
+const SOLID_INK = 0.7;
+/** Where a rubbed mark's fill sits between the empty level (0) and the firm marks (1): doubtful up to here... */
+const RUBBED_DOUBT_SHARE = 0.45;
+/** ... certain only at the firm marks' level. */
+const RUBBED_SURE_SHARE = 1;
+const RUBBED_DOUBT_FLOOR = 0.3;
+
+export type RubbedCandidate = { fill: number; ink: number; grey: number };
+
+/** Whether a bubble's darkness shows a rubber's texture: mostly grey and ink, not solid, with paper between. */
+export function rubbedTexture(b: RubbedCandidate): boolean {
+  const cover = b.ink + b.grey;
+  return b.ink < SOLID_INK && b.grey >= RUBBED_GREY && cover >= RUBBED_MIN_COVER && cover <= RUBBED_COVER;
+}
+
+/**
+ * The confidence cap of a bubble read as a mark on a page of firm fills (`firmRise` their rise above the
+ * page's empty level `emptyFill`, null without them): for a mark with a rubber's texture, where its fill
+ * sits between the empty level and the firm marks, from the doubt floor at `RUBBED_DOUBT_SHARE` to 1 at
+ * their level. 1 for any other bubble.
+ */
+export function rubbedMarkCap(b: RubbedCandidate, emptyFill: number, firmRise: number | null): number {
+  if (firmRise === null || firmRise <= 0 || !rubbedTexture(b)) return 1;
+  const share = (b.fill - emptyFill) / firmRise;
+  const c =
+    RUBBED_DOUBT_FLOOR + ((1 - RUBBED_DOUBT_FLOOR) * (share - RUBBED_DOUBT_SHARE)) / (RUBBED_SURE_SHARE - RUBBED_DOUBT_SHARE);
+  return Math.max(RUBBED_DOUBT_FLOOR, Math.min(1, c));
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
+import { rubbedMarkCap, rubbedTexture } from '../../../server/services/recognition/rubbed-marks';
+
+// Values measured on held-out halfErasedTexture, colourScan and scribbles sheets (issue 18).
+describe('rubbed-marks', () => {
+  it('doubts a lone half-erased mark whose ink passes a low ink threshold', () => {
+    // halfErasedTexture-34 q17 F (truth blank): ink 0.176 over the page's threshold 0.082, read F at confidence 1.
+    const b = { fill: 0.394, ink: 0.176, grey: 0.782 };
+    expect(rubbedTexture(b)).toBe(true);
+    expect(rubbedMarkCap(b, 0.061, 0.728)).toBeLessThan(LOW_CONFIDENCE);
+    // halfErasedTexture-42 q20 F (truth blank): patchy, 0.86 of the bubble covered.
+    expect(rubbedMarkCap({ fill: 0.351, ink: 0.193, grey: 0.663 }, 0.064, 0.709)).toBeLessThan(LOW_CONFIDENCE);
+  });
+
+  it('doubts a half-erased mark beside the fills of a multiple-choice question, even with more ink than grey', () => {
+    // halfErasedTexture-35 q16 B (truth DE, read BDE at confidence 1): not a wash (ink 0.52 > grey 0.457).
+    const b = { fill: 0.49, ink: 0.521, grey: 0.457 };
+    expect(rubbedTexture(b)).toBe(true);
+    expect(rubbedMarkCap(b, 0.064, 0.684)).toBeLessThan(LOW_CONFIDENCE);
+  });
+
+  it('leaves even light pencil fills, scribbles, solid fills and pages without firm fills alone', () => {
+    // colourScan-0 q6 B: a light pencil answer, the bubble evenly covered.
+    expect(rubbedMarkCap({ fill: 0.44, ink: 0.162, grey: 0.834 }, 0.06, 0.78)).toBe(1);
+    // scribbles-16 q6 D: a dense scribble, grey only the rims of its strokes.
+    expect(rubbedMarkCap({ fill: 0.5, ink: 0.46, grey: 0.414 }, 0.06, 0.75)).toBe(1);
+    // A solid fill.
+    expect(rubbedMarkCap({ fill: 0.8, ink: 0.99, grey: 0.01 }, 0.06, 0.75)).toBe(1);
+    // No firm population on the page.
+    expect(rubbedMarkCap({ fill: 0.394, ink: 0.176, grey: 0.782 }, 0.061, null)).toBe(1);
+  });
+
+  it('is certain at the firm marks level', () => {
+    expect(rubbedMarkCap({ fill: 0.8, ink: 0.5, grey: 0.46 }, 0.06, 0.74)).toBe(1);
+  });
+});
