@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { renderAnswerSheetPdf } from '../../server/services/answer-sheet/answer-sheet-pdf';
 import type { AnswerSheetTemplate, ObjectiveQuestionLayout } from '../../src/shared/contract/answer-sheet';
 import { seededRandom } from '../../src/shared/lib/simulated-scan';
-import { randomMarks, renderSyntheticSheet, type SheetFixture } from '../../tests/support/synthetic-sheets';
+import { ditherFloydSteinberg, randomMarks, renderSyntheticSheet, type SheetFixture } from '../../tests/support/synthetic-sheets';
 
 export const HELDOUT_KINDS = [
   'tickBallpoint',
@@ -494,7 +494,9 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
         .toBuffer(),
     );
     const bits =
-      kind === 'faint1bitThreshold' ? threshold(blurred, between(rng, 120, 170), jitter) : dither(blurred, width, height);
+      kind === 'faint1bitThreshold'
+        ? threshold(blurred, between(rng, 120, 170), jitter)
+        : ditherFloydSteinberg(blurred, width, height);
     const asTiff = plan.index % 2 === 0;
     const image = sharp(bits, raw);
     const bytes = asTiff
@@ -533,28 +535,6 @@ export async function renderHeldout(fixture: SheetFixture, plan: HeldoutPlan): P
 function threshold(pixels: Uint8Array, cut: number, jitter: () => number): Uint8Array {
   const out = new Uint8Array(pixels.length);
   for (let i = 0; i < pixels.length; i += 1) out[i] = pixels[i]! < cut + jitter() * 20 ? 0 : 255;
-  return out;
-}
-
-/** A 1-bit scan by Floyd-Steinberg error diffusion. */
-function dither(pixels: Uint8Array, width: number, height: number): Uint8Array {
-  const err = new Float32Array(pixels);
-  const out = new Uint8Array(pixels.length);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const i = y * width + x;
-      const v = err[i]!;
-      const o = v < 128 ? 0 : 255;
-      out[i] = o;
-      const e = v - o;
-      if (x + 1 < width) err[i + 1]! += (e * 7) / 16;
-      if (y + 1 < height) {
-        if (x > 0) err[i + width - 1]! += (e * 3) / 16;
-        err[i + width]! += (e * 5) / 16;
-        if (x + 1 < width) err[i + width + 1]! += e / 16;
-      }
-    }
-  }
   return out;
 }
 

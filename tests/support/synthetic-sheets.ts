@@ -905,7 +905,7 @@ async function photographSheet(
 }
 
 /** A 1-bit scan by Floyd-Steinberg error diffusion: each grey kept as a density of black pixels. */
-function ditherFloydSteinberg(pixels: Uint8Array, width: number, height: number): Uint8Array {
+export function ditherFloydSteinberg(pixels: Uint8Array, width: number, height: number): Uint8Array {
   const err = new Float32Array(pixels);
   const out = new Uint8Array(pixels.length);
   for (let y = 0; y < height; y += 1) {

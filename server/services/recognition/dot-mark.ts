@@ -8,7 +8,7 @@
  */
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import type { Bubble } from '../../../src/shared/contract/answer-sheet';
-import type { GreyImage } from './grey-image';
+import { pixelBox, type GreyImage } from './grey-image';
 
 /** A dot covers at least this much (mm²): a 0.8 mm dot. A speck of dust is under 0.1 mm². */
 export const DOT_MIN_MM2 = 0.5;
@@ -41,16 +41,7 @@ export function insideInk(
   const cy = bubble.yMm + bubble.hMm / 2;
   const irx = Math.max(0.3, bubble.wMm / 2 - insetMm);
   const iry = Math.max(0.3, bubble.hMm / 2 - insetMm);
-  const corners = [
-    [-irx, -iry],
-    [irx, -iry],
-    [-irx, iry],
-    [irx, iry],
-  ].map(([du, dv]) => ({ x: t.a * (cx + du!) + t.c * (cy + dv!) + t.e, y: t.b * (cx + du!) + t.d * (cy + dv!) + t.f }));
-  const left = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))));
-  const right = Math.min(img.width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
-  const top = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
-  const bottom = Math.min(img.height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
+  const { left, right, top, bottom } = pixelBox(img, t, cx, cy, irx, iry);
   const range = Math.max(40, white - black);
   const inkBelow = white - 0.5 * range;
   const ink: InkPixel[] = [];

@@ -4,6 +4,7 @@
  * decoding only; where things are on the page is the other steps' business.
  */
 import sharp from 'sharp';
+import type { AffineTransform } from '../../../src/shared/contract/recognition';
 
 export type GreyImage = { data: Uint8Array; width: number; height: number };
 
@@ -25,6 +26,32 @@ export async function decodeGrey(image: Buffer): Promise<GreyImage> {
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`Expected one channel, got ${info.channels}`);
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/**
+ * The image's pixel rectangle (inclusive, clipped to the image) that holds the template rectangle of
+ * half-sizes `rx` by `ry` mm around (`cx`, `cy`) mm, placed by `t` from mm to pixels.
+ */
+export function pixelBox(
+  img: GreyImage,
+  t: AffineTransform,
+  cx: number,
+  cy: number,
+  rx: number,
+  ry: number,
+): { left: number; right: number; top: number; bottom: number } {
+  const corners = [
+    [-rx, -ry],
+    [rx, -ry],
+    [-rx, ry],
+    [rx, ry],
+  ].map(([du, dv]) => ({ x: t.a * (cx + du!) + t.c * (cy + dv!) + t.e, y: t.b * (cx + du!) + t.d * (cy + dv!) + t.f }));
+  return {
+    left: Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x)))),
+    right: Math.min(img.width - 1, Math.ceil(Math.max(...corners.map((p) => p.x)))),
+    top: Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y)))),
+    bottom: Math.min(img.height - 1, Math.ceil(Math.max(...corners.map((p) => p.y)))),
+  };
 }
 
 /** A 256-bin histogram of a rectangle, sampling every `step`th pixel in both directions. */

@@ -14,7 +14,7 @@
  */
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import type { Bubble } from '../../../src/shared/contract/answer-sheet';
-import type { GreyImage } from './grey-image';
+import { pixelBox, type GreyImage } from './grey-image';
 
 /**
  * A stroke mark's ink rises at least this share of the inside above the empty bubbles of its letter:
@@ -141,16 +141,7 @@ export function strokeShape(
   const cy = bubble.yMm + bubble.hMm / 2;
   const irx = Math.max(0.3, bubble.wMm / 2 - inset);
   const iry = Math.max(0.3, bubble.hMm / 2 - inset);
-  const corners = [
-    [-irx, -iry],
-    [irx, -iry],
-    [-irx, iry],
-    [irx, iry],
-  ].map(([dx, dy]) => ({ x: t.a * (cx + dx!) + t.c * (cy + dy!) + t.e, y: t.b * (cx + dx!) + t.d * (cy + dy!) + t.f }));
-  const left = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))));
-  const right = Math.min(img.width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
-  const top = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
-  const bottom = Math.min(img.height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
+  const { left, right, top, bottom } = pixelBox(img, t, cx, cy, irx, iry);
   let n = 0;
   let sx = 0;
   let sy = 0;

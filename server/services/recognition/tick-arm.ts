@@ -15,7 +15,7 @@
  */
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import type { Bubble } from '../../../src/shared/contract/answer-sheet';
-import type { GreyImage } from './grey-image';
+import { pixelBox, type GreyImage } from './grey-image';
 
 /** How far (mm) past the bubble's outline the paper is looked at: short of the next option and the question number. */
 export const REACH_MM = 1.2;
@@ -67,16 +67,7 @@ export function tickWithArmOutside(
   const iry = Math.max(0.3, ry - inset);
   const orx = rx + REACH_MM;
   const ory = ry + REACH_MM;
-  const corners = [
-    [-orx, -ory],
-    [orx, -ory],
-    [-orx, ory],
-    [orx, ory],
-  ].map(([dx, dy]) => ({ x: t.a * (cx + dx!) + t.c * (cy + dy!) + t.e, y: t.b * (cx + dx!) + t.d * (cy + dy!) + t.f }));
-  const left = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))));
-  const right = Math.min(img.width - 1, Math.ceil(Math.max(...corners.map((p) => p.x))));
-  const top = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
-  const bottom = Math.min(img.height - 1, Math.ceil(Math.max(...corners.map((p) => p.y))));
+  const { left, right, top, bottom } = pixelBox(img, t, cx, cy, orx, ory);
   const mm2PerPx = 1 / Math.abs(t.a * t.d - t.b * t.c);
   // Ink pixels of the inside (the straight stroke) and of the window around the outline, in mm from the centre.
   const inside: { u: number; v: number }[] = [];
