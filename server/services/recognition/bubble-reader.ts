@@ -1113,7 +1113,15 @@ export function readObjective(
         }
       }
       // Too little left beside the streak to read at all: never certain (less than enough: see seenConfidence).
-      const line = beside.horizontal || beside.hidden > 1 - STREAK_MIN_SEEN_SHARE;
+      // Ink left beside it where a long stroke runs in past the streak (a stray line crossing the
+      // column): what is left may be that stroke, not a mark; the bubble stays under its line.
+      const axis: Band = { x: (band[0] + band[1]) / 2, y: centre.y, nx: 1, ny: 0, half: (band[1] - band[0]) / 2 + 1.5 };
+      const second = () =>
+        strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black), axis).kind !== 'none';
+      const line =
+        beside.horizontal ||
+        beside.hidden > 1 - STREAK_MIN_SEEN_SHARE ||
+        (!b.crossed && beside.ink >= STREAK_CHECK_INK && second());
       Object.assign(b, {
         fill: beside.fill,
         ink: beside.ink,
