@@ -396,6 +396,7 @@ async function accuracy() {
     } else {
       stats.notLocated += 1;
       if (!inside) stats.notLocatedClipped += 1;
+      if (DUMP_DIR) writeFileSync(`${DUMP_DIR}/unlocated-seed-${p.options.seed}.jpg`, sheet.jpeg);
       if (stats.notLocatedExamples.length < 5) {
         stats.notLocatedExamples.push(
           `seed ${p.options.seed} ${JSON.stringify(p.options.degrade)}: ${JSON.stringify(reading.problems)}`,

@@ -20,6 +20,7 @@ import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey 
 import { registeredPlacement } from './outline-registration';
 import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
+import { qrStreaksCleared } from './qr-streaks';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
 import { DENSITY_RADIUS_MM, densityImage, isOneBitImage } from './one-bit-marks';
@@ -52,8 +53,11 @@ const MAX_SHEAR_DEG = 3;
 const ORIENTATION_MARGIN = 40;
 /** Room around the QR symbol's crop: its quiet zone plus a little for the fit. */
 const QR_CROP_MARGIN_MM = SHEET_GEOMETRY.qrQuietMm + 2;
-/** Reads of the QR crop: as is, harder, harder at another size (only a page that resists pays for more). */
-const QR_ATTEMPTS = [0, 1, 2];
+/**
+ * Reads of the QR crop: as is, harder, harder at another size, harder at about two pixels a module (a
+ * dithered 1-bit scan's dot pattern reads only averaged that far). Only a page that resists pays for more.
+ */
+const QR_ATTEMPTS = [0, 1, 2, 3];
 /** Without fiducials, the QR is looked for in a wider crop around its nominal place. */
 const QR_LOOSE_MARGIN_MM = 14;
 
@@ -100,10 +104,11 @@ async function readQrAt(img: GreyImage, t: AffineTransform, frame: PageFrame, ma
   const box = pixelBox(t, { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, marginMm);
   // About four pixels per module is plenty for the reader, a quarter of the work of full resolution,
   // and averaging pixels takes out the sensor noise that makes the reader miss a full-resolution
-  // symbol. Later attempts try harder, then at another size.
+  // symbol. Later attempts try harder, then at other sizes.
   const modulePx = (Math.hypot(t.a, t.b) * qr.sizeMm) / 29;
   const preferred = Math.max(1, Math.round(modulePx / 4));
-  const factor = attempt < 2 ? preferred : preferred === 1 ? 2 : preferred - 1;
+  const factor =
+    attempt < 2 ? preferred : attempt === 2 ? (preferred === 1 ? 2 : preferred - 1) : Math.max(2, Math.round(modulePx / 2));
   const read = await readQr(cropRgba(img, box.x0, box.y0, box.x1, box.y1, factor), attempt > 0);
   if (!read) return null;
   const left = Math.max(0, Math.floor(box.x0));
@@ -142,6 +147,14 @@ async function readQrAndOrientation(
       const read = await readQrAt(img, fits[rotation], frame, QR_CROP_MARGIN_MM, attempt);
       if (read) return { text: read.text, rotation, corners: read.corners };
     }
+  }
+  // A scanner streak through the symbol: read again with it painted over (qr-streaks.ts).
+  for (const rotation of order) {
+    const { qr } = frame;
+    const box = pixelBox(fits[rotation], { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, QR_CROP_MARGIN_MM);
+    const cleared = qrStreaksCleared(img, box);
+    const read = cleared && (await readQrAt(cleared, fits[rotation], frame, QR_CROP_MARGIN_MM, 1));
+    if (read) return { text: read.text, rotation, corners: read.corners };
   }
   const [first, second] = order as [Orientation, Orientation];
   const clear = density[first] > 0.2 && density[first] > 2 * density[second];

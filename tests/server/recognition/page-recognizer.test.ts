@@ -194,6 +194,23 @@ describe('recognizePage on pages that need a person', () => {
     expectAnswersRight(sheet, reading);
   });
 
+  it('reads the QR through a scanner streak down its finder patterns, painted over from the paper beside it', async () => {
+    const sheet = await sheetWith({ seed: 12, degrade: { rotationDeg: 0.5 } });
+    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    // A dark streak 8 px wide the length of the page, down the middle of the left finder patterns.
+    const at = applyAffine(sheet.transform, page.qr.xMm + 2.8, page.qr.yMm + page.qr.sizeMm / 2);
+    for (let y = 0; y < info.height; y += 1) {
+      for (let x = Math.round(at.x) - 4; x < Math.round(at.x) + 4; x += 1) data[y * info.width + x] = 70;
+    }
+    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    const { resolve, calls } = resolverFor(fixture.template);
+    const { reading } = await recognizePage(streaked, resolve);
+    expect(calls).toEqual([{ homeworkId: 4101, page: 1, studentCode: STUDENT.code }]);
+    expect(reading.problems.filter((p) => p.questionNo === undefined)).toEqual([]);
+  });
+
   it('tells an upside-down page without a readable QR by where the printed outlines fall', async () => {
     const sheet = await sheetWith({ seed: 17, cover: ['qr'], degrade: { rotationDeg: 2, upsideDown: true } });
     const { reading } = await recognizePage(sheet.jpeg, resolverFor(fixture.template).resolve);
