@@ -48,11 +48,12 @@ import {
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
-import { rubbedMarkCap } from './rubbed-marks';
+import { rubbedMarkCap, rubbedPage } from './rubbed-marks';
 import { strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
 import { insideInk, isSolidDot } from './dot-mark';
+import { inkAxisBand } from './line-refit';
 import { RING_PARTIAL, nearbyOutlines, ringConfidence, ringCover, ringHits } from './ring-mark';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
@@ -193,6 +194,19 @@ const STREAK_MAX_WIDTH_SHARE = 0.4;
 const MIN_SEEN_SHARE = 0.4;
 /** Beside a streak, less than this share of the inside left is no reading at all (half of what makes one certain). */
 const STREAK_MIN_SEEN_SHARE = MIN_SEEN_SHARE / 2;
+/**
+ * A band left out of a bubble for the line across it takes at least this share of its pixels' worth of
+ * ink with it (a pencil line is ink nearly all across its width); less, and it missed the line.
+ */
+const BAND_INK_SHARE = 0.5;
+/**
+ * A stroke at least this wide (half-width, mm, at the 90th percentile of its ink's distances from its
+ * axis) ends raggedly enough to throw the band off its axis: a pencil line of 0.7 mm and more. A
+ * ballpoint or pencil tick's arm is narrower.
+ */
+const WIDE_STROKE_HALF_MM = 0.3;
+/** One straight stroke is ink over at least this share of the band fitted along it (line-refit.ts). */
+const STROKE_FILLS_BAND = 0.6;
 /** A line across a bubble is left out of it up to this half-width (mm): a pencil stroke, not a fill. */
 const LINE_MAX_HALF_MM = 0.6;
 /** A line's half-width is where this share of its ink on the paper ring lies (dust beside it left out). */
@@ -1141,7 +1155,11 @@ export function readObjective(
         // bubble): what is left may be that stroke, not a mark; the bubble stays under its line.
         const second = () =>
           strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black), b.across!).kind !== 'none';
-        if (beside.hidden <= 1 - MIN_SEEN_SHARE && !(beside.ink >= STREAK_CHECK_INK && second())) {
+        if (
+          beside.hidden <= 1 - MIN_SEEN_SHARE &&
+          !(beside.ink >= STREAK_CHECK_INK && second()) &&
+          !bandMissedOneStroke(img, b, beside, option, black, p)
+        ) {
           Object.assign(b, {
             fill: beside.fill,
             ink: beside.ink,
@@ -1291,6 +1309,8 @@ export function readObjective(
         (b) => b.fill,
       )
     : new Set<Measured>();
+  // A page the student rubbed out on (rubbed-marks.ts).
+  const rubbedOut = rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
   for (const { q, bubbles } of measured) {
     if (oneBit && oneBitSplit) {
       const read = readOneBitQuestion(bubbles, oneBitSplit, unconfirmed, (b) => {
@@ -1306,8 +1326,13 @@ export function readObjective(
     }
     const { grey, erased, alone } = erasures.get(bubbles)!;
     const marked = bubbles.filter((b) => (isMarked(b, model) && !erased.has(b)) || ringed(b) || dots.has(b)).map((b) => b.label);
-    const besideFill = (b: Measured) =>
-      bubbles.some((o) => o !== b && !o.line && !o.crossed && !o.streak && o.ink >= SOLID_INK && isMarked(o, model));
+    // The rise of the firm fill beside a bubble on its question (the highest), or null with none.
+    const fillBeside = (b: Measured) => {
+      const rises = bubbles
+        .filter((o) => o !== b && !o.line && !o.crossed && !o.streak && o.ink >= SOLID_INK && isMarked(o, model))
+        .map((o) => o.fill - model.emptyFill.level);
+      return rises.length > 0 ? Math.max(...rises) : null;
+    };
     // Each bubble's confidence from where it sits between the page's populations alone (its calibration).
     const plain = bubbles.map((b) =>
       isMarked(b, model)
@@ -1341,9 +1366,13 @@ export function readObjective(
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
       }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
-      // left when the answer changed, or a second light mark): only as sure as its darkness.
-      if (b.ink >= model.ink.threshold && greyInk(b, strokeContext, SOLID_INK) && besideFill(b)) {
-        c = Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
+      // left when the answer changed, or a second light mark): only as sure as its darkness; on a page
+      // the student rubbed out on, never sure under `ERASURE_OF_FIRM` of that fill, where a rubber's
+      // leftovers lie (a half-erased mark whose patches cover the whole bubble looks like light pencil).
+      const firmBeside = b.ink >= model.ink.threshold && greyInk(b, strokeContext, SOLID_INK) ? fillBeside(b) : null;
+      if (firmBeside !== null) {
+        const rise = b.fill - model.emptyFill.level;
+        c = Math.min(c, rubbedOut && rise < ERASURE_OF_FIRM * firmBeside ? DOUBT_FLOOR : riseConfidence(rise));
       }
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
@@ -1374,6 +1403,33 @@ export function readObjective(
     measures: measured.map(({ q, bubbles }) => ({ questionNo: q.questionNo, bubbles })),
     otherDoubts,
   };
+}
+
+/**
+ * Whether the band a line across a bubble was left out with missed it, and the ink inside is one wide
+ * straight stroke: the band took less than `BAND_INK_SHARE` of its pixels' worth of ink, and a band along
+ * the inside ink's own axis (line-refit.ts), at least `WIDE_STROKE_HALF_MM` wide, is filled with it and
+ * leaves nothing beside it. A wide stroke that ends just past the bubble puts its ragged end on the
+ * paper ring off its axis: read beside the ring's band, the line itself would be taken for a mark, and
+ * read along its own axis, its end for a tick's vertex (tick-arm.ts; a tick's long arm across the bubble
+ * looks the same): the bubble stays under its line, for a person.
+ */
+function bandMissedOneStroke(
+  img: GreyImage,
+  b: Measured,
+  beside: BubbleMeasure,
+  option: Bubble,
+  black: number,
+  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+): boolean {
+  if (beside.ink < STREAK_CHECK_INK || b.ink - beside.ink * (1 - beside.hidden) >= BAND_INK_SHARE * beside.hidden) return false;
+  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black);
+  const axis = inkAxisBand(ink, LINE_MARGIN_PX, LINE_MAX_HALF_MM * p.pxPerMm);
+  if (axis === null || axis.half - LINE_MARGIN_PX < WIDE_STROKE_HALF_MM * p.pxPerMm) return false;
+  const along = measureBubble(img, p.t, p.inverse, option, black, axis);
+  // One stroke fills its band: the ink it takes is most of the band's pixels (a checkmark's two thin
+  // arms inside a band wide enough for both leave most of it paper).
+  return along.ink < STREAK_CHECK_INK && b.ink >= STROKE_FILLS_BAND * along.hidden;
 }
 
 /** The page's empty bubbles as the stroke rule sees them: those read whole, unmarked and under the ink floor, per letter. */

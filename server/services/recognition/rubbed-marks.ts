@@ -49,3 +49,17 @@ export function rubbedMarkCap(b: RubbedCandidate, emptyFill: number, firmRise: n
     RUBBED_DOUBT_FLOOR + ((1 - RUBBED_DOUBT_FLOOR) * (share - RUBBED_DOUBT_SHARE)) / (RUBBED_SURE_SHARE - RUBBED_DOUBT_SHARE);
   return Math.max(RUBBED_DOUBT_FLOOR, Math.min(1, c));
 }
+
+/**
+ * A page on which at least this many bubbles show a rubber's texture is one the student rubbed out on
+ * (4 and more on the held-out half-erased sheets; on the accuracy bench's degraded scans two happen
+ * without a rubber often enough to cost 2 % of pages to review, three cost one page in 300). There, a
+ * grey mark beside a fill of its question, rising under `ERASURE_OF_FIRM` of it, may be what a rubber
+ * left even where its patches cover the whole bubble, as evenly as light pencil (bubble-reader.ts).
+ */
+export const RUBBED_PAGE_MARKS = 3;
+
+/** Whether a page's bubbles (those read whole) show a rubber's work: `RUBBED_PAGE_MARKS` with its texture. */
+export function rubbedPage(bubbles: readonly RubbedCandidate[]): boolean {
+  return bubbles.filter(rubbedTexture).length >= RUBBED_PAGE_MARKS;
+}

@@ -20,6 +20,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 42, 16],
   ['strayVariety', 45, 3],
   ['strayVariety', 59, 16],
+  ['halfErasedTexture', 59, 15],
+  ['strayVariety', 64, 16],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

@@ -1,0 +1,48 @@
+/**
+ * A stray line's band fitted again from the ink inside the bubble (issue 18). The band a line across a
+ * bubble is left out with runs through the line's ink on the paper ring (bubble-reader.ts): where a
+ * wide stroke ends just past the bubble, the ink it leaves on the ring there is its rounded, ragged end,
+ * off its axis, and the band misses the line inside the bubble; the line is then read as a mark beside
+ * its own band. The ink inside tells where the line runs: its principal axis. When a band along that
+ * axis leaves nothing beside it, one straight stroke was all the ink; otherwise (a tick's other arm, a
+ * fill) the ring's band stands.
+ */
+import type { Band } from './bubble-reader';
+import type { InkPixel } from './dot-mark';
+
+/** The band half-width takes in this share of the ink's distances from the axis (a ragged edge, a speck). */
+const HALF_QUANTILE = 0.9;
+/** Too few ink pixels say nothing about an axis. */
+const MIN_PIXELS = 12;
+
+/**
+ * A band (image pixels) along the principal axis of the ink pixels, `margin` pixels wider on each side
+ * than nearly all of them lie from it; null with too few pixels, or when it would be wider than `maxHalf`.
+ */
+export function inkAxisBand(ink: readonly InkPixel[], margin: number, maxHalf: number): Band | null {
+  if (ink.length < MIN_PIXELS) return null;
+  let mx = 0;
+  let my = 0;
+  for (const p of ink) {
+    mx += p.x;
+    my += p.y;
+  }
+  mx /= ink.length;
+  my /= ink.length;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (const p of ink) {
+    sxx += (p.x - mx) ** 2;
+    syy += (p.y - my) ** 2;
+    sxy += (p.x - mx) * (p.y - my);
+  }
+  // The axis of the larger spread: angle of the covariance's first eigenvector.
+  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const nx = -Math.sin(angle);
+  const ny = Math.cos(angle);
+  const distances = ink.map((p) => Math.abs((p.x - mx) * nx + (p.y - my) * ny)).sort((a, b) => a - b);
+  const half = distances[Math.min(distances.length - 1, Math.floor(HALF_QUANTILE * distances.length))]!;
+  if (half > maxHalf) return null;
+  return { x: mx, y: my, nx, ny, half: half + margin };
+}

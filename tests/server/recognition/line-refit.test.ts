@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { InkPixel } from '../../../server/services/recognition/dot-mark';
+import { inkAxisBand } from '../../../server/services/recognition/line-refit';
+
+/** Ink pixels of a straight stroke from (x0, y0) to (x1, y1), `width` pixels wide. */
+function stroke(x0: number, y0: number, x1: number, y1: number, width: number): InkPixel[] {
+  const length = Math.hypot(x1 - x0, y1 - y0);
+  const [dx, dy] = [(x1 - x0) / length, (y1 - y0) / length];
+  const pixels: InkPixel[] = [];
+  for (let x = Math.min(x0, x1) - width; x <= Math.max(x0, x1) + width; x += 1) {
+    for (let y = Math.min(y0, y1) - width; y <= Math.max(y0, y1) + width; y += 1) {
+      const along = (x - x0) * dx + (y - y0) * dy;
+      const across = -(x - x0) * dy + (y - y0) * dx;
+      if (along >= 0 && along <= length && Math.abs(across) <= width / 2) pixels.push({ u: 0, v: 0, darkness: 1, x, y });
+    }
+  }
+  return pixels;
+}
+
+describe('inkAxisBand', () => {
+  it('lays the band along a slanted stroke, as wide as the stroke plus the margin', () => {
+    const band = inkAxisBand(stroke(10, 5, 16, 45, 9), 1.5, 20)!;
+    // The normal is across the stroke: nearly horizontal for a nearly upright stroke.
+    const direction = { x: 6 / Math.hypot(6, 40), y: 40 / Math.hypot(6, 40) };
+    expect(Math.abs(band.nx * direction.x + band.ny * direction.y)).toBeLessThan(0.02);
+    expect(band.half).toBeGreaterThan(3);
+    expect(band.half).toBeLessThan(4.5 + 1.5 + 0.5);
+    // Every ink pixel lies on it.
+    for (const p of stroke(10, 5, 16, 45, 9)) {
+      expect(Math.abs((p.x - band.x) * band.nx + (p.y - band.y) * band.ny)).toBeLessThanOrEqual(band.half);
+    }
+  });
+
+  it('gives no band for too few pixels, or for ink spread wider than a line (a checkmark’s two arms)', () => {
+    expect(inkAxisBand(stroke(0, 0, 2, 2, 1), 1.5, 20)).toBeNull();
+    const check = [...stroke(0, 20, 10, 30, 3), ...stroke(10, 30, 30, 0, 3)];
+    expect(inkAxisBand(check, 1.5, 4)).toBeNull();
+  });
+});
