@@ -264,8 +264,13 @@ function isBlank(img: GreyImage): boolean {
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** Grey level under which the border of a large image is a desk around a photographed page, not a scan's paper. */
+/**
+ * Grey level under which the border of a large image is a desk around a photographed page, not a scan's
+ * paper; and it must lie this many levels under the page's paper (the image's 90th percentile): a scan
+ * of grey paper or of low contrast (paper 185-200) has that paper right to its edge.
+ */
 const PHOTO_BORDER_GREY = 200;
+const PHOTO_BORDER_UNDER_PAPER = 15;
 
 /** The median grey of the image's outermost strips (1 % of each side), sampled. */
 function borderGrey(img: GreyImage): number {
@@ -299,7 +304,9 @@ export async function recognizePage(
   const first = await recognizeGrey(img, resolveTemplate, options);
   // A photo is always read through its homography, even when an affine fit of its corners passed: a
   // tilt the four corners barely show still moves the bubbles between them.
-  const photoLike = mayBePhoto(img) && borderGrey(img) < PHOTO_BORDER_GREY;
+  const border = mayBePhoto(img) ? borderGrey(img) : 255;
+  const paper = border < PHOTO_BORDER_GREY ? percentile(histogram(img, 0, 0, img.width, img.height, 8), 0.9) : 0;
+  const photoLike = border < PHOTO_BORDER_GREY && border < paper - PHOTO_BORDER_UNDER_PAPER;
   if (first.blank || !photoLike) {
     first.result.reading.elapsedMs = round(performance.now() - started, 1);
     return first.result;

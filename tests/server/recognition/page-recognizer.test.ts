@@ -211,6 +211,21 @@ describe('recognizePage on pages that need a person', () => {
     expect(reading.problems.filter((p) => p.questionNo === undefined)).toEqual([]);
   });
 
+  it('places a scan of low contrast (grey paper, grey toner) as a scan, not a photo with a desk around it', async () => {
+    const sheet = await sheetWith({ seed: 13, degrade: { rotationDeg: -0.7, noise: 4 } });
+    // Paper 192, toner 75: the paper of such a scan runs to its edge, under the photo's desk grey.
+    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    for (let i = 0; i < data.length; i += 1) data[i] = 75 + Math.round((data[i]! * 117) / 255);
+    const grey = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const { reading } = await recognizePage(grey, resolverFor(fixture.template).resolve);
+    expect(reading.photo).toBeUndefined();
+    expect(reading.transform).not.toBeNull();
+    expect(reading.problems.filter((p) => p.questionNo === undefined)).toEqual([]);
+    expect(reading.qr).toEqual({ homeworkId: 4101, page: 1, studentCode: STUDENT.code });
+  });
+
   it('tells an upside-down page without a readable QR by where the printed outlines fall', async () => {
     const sheet = await sheetWith({ seed: 17, cover: ['qr'], degrade: { rotationDeg: 2, upsideDown: true } });
     const { reading } = await recognizePage(sheet.jpeg, resolverFor(fixture.template).resolve);
