@@ -21,28 +21,45 @@ const MIN_PIXELS = 12;
  */
 export function inkAxisBand(ink: readonly InkPixel[], margin: number, maxHalf: number): Band | null {
   if (ink.length < MIN_PIXELS) return null;
-  let mx = 0;
-  let my = 0;
-  for (const p of ink) {
-    mx += p.x;
-    my += p.y;
-  }
-  mx /= ink.length;
-  my /= ink.length;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (const p of ink) {
-    sxx += (p.x - mx) ** 2;
-    syy += (p.y - my) ** 2;
-    sxy += (p.x - mx) * (p.y - my);
-  }
-  // The axis of the larger spread: angle of the covariance's first eigenvector.
-  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const { x: mx, y: my, angle } = principalAxis(ink);
   const nx = -Math.sin(angle);
   const ny = Math.cos(angle);
   const distances = ink.map((p) => Math.abs((p.x - mx) * nx + (p.y - my) * ny)).sort((a, b) => a - b);
   const half = distances[Math.min(distances.length - 1, Math.floor(HALF_QUANTILE * distances.length))]!;
   if (half > maxHalf) return null;
   return { x: mx, y: my, nx, ny, half: half + margin };
+}
+
+/**
+ * The principal axis of a set of points: their centre, the angle (radians) of their largest spread, and
+ * their variance across it (the smaller eigenvalue of their covariance).
+ */
+export function principalAxis(points: readonly { x: number; y: number }[]): {
+  x: number;
+  y: number;
+  angle: number;
+  across: number;
+} {
+  let mx = 0;
+  let my = 0;
+  for (const p of points) {
+    mx += p.x;
+    my += p.y;
+  }
+  mx /= points.length;
+  my /= points.length;
+  let xx = 0;
+  let xy = 0;
+  let yy = 0;
+  for (const p of points) {
+    xx += (p.x - mx) ** 2;
+    xy += (p.x - mx) * (p.y - my);
+    yy += (p.y - my) ** 2;
+  }
+  xx /= points.length;
+  xy /= points.length;
+  yy /= points.length;
+  const angle = Math.atan2(2 * xy, xx - yy) / 2;
+  const across = Math.max(0, (xx + yy) / 2 - Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy));
+  return { x: mx, y: my, angle, across };
 }

@@ -16,6 +16,7 @@
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import type { Bubble } from '../../../src/shared/contract/answer-sheet';
 import { pixelBox, type GreyImage } from './grey-image';
+import { principalAxis } from './line-refit';
 
 /** How far (mm) past the bubble's outline the paper is looked at: short of the next option and the question number. */
 export const REACH_MM = 1.2;
@@ -91,30 +92,11 @@ export function tickWithArmOutside(
   }
   if (inside.length < 4) return false;
   // The straight stroke inside: its line through the ink's centre along its main direction.
-  let mu = 0;
-  let mv = 0;
-  for (const p of inside) {
-    mu += p.u;
-    mv += p.v;
-  }
-  mu /= inside.length;
-  mv /= inside.length;
-  let uu = 0;
-  let uv = 0;
-  let vv = 0;
-  for (const p of inside) {
-    uu += (p.u - mu) ** 2;
-    uv += (p.u - mu) * (p.v - mv);
-    vv += (p.v - mv) ** 2;
-  }
-  uu /= inside.length;
-  uv /= inside.length;
-  vv /= inside.length;
-  const angle = Math.atan2(2 * uv, uu - vv) / 2;
-  const du = Math.cos(angle);
-  const dv = Math.sin(angle);
-  const across = Math.max(0, (uu + vv) / 2 - Math.sqrt(((uu - vv) / 2) ** 2 + uv * uv));
-  const spread = Math.sqrt(across);
+  const axis = principalAxis(inside.map((p) => ({ x: p.u, y: p.v })));
+  const [mu, mv] = [axis.x, axis.y];
+  const du = Math.cos(axis.angle);
+  const dv = Math.sin(axis.angle);
+  const spread = Math.sqrt(axis.across);
   if (spread > MAX_STROKE_SPREAD_MM) return false;
   const off = Math.max(OFF_LINE_MM, 3 * spread);
   const pixels: Pixel[] = around.map((p) => {
