@@ -120,64 +120,82 @@ function findInCorner(img: GreyImage, frame: PageFrame, corner: FiducialCorner):
   // pixels (a fiducial covers a few per cent of the window).
   const half = white * 0.5;
   const between = (white + percentile(hist, 0.01)) / 2;
-  const fiducialAt = (threshold: number): FoundFiducial | null => {
-    const mask = new Uint8Array(w * h);
-    for (let y = 0; y < h; y += 1) {
-      const row = (y0 + y * step) * img.width + x0;
-      for (let x = 0; x < w; x += 1) mask[y * w + x] = (img.data[row + x * step] as number) < threshold ? 1 : 0;
-    }
-
-    const side = sidePx / step;
-    // Which window edges are the image's own: a square touching one of those is cut off by the scan.
-    const imageEdge = {
-      left: x0 === 0,
-      top: y0 === 0,
-      right: x0 + w * step >= img.width - step,
-      bottom: y0 + h * step >= img.height - step,
-    };
-    let best: { c: Component; cut: Cut; distance: number } | null = null;
-    for (const c of components(mask, w, h)) {
-      const touches = { left: c.minX === 0, right: c.maxX === w - 1, top: c.minY === 0, bottom: c.maxY === h - 1 };
-      // Cut by the search window rather than the scan: something larger than a fiducial.
-      if ((touches.left && !imageEdge.left) || (touches.right && !imageEdge.right)) continue;
-      if ((touches.top && !imageEdge.top) || (touches.bottom && !imageEdge.bottom)) continue;
-      const cut: Cut = {
-        x: touches.left ? 'low' : touches.right ? 'high' : null,
-        y: touches.top ? 'low' : touches.bottom ? 'high' : null,
-      };
-      const bw = c.maxX - c.minX + 1;
-      const bh = c.maxY - c.minY + 1;
-      const fits = (extent: number, isCut: boolean) =>
-        extent <= SIDE_RANGE[1] * side && extent >= (isCut ? MIN_VISIBLE : SIDE_RANGE[0]) * side;
-      if (!fits(bw, cut.x !== null) || !fits(bh, cut.y !== null)) continue;
-      const minArea = cut.x || cut.y ? MIN_VISIBLE * AREA_RANGE[0] : AREA_RANGE[0];
-      if (c.area < minArea * side * side || c.area > AREA_RANGE[1] * side * side) continue;
-      if (c.area / (bw * bh) < MIN_FILL) continue;
-      const cx = x0 + (c.sumX / c.area) * step;
-      const cy = y0 + (c.sumY / c.area) * step;
-      // A whole square beats a cut one; among equals, the nearest to where it should be.
-      const distance = Math.hypot(cx - ex, cy - ey) + (cut.x || cut.y ? r : 0);
-      if (!best || distance < best.distance) best = { c, cut, distance };
-    }
-    if (!best) return null;
-    const coarseX = x0 + (best.c.sumX / best.c.area) * step + (step - 1) / 2;
-    const coarseY = y0 + (best.c.sumY / best.c.area) * step + (step - 1) / 2;
-    if (best.cut.x || best.cut.y) {
-      const box = {
-        x0: x0 + best.c.minX * step - step,
-        y0: y0 + best.c.minY * step - step,
-        x1: x0 + (best.c.maxX + 2) * step,
-        y1: y0 + (best.c.maxY + 2) * step,
-      };
-      return refineCut(img, corner, box, best.cut, sidePx, threshold);
-    }
-    return refine(img, corner, coarseX, coarseY, Math.sqrt(best.c.area) * step, threshold);
-  };
+  const window: SearchWindow = { corner, x0, y0, w, h, step, sidePx, ex, ey, r };
   for (const threshold of between > half ? [half, between] : [half]) {
-    const found = fiducialAt(threshold);
+    const found = fiducialAt(img, window, threshold);
     if (found) return found;
   }
   return null;
+}
+
+/** The search window of one corner: its pixels (sampled every `step`), the nominal square and where it should be. */
+type SearchWindow = {
+  corner: FiducialCorner;
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  step: number;
+  sidePx: number;
+  ex: number;
+  ey: number;
+  r: number;
+};
+
+/** The fiducial in a search window, its ink darker than `threshold`, or null. */
+function fiducialAt(img: GreyImage, window: SearchWindow, threshold: number): FoundFiducial | null {
+  const { corner, x0, y0, w, h, step, sidePx, ex, ey, r } = window;
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y += 1) {
+    const row = (y0 + y * step) * img.width + x0;
+    for (let x = 0; x < w; x += 1) mask[y * w + x] = (img.data[row + x * step] as number) < threshold ? 1 : 0;
+  }
+
+  const side = sidePx / step;
+  // Which window edges are the image's own: a square touching one of those is cut off by the scan.
+  const imageEdge = {
+    left: x0 === 0,
+    top: y0 === 0,
+    right: x0 + w * step >= img.width - step,
+    bottom: y0 + h * step >= img.height - step,
+  };
+  let best: { c: Component; cut: Cut; distance: number } | null = null;
+  for (const c of components(mask, w, h)) {
+    const touches = { left: c.minX === 0, right: c.maxX === w - 1, top: c.minY === 0, bottom: c.maxY === h - 1 };
+    // Cut by the search window rather than the scan: something larger than a fiducial.
+    if ((touches.left && !imageEdge.left) || (touches.right && !imageEdge.right)) continue;
+    if ((touches.top && !imageEdge.top) || (touches.bottom && !imageEdge.bottom)) continue;
+    const cut: Cut = {
+      x: touches.left ? 'low' : touches.right ? 'high' : null,
+      y: touches.top ? 'low' : touches.bottom ? 'high' : null,
+    };
+    const bw = c.maxX - c.minX + 1;
+    const bh = c.maxY - c.minY + 1;
+    const fits = (extent: number, isCut: boolean) =>
+      extent <= SIDE_RANGE[1] * side && extent >= (isCut ? MIN_VISIBLE : SIDE_RANGE[0]) * side;
+    if (!fits(bw, cut.x !== null) || !fits(bh, cut.y !== null)) continue;
+    const minArea = cut.x || cut.y ? MIN_VISIBLE * AREA_RANGE[0] : AREA_RANGE[0];
+    if (c.area < minArea * side * side || c.area > AREA_RANGE[1] * side * side) continue;
+    if (c.area / (bw * bh) < MIN_FILL) continue;
+    const cx = x0 + (c.sumX / c.area) * step;
+    const cy = y0 + (c.sumY / c.area) * step;
+    // A whole square beats a cut one; among equals, the nearest to where it should be.
+    const distance = Math.hypot(cx - ex, cy - ey) + (cut.x || cut.y ? r : 0);
+    if (!best || distance < best.distance) best = { c, cut, distance };
+  }
+  if (!best) return null;
+  const coarseX = x0 + (best.c.sumX / best.c.area) * step + (step - 1) / 2;
+  const coarseY = y0 + (best.c.sumY / best.c.area) * step + (step - 1) / 2;
+  if (best.cut.x || best.cut.y) {
+    const box = {
+      x0: x0 + best.c.minX * step - step,
+      y0: y0 + best.c.minY * step - step,
+      x1: x0 + (best.c.maxX + 2) * step,
+      y1: y0 + (best.c.maxY + 2) * step,
+    };
+    return refineCut(img, corner, box, best.cut, sidePx, threshold);
+  }
+  return refine(img, corner, coarseX, coarseY, Math.sqrt(best.c.area) * step, threshold);
 }
 
 /** Weight of a pixel as ink: 1 well below the threshold, 0 well above, linear across a soft band. */
