@@ -73,6 +73,10 @@ const PAPER_PERCENTILE = 0.8;
 const INK_LEVEL = 0.5;
 /** On the paper ring, a line is what is darker than this share of the way from paper to toner (lighter than ink: a grey streak). */
 const LINE_LEVEL = 0.25;
+/** The grey under which a pixel is line (`LINE_LEVEL`) on paper of grey `white`, the printer's toner `black`. */
+function lineBelowOf(white: number, black: number): number {
+  return white - LINE_LEVEL * Math.max(40, white - black);
+}
 /** Ink on one side of the paper ring counts from this area (a pencil line of 0.3 mm crossing it is about 0.2 mm²; dust is less). */
 const RING_INK_MM2 = 0.08;
 
@@ -1084,7 +1088,7 @@ export function readObjective(
   // bubbles at one column.
   const whites = all.map(({ b }) => b.white).sort((p, q) => p - q);
   const paperWhite = whites[Math.floor(whites.length / 2)] ?? 255;
-  const lineBelow = paperWhite - LINE_LEVEL * Math.max(40, paperWhite - black);
+  const lineBelow = lineBelowOf(paperWhite, black);
   // A crossing as wide as much of the bubble is a mark spilling over its outline above and below.
   const bands: [number, number][] = findStreaks(
     all
@@ -1114,7 +1118,8 @@ export function readObjective(
     const band = merged.find(([x0, x1]) => x1 >= centre.x - reach && x0 <= centre.x + reach);
     if (band) {
       // Read beside the streak: its columns and a pixel and a half either side are left out.
-      let beside = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5, band[1] + 1.5));
+      const streakBand = columnBand(band[0] - 1.5, band[1] + 1.5);
+      let beside = measureBubble(img, p.t, p.inverse, option, black, streakBand);
       // A slanted pencil line down the page passes bubbles of one column at nearly one image column,
       // like a streak, but leaves ink beside the columns, or spans so many of them that too little is
       // left: read beside the line itself when that leaves enough to read and less ink.
@@ -1129,9 +1134,7 @@ export function readObjective(
       // Too little left beside the streak to read at all: never certain (less than enough: see seenConfidence).
       // Ink left beside it where a long stroke runs in past the streak (a stray line crossing the
       // column): what is left may be that stroke, not a mark; the bubble stays under its line.
-      const axis: Band = { x: (band[0] + band[1]) / 2, y: centre.y, nx: 1, ny: 0, half: (band[1] - band[0]) / 2 + 1.5 };
-      const second = () =>
-        strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black), axis).kind !== 'none';
+      const second = () => strayEntry(img, p.t, option, lineBelowOf(b.white, black), streakBand).kind !== 'none';
       const line =
         beside.horizontal ||
         beside.hidden > 1 - STREAK_MIN_SEEN_SHARE ||
@@ -1153,8 +1156,7 @@ export function readObjective(
         const beside = measureBubble(img, p.t, p.inverse, option, black, b.across);
         // Ink left beside it where another long stroke runs in (two stray lines crossing in the
         // bubble): what is left may be that stroke, not a mark; the bubble stays under its line.
-        const second = () =>
-          strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black), b.across!).kind !== 'none';
+        const second = () => strayEntry(img, p.t, option, lineBelowOf(b.white, black), b.across!).kind !== 'none';
         if (
           beside.hidden <= 1 - MIN_SEEN_SHARE &&
           !(beside.ink >= STREAK_CHECK_INK && second()) &&
@@ -1196,7 +1198,7 @@ export function readObjective(
   for (const { b, option } of all) {
     if (b.line || b.crossed || b.streak || b.ink < STREAK_CHECK_INK || b.ink >= SOLID_INK) continue;
     const p = at(option);
-    const entry = strayEntry(img, p.t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black));
+    const entry = strayEntry(img, p.t, option, lineBelowOf(b.white, black));
     if (entry.kind === 'none') continue;
     const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
     if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
@@ -1210,9 +1212,7 @@ export function readObjective(
   const options = all.map(({ option }) => option);
   for (const { b, option } of all) {
     if (b.streak || b.ink >= RING_INSIDE_INK || !(b.vertical || b.horizontal || b.diagonal)) continue;
-    b.ring = ringCover(
-      ringHits(img, at(option).t, option, nearbyOutlines(option, options), b.white - LINE_LEVEL * Math.max(40, b.white - black)),
-    );
+    b.ring = ringCover(ringHits(img, at(option).t, option, nearbyOutlines(option, options), lineBelowOf(b.white, black)));
     if (ringed(b)) Object.assign(b, { line: false, crossed: false });
   }
   // The page's populations come from bubbles read whole: a mark read beside a streak shows more or
@@ -1461,7 +1461,7 @@ function strokeMarks(
     // upright or level line through the bubble leaves (with the printed letter it can look like two bars).
     // Ink on one pair of sides spread too far for one line, with no stray line running into the
     // bubble, is an X's four arms poking out of a wide bubble (line-crossings.ts).
-    const entry = () => strayEntry(img, at(option).t, option, b.white - LINE_LEVEL * Math.max(40, b.white - black));
+    const entry = () => strayEntry(img, at(option).t, option, lineBelowOf(b.white, black));
     const arms = () => crossArmsOnOnePair(b.lineSpreadMm, entry);
     const oneLine = b.vertical !== b.horizontal && !b.diagonal && !(b.line && !b.streak && b.ink < SOLID_INK && arms());
     const cross = b.line && !oneLine && !b.streak && b.ink < SOLID_INK;
