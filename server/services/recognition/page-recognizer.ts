@@ -90,10 +90,15 @@ function pixelBox(t: AffineTransform, rect: { xMm: number; yMm: number; wMm: num
   return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
 }
 
+/** The pixel rectangle of the frame's QR symbol (grown by `marginMm`) under a transform. */
+function qrBox(t: AffineTransform, frame: PageFrame, marginMm: number) {
+  const { qr } = frame;
+  return pixelBox(t, { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, marginMm);
+}
+
 /** Share of dark pixels where the QR symbol would be under a transform: high where it really is. */
 function qrDensity(img: GreyImage, t: AffineTransform, frame: PageFrame): number {
-  const { qr } = frame;
-  const box = pixelBox(t, { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, -1);
+  const box = qrBox(t, frame, -1);
   const hist = histogram(img, box.x0, box.y0, box.x1, box.y1, 3);
   return darkShare(hist, percentile(histogram(img, box.x0 - 60, box.y0 - 60, box.x1 + 60, box.y1 + 60, 6), 0.9) * 0.5);
 }
@@ -101,7 +106,7 @@ function qrDensity(img: GreyImage, t: AffineTransform, frame: PageFrame): number
 /** The QR read in the crop a transform puts it in, its corners in image pixels. */
 async function readQrAt(img: GreyImage, t: AffineTransform, frame: PageFrame, marginMm: number, attempt: number) {
   const { qr } = frame;
-  const box = pixelBox(t, { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, marginMm);
+  const box = qrBox(t, frame, marginMm);
   // About four pixels per module is plenty for the reader, a quarter of the work of full resolution,
   // and averaging pixels takes out the sensor noise that makes the reader miss a full-resolution
   // symbol. Later attempts try harder, then at other sizes.
@@ -150,9 +155,7 @@ async function readQrAndOrientation(
   }
   // A scanner streak through the symbol: read again with it painted over (qr-streaks.ts).
   for (const rotation of order) {
-    const { qr } = frame;
-    const box = pixelBox(fits[rotation], { xMm: qr.xMm, yMm: qr.yMm, wMm: qr.sizeMm, hMm: qr.sizeMm }, QR_CROP_MARGIN_MM);
-    const cleared = qrStreaksCleared(img, box);
+    const cleared = qrStreaksCleared(img, qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM));
     const read = cleared && (await readQrAt(cleared, fits[rotation], frame, QR_CROP_MARGIN_MM, 1));
     if (read) return { text: read.text, rotation, corners: read.corners };
   }
