@@ -646,28 +646,7 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
   }
 
   let image = sharp(pixels, { raw: { width: out.width, height: out.height, channels: 1 } });
-  if (d.oneBitFile) {
-    // The scanner's own file, as it delivers it.
-    const file =
-      d.oneBitFile.format === 'tiff'
-        ? await image.toColourspace('b-w').tiff({ compression: 'ccittfax4', bitdepth: 1 }).toBuffer()
-        : await image.png({ palette: true, colours: 2 }).toBuffer();
-    return {
-      jpeg: file,
-      width: out.width,
-      height: out.height,
-      qr: { homeworkId: qrHomeworkId, page: layout.page, ...(options.student ? { studentCode: options.student.code } : {}) },
-      expected,
-      transform,
-      upsideDown: d.upsideDown ?? false,
-    };
-  }
-  if ((d.blur ?? 0) >= 0.3 && d.bilevel === undefined) image = image.blur(d.blur);
-  const jpeg = await image
-    .toColourspace('srgb')
-    .jpeg({ quality: d.jpegQuality ?? 85, chromaSubsampling: '4:2:0' })
-    .toBuffer();
-  return {
+  const sheet = (jpeg: Buffer): SyntheticSheet => ({
     jpeg,
     width: out.width,
     height: out.height,
@@ -675,7 +654,22 @@ export async function renderSyntheticSheet(fixture: SheetFixture, options: Synth
     expected,
     transform,
     upsideDown: d.upsideDown ?? false,
-  };
+  });
+  if (d.oneBitFile) {
+    // The scanner's own file, as it delivers it.
+    return sheet(
+      d.oneBitFile.format === 'tiff'
+        ? await image.toColourspace('b-w').tiff({ compression: 'ccittfax4', bitdepth: 1 }).toBuffer()
+        : await image.png({ palette: true, colours: 2 }).toBuffer(),
+    );
+  }
+  if ((d.blur ?? 0) >= 0.3 && d.bilevel === undefined) image = image.blur(d.blur);
+  return sheet(
+    await image
+      .toColourspace('srgb')
+      .jpeg({ quality: d.jpegQuality ?? 85, chromaSubsampling: '4:2:0' })
+      .toBuffer(),
+  );
 }
 
 export type MarkMix = {
