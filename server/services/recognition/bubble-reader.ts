@@ -25,8 +25,10 @@ import { applyAffine, invertAffine } from './affine-fit';
 import type { GreyImage } from './grey-image';
 import {
   crossingBars,
+  darkStrokeInk,
   greyInk,
   letterLevels,
+  letterSpread,
   straightStroke,
   strokeEvidence,
   strokeShape,
@@ -48,12 +50,12 @@ import {
 import { brightColumns, seenConfidence } from './streak-columns';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
-import { rubbedMarkCap, rubbedPage } from './rubbed-marks';
-import { strayEntry } from './stray-stroke';
+import { rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
+import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
 import { insideInk, isSolidDot } from './dot-mark';
-import { inkAxisBand } from './line-refit';
+import { axisBandFill, inkAxisBand } from './line-refit';
 import { RING_PARTIAL, nearbyOutlines, ringConfidence, ringCover, ringHits } from './ring-mark';
 
 /** The inside that is measured: clear of the printed outline (0.3 mm) and of a small fit error. */
@@ -73,9 +75,9 @@ const PAPER_PERCENTILE = 0.8;
 const INK_LEVEL = 0.5;
 /** On the paper ring, a line is what is darker than this share of the way from paper to toner (lighter than ink: a grey streak). */
 const LINE_LEVEL = 0.25;
-/** The grey under which a pixel is line (`LINE_LEVEL`) on paper of grey `white`, the printer's toner `black`. */
-function lineBelowOf(white: number, black: number): number {
-  return white - LINE_LEVEL * Math.max(40, white - black);
+/** The grey under which a pixel is darker than `level` of the way from paper of grey `white` to the printer's toner `black`. */
+function levelBelow(level: number, white: number, black: number): number {
+  return white - level * Math.max(40, white - black);
 }
 /** Ink on one side of the paper ring counts from this area (a pencil line of 0.3 mm crossing it is about 0.2 mm²; dust is less). */
 const RING_INK_MM2 = 0.08;
@@ -179,8 +181,16 @@ const LIGHT_MIN_PEERS = 3;
 const WASH_CORE = 0.8;
 /** Light strokes raise a bubble's fill by at most about this share of their rise in its core (`washOverCore`). */
 const STROKES_FILL_SHARE = 0.55;
-/** A mark that is one straight stroke (`strokeMarks`) is never more certain than this. */
+/**
+ * A mark that is one straight stroke, or an empty-read dark stroke that proves no mark (`strokeMarks`),
+ * is never more certain than this.
+ */
 const STRAIGHT_CONFIDENCE = 0.5;
+/**
+ * A dot (dot-mark.ts) never reaches this far (mm) out of its bubble's outline: a 2 mm dot off centre
+ * stays a millimetre inside it. A stroke that does is no dot, whatever its end inside looks like.
+ */
+const DOT_MAX_RUN_OUT_MM = 1.5;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
 /** Ink share from which a bubble is a fill that no line could have made. */
@@ -222,6 +232,8 @@ const LINE_MARGIN_PX = 1.5;
  * certain than this: the line is not an answer, the rest of the bubble says whether there is one.
  */
 const CROSSED_CONFIDENCE = 0.8;
+/** ... and on a page rubbed out on, when what is left beside it may be a rubber's (`rubbedCover`), never more than this. */
+const CROSSED_MARK_CONFIDENCE = 0.5;
 /** A diagonal line runs at least this far (sine of the angle) off level and off upright: 20 degrees. */
 const DIAGONAL_MIN_SIN = 0.34;
 /**
@@ -1016,9 +1028,9 @@ export function localEmptyModel(
  * a hard pencil) leaves lighter than ink adds little to a bubble's mean darkness, but its strokes
  * darken part of the core beyond what the printed letter does in every empty bubble of that letter.
  * What a rubber leaves (lighter still) and a dust speck (too small) stay under the start. Bubbles a
- * line or streak runs through are judged by their own rules and left out, as are letters with fewer
- * than `LIGHT_MIN_PEERS` empty bubbles on the page, and those `exempt` names (given the rise of their
- * core). Returns a confidence cap per bubble, 1 when clear.
+ * line or streak runs through are judged by their own rules and left out, as are those `exempt` names
+ * (given the rise of their core). A letter with fewer than `LIGHT_MIN_PEERS` empty bubbles on the page
+ * is judged against the darkest letter that has them. Returns a confidence cap per bubble, 1 when clear.
  */
 export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { label: string }>(
   empty: readonly B[],
@@ -1026,11 +1038,16 @@ export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { l
 ): Map<B, number> {
   const byLabel = new Map<string, number[]>();
   for (const b of empty) byLabel.set(b.label, [...(byLabel.get(b.label) ?? []), b.coreLight]);
+  const levels = new Map(
+    [...byLabel].filter(([, peers]) => peers.length >= LIGHT_MIN_PEERS).map(([label, peers]) => [label, quantile(peers, 0.5)]),
+  );
+  // A letter with too few empty bubbles of its own may be as dark as the darkest known one.
+  const darkest = levels.size > 0 ? Math.max(...levels.values()) : null;
   const caps = new Map<B, number>();
   for (const b of empty) {
-    const peers = byLabel.get(b.label)!;
-    if (peers.length < LIGHT_MIN_PEERS) continue;
-    const rise = b.coreLight - quantile(peers, 0.5);
+    const level = levels.get(b.label) ?? darkest;
+    if (level === null) continue;
+    const rise = b.coreLight - level;
     if (rise <= LIGHT_RISE_START || exempt(b, rise)) continue;
     caps.set(b, Math.max(DOUBT_FLOOR, 1 - ((1 - DOUBT_FLOOR) * (rise - LIGHT_RISE_START)) / LIGHT_RISE_SPAN));
   }
@@ -1088,7 +1105,7 @@ export function readObjective(
   // bubbles at one column.
   const whites = all.map(({ b }) => b.white).sort((p, q) => p - q);
   const paperWhite = whites[Math.floor(whites.length / 2)] ?? 255;
-  const lineBelow = lineBelowOf(paperWhite, black);
+  const lineBelow = levelBelow(LINE_LEVEL, paperWhite, black);
   // A crossing as wide as much of the bubble is a mark spilling over its outline above and below.
   const bands: [number, number][] = findStreaks(
     all
@@ -1134,7 +1151,7 @@ export function readObjective(
       // Too little left beside the streak to read at all: never certain (less than enough: see seenConfidence).
       // Ink left beside it where a long stroke runs in past the streak (a stray line crossing the
       // column): what is left may be that stroke, not a mark; the bubble stays under its line.
-      const second = () => strayEntry(img, p.t, option, lineBelowOf(b.white, black), streakBand).kind !== 'none';
+      const second = () => strayEntry(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), streakBand).kind !== 'none';
       const line =
         beside.horizontal ||
         beside.hidden > 1 - STREAK_MIN_SEEN_SHARE ||
@@ -1156,7 +1173,7 @@ export function readObjective(
         const beside = measureBubble(img, p.t, p.inverse, option, black, b.across);
         // Ink left beside it where another long stroke runs in (two stray lines crossing in the
         // bubble): what is left may be that stroke, not a mark; the bubble stays under its line.
-        const second = () => strayEntry(img, p.t, option, lineBelowOf(b.white, black), b.across!).kind !== 'none';
+        const second = () => strayEntry(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), b.across!).kind !== 'none';
         if (
           beside.hidden <= 1 - MIN_SEEN_SHARE &&
           !(beside.ink >= STREAK_CHECK_INK && second()) &&
@@ -1198,7 +1215,7 @@ export function readObjective(
   for (const { b, option } of all) {
     if (b.line || b.crossed || b.streak || b.ink < STREAK_CHECK_INK || b.ink >= SOLID_INK) continue;
     const p = at(option);
-    const entry = strayEntry(img, p.t, option, lineBelowOf(b.white, black));
+    const entry = strayEntry(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black));
     if (entry.kind === 'none') continue;
     const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
     if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
@@ -1212,7 +1229,9 @@ export function readObjective(
   const options = all.map(({ option }) => option);
   for (const { b, option } of all) {
     if (b.streak || b.ink >= RING_INSIDE_INK || !(b.vertical || b.horizontal || b.diagonal)) continue;
-    b.ring = ringCover(ringHits(img, at(option).t, option, nearbyOutlines(option, options), lineBelowOf(b.white, black)));
+    b.ring = ringCover(
+      ringHits(img, at(option).t, option, nearbyOutlines(option, options), levelBelow(LINE_LEVEL, b.white, black)),
+    );
     if (ringed(b)) Object.assign(b, { line: false, crossed: false });
   }
   // The page's populations come from bubbles read whole: a mark read beside a streak shows more or
@@ -1221,17 +1240,19 @@ export function readObjective(
   const partly = (b: Measured) => b.streak && b.hidden > 0;
   const model = pageModel(all.filter(({ b }) => !b.line && !b.crossed && !partly(b) && !ringed(b)).map(({ b }) => b));
   const strokeContext = strokePage(all, model);
-  const { strokes, straight } = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
+  const { strokes, straight, unproven } = strokeMarks(img, all, model, black, strokeContext, (option) => at(option));
   // A small, solid, dark dot (dot-mark.ts) is a sure mark once its ink stands above the page's empty
   // level, however little of the bubble it covers and wherever the page's threshold lies (on a page
   // of dots alone, their ink runs from a tenth to a third of the bubble with no gap to split at).
-  // Only bubbles read whole, with less ink than a fill, are looked at.
+  // Only bubbles read whole, with less ink than a fill, are looked at. A dot stays inside its bubble:
+  // ink that runs on straight out of it is the end of a stroke (a short stray line drawn from inside it).
   const dots = new Set(
     all
       .filter(({ b }) => !b.line && !b.crossed && !b.streak && !ringed(b) && b.ink >= model.ink.floor && b.ink < FALLBACK_INK)
       .filter(({ b, option }) => {
         const p = at(option);
-        return isSolidDot(insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black), p.pxPerMm);
+        if (!isSolidDot(insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black), p.pxPerMm)) return false;
+        return runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM) < DOT_MAX_RUN_OUT_MM;
       })
       .map(({ b }) => b),
   );
@@ -1349,7 +1370,7 @@ export function readObjective(
       if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
-      if (straight.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
+      if (straight.has(b) || unproven.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       // A grey wash read as a mark beside another mark of its question, well under the page's firm marks: what a
       // rubber left when the answer changed, or a second light mark (grey-marks.ts). Alone on its question it
       // may be all a rubber left of the only answer: certain from a lower share of the firm marks (lone-greys.ts).
@@ -1369,16 +1390,25 @@ export function readObjective(
       // left when the answer changed, or a second light mark): only as sure as its darkness; on a page
       // the student rubbed out on, never sure under `ERASURE_OF_FIRM` of that fill, where a rubber's
       // leftovers lie (a half-erased mark whose patches cover the whole bubble looks like light pencil).
-      const firmBeside = b.ink >= model.ink.threshold && greyInk(b, strokeContext, SOLID_INK) ? fillBeside(b) : null;
+      // There, dense strokes over most of the bubble (a scribble's texture) may be a rubber's patches and streaks too.
+      const greyMark = greyInk(b, strokeContext, SOLID_INK);
+      const rubbedBeside = rubbedOut && rubbedCover(b) && !b.line && !b.crossed && !b.streak;
+      // Beside a stroke mark (a tick, a cross) and no fill, the page's firm fills stand for the fill beside.
+      const firmOf = () => fillBeside(b) ?? (rubbedBeside && besideMark ? (fillsOfPage?.fillRise ?? null) : null);
+      const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
         const rise = b.fill - model.emptyFill.level;
-        c = Math.min(c, rubbedOut && rise < ERASURE_OF_FIRM * firmBeside ? DOUBT_FLOOR : riseConfidence(rise));
+        if (rubbedOut && rise < ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
+        else if (greyMark) c = Math.min(c, riseConfidence(rise));
       }
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
       if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
       if (!isMarked(b, model) && lightCaps.has(b)) return Math.min(c, lightCaps.get(b)!);
-      if (b.crossed) return Math.min(c, CROSSED_CONFIDENCE);
+      // On a page the student rubbed out on, a mark over most of its bubble read beside a "stray line"
+      // may be a rubber's streak taken for one, and what is left its patches.
+      if (b.crossed)
+        return Math.min(c, rubbedOut && isMarked(b, model) && rubbedCover(b) ? CROSSED_MARK_CONFIDENCE : CROSSED_CONFIDENCE);
       if (b.streak && !b.line) return Math.min(c, seenConfidence(1 - b.hidden, MIN_SEEN_SHARE));
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
     });
@@ -1406,13 +1436,17 @@ export function readObjective(
 }
 
 /**
- * Whether the band a line across a bubble was left out with missed it, and the ink inside is one wide
- * straight stroke: the band took less than `BAND_INK_SHARE` of its pixels' worth of ink, and a band along
- * the inside ink's own axis (line-refit.ts), at least `WIDE_STROKE_HALF_MM` wide, is filled with it and
- * leaves nothing beside it. A wide stroke that ends just past the bubble puts its ragged end on the
- * paper ring off its axis: read beside the ring's band, the line itself would be taken for a mark, and
- * read along its own axis, its end for a tick's vertex (tick-arm.ts; a tick's long arm across the bubble
- * looks the same): the bubble stays under its line, for a person.
+ * Whether the band a line across a bubble was left out with missed it, and the ink inside is one
+ * straight stroke: the band took nothing of the inside (laid off the line by the line's end:
+ * held-out strayVariety-108 q13, a stray line ending inside an option read as a mark at 0.8) and one
+ * narrow band along the inside ink's own axis leaves nothing beside it (a cross's two bars, a tick's
+ * two arms give no such band); or one wide stroke: the band took less than `BAND_INK_SHARE` of its
+ * pixels' worth of ink, and a band along the inside ink's own axis (line-refit.ts), at least
+ * `WIDE_STROKE_HALF_MM` wide, is filled with it and leaves nothing beside it. A wide stroke that ends
+ * just past the bubble puts its ragged end on the paper ring off its axis: read beside the ring's band,
+ * the line itself would be taken for a mark, and read along its own axis, its end for a tick's vertex
+ * (tick-arm.ts; a tick's long arm across the bubble looks the same): the bubble stays under its line,
+ * for a person.
  */
 function bandMissedOneStroke(
   img: GreyImage,
@@ -1422,28 +1456,55 @@ function bandMissedOneStroke(
   black: number,
   p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
 ): boolean {
-  if (beside.ink < STREAK_CHECK_INK || b.ink - beside.ink * (1 - beside.hidden) >= BAND_INK_SHARE * beside.hidden) return false;
+  if (beside.ink < STREAK_CHECK_INK) return false;
+  // A band that takes nothing of the inside (laid off the line by its end) explains none of its ink.
+  const missedWhole = beside.hidden <= 0;
+  if (!missedWhole && b.ink - beside.ink * (1 - beside.hidden) >= BAND_INK_SHARE * beside.hidden) return false;
   const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black);
   const axis = inkAxisBand(ink, LINE_MARGIN_PX, LINE_MAX_HALF_MM * p.pxPerMm);
-  if (axis === null || axis.half - LINE_MARGIN_PX < WIDE_STROKE_HALF_MM * p.pxPerMm) return false;
+  if (axis === null || (!missedWhole && axis.half - LINE_MARGIN_PX < WIDE_STROKE_HALF_MM * p.pxPerMm)) return false;
   const along = measureBubble(img, p.t, p.inverse, option, black, axis);
   // One stroke fills its band: the ink it takes is most of the band's pixels (a checkmark's two thin
   // arms inside a band wide enough for both leave most of it paper).
-  return along.ink < STREAK_CHECK_INK && b.ink >= STROKE_FILLS_BAND * along.hidden;
+  if (along.ink >= STREAK_CHECK_INK) return false;
+  // Missed whole: one narrow stroke inside that leaves nothing beside it is the line itself.
+  return missedWhole || b.ink >= STROKE_FILLS_BAND * along.hidden;
+}
+
+/**
+ * Whether a bubble's ink is one stroke that runs on straight out of it, `DOT_MAX_RUN_OUT_MM` or more
+ * past its outline: inside, one band along the ink's own axis (no wider than a pencil line) holds it
+ * and is at least `STROKE_FILLS_BAND` ink over the ink's own length. A wide pencil stroke drawn from
+ * inside a bubble out past it (a stray line, or a slash) is short and wide inside, too round for
+ * `straightStroke`; a tick's two arms leave most of such a band paper, a dot never runs out.
+ */
+function strokeRunningOut(
+  img: GreyImage,
+  b: Measured,
+  option: Bubble,
+  black: number,
+  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+): boolean {
+  if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM) < DOT_MAX_RUN_OUT_MM)
+    return false;
+  const fill = axisBandFill(insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black), LINE_MAX_HALF_MM * p.pxPerMm);
+  return fill !== null && fill >= STROKE_FILLS_BAND;
 }
 
 /** The page's empty bubbles as the stroke rule sees them: those read whole, unmarked and under the ink floor, per letter. */
 function strokePage(all: readonly { b: Measured }[], model: PageModel): StrokeContext {
   const whole = all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b);
-  const letters = letterLevels(whole.filter((b) => !isMarked(b, model) && b.ink < model.ink.floor));
-  return { emptyInk: model.emptyInk, emptyFill: model.emptyFill, letters };
+  const empty = whole.filter((b) => !isMarked(b, model) && b.ink < model.ink.floor);
+  const letters = letterLevels(empty);
+  return { emptyInk: model.emptyInk, emptyFill: model.emptyFill, letters, letterSpread: letterSpread(empty, letters) };
 }
 
 /**
  * The page's stroke marks (stroke-marks.ts) that its thresholds left unmarked or marked with doubt,
  * with their confidence; each is flagged `stroke` (so it reads marked). Also the sure marks by ink
- * that are one straight stroke short of a fill (`straight`: capped at `STRAIGHT_CONFIDENCE`). The empty bubbles of each
- * letter are those under the page's ink floor and unmarked, read whole.
+ * that are one straight stroke short of a fill (`straight`), and the empty-read bubbles holding a dark
+ * stroke that proves no mark (`unproven`): both capped at `STRAIGHT_CONFIDENCE`. The empty bubbles of
+ * each letter are those under the page's ink floor and unmarked, read whole.
  */
 function strokeMarks(
   img: GreyImage,
@@ -1451,17 +1512,18 @@ function strokeMarks(
   model: PageModel,
   black: number,
   context: StrokeContext,
-  at: (option: Bubble) => { t: AffineTransform; inverse: AffineTransform },
-): { strokes: Map<Measured, number>; straight: Set<Measured> } {
+  at: (option: Bubble) => { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+): { strokes: Map<Measured, number>; straight: Set<Measured>; unproven: Set<Measured> } {
   const strokes = new Map<Measured, number>();
   const straight = new Set<Measured>();
+  const unproven = new Set<Measured>();
   for (const { b, option } of all) {
     // A cross whose bars run out of the bubble looks like a line through it on the paper around it: on
     // both pairs of sides (a +, an X's four arms) or diagonally, never on one pair alone as a single
     // upright or level line through the bubble leaves (with the printed letter it can look like two bars).
     // Ink on one pair of sides spread too far for one line, with no stray line running into the
     // bubble, is an X's four arms poking out of a wide bubble (line-crossings.ts).
-    const entry = () => strayEntry(img, at(option).t, option, lineBelowOf(b.white, black));
+    const entry = () => strayEntry(img, at(option).t, option, levelBelow(LINE_LEVEL, b.white, black));
     const arms = () => crossArmsOnOnePair(b.lineSpreadMm, entry);
     const oneLine = b.vertical !== b.horizontal && !b.diagonal && !(b.line && !b.streak && b.ink < SOLID_INK && arms());
     const cross = b.line && !oneLine && !b.streak && b.ink < SOLID_INK;
@@ -1469,9 +1531,12 @@ function strokeMarks(
       // A sure mark by its ink that is one straight stroke, short of a fill: a stray pencil line that
       // ends in the bubble leaves just that (a tick's long arm alone too): never certain.
       const p = at(option);
-      const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
+      const inkBelow = levelBelow(INK_LEVEL, b.white, black);
       const partial = b.ink < SOLID_INK && !b.line && !b.crossed && !b.streak && b.ink >= model.ink.threshold;
-      if (partial && straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow))) {
+      const straightInside = () =>
+        straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
+        strokeRunningOut(img, b, option, black, p);
+      if (partial && straightInside()) {
         // Unless it is a tick whose vertex and short arm lie at and outside the outline (tick-arm.ts).
         if (!tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) straight.add(b);
       }
@@ -1487,9 +1552,15 @@ function strokeMarks(
       continue;
     }
     const sure = strokeEvidence(cross ? { ...b, line: false } : b, context);
-    if (sure === null) continue;
+    // Read empty, a dark stroke the page's spread keeps from proving a mark (a slash, a tick's long arm
+    // whose vertex lies on the outline, a short stray stroke no line check explained): a person
+    // decides. Ink along the inside's edge is the printed outline a fit a little off shows there.
+    if (sure === null) {
+      if (!cross && !isMarked(b, model) && b.edgeInk < OUTLINE_EDGE_SHARE && darkStrokeInk(b, context)) unproven.add(b);
+      continue;
+    }
     const p = at(option);
-    const inkBelow = b.white - INK_LEVEL * Math.max(40, b.white - black);
+    const inkBelow = levelBelow(INK_LEVEL, b.white, black);
     const shape = strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
     // A + over a wide bubble, its upright bar cut short, shows ink on all four sides (line-crossings.ts).
     const bars = () => crossingBars(shape) || crossOnAllSides(shape, b.vertical, b.horizontal, entry);
@@ -1500,7 +1571,7 @@ function strokeMarks(
     b.stroke = true;
     if (cross) b.line = false;
   }
-  return { strokes, straight };
+  return { strokes, straight, unproven };
 }
 
 /**
@@ -1520,7 +1591,7 @@ function tickReadWhole(
   if (measure.ink >= SOLID_INK) return null;
   const sure = strokeEvidence({ ...b, ...measure, crossed: false }, context);
   if (sure === null) return null;
-  const inkBelow = measure.white - INK_LEVEL * Math.max(40, measure.white - black);
+  const inkBelow = levelBelow(INK_LEVEL, measure.white, black);
   return tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow) ? { measure, sure } : null;
 }
 

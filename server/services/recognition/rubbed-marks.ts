@@ -63,3 +63,16 @@ export const RUBBED_PAGE_MARKS = 3;
 export function rubbedPage(bubbles: readonly RubbedCandidate[]): boolean {
   return bubbles.filter(rubbedTexture).length >= RUBBED_PAGE_MARKS;
 }
+
+/**
+ * On a page the student rubbed out on (`rubbedPage`), a mark short of a fill that covers at least this
+ * share of its bubble with grey and ink may be a rubber's patches and streaks, however dense its strokes
+ * look (a rubber's streak drags graphite across the bubble as a scribble would: 0.77 on a held-out
+ * half-erased sheet). A tick or a cross covers well under it (0.36-0.41 on the same sheets).
+ */
+const RUBBED_STREAK_COVER = 0.6;
+
+/** Whether a mark short of a fill covers enough of its bubble to be what a rubber left (`RUBBED_STREAK_COVER`). */
+export function rubbedCover(b: RubbedCandidate): boolean {
+  return b.ink < SOLID_INK && b.ink + b.grey >= RUBBED_STREAK_COVER;
+}

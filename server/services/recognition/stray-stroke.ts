@@ -57,13 +57,7 @@ type Dark = (u: number, v: number) => boolean;
  */
 export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, below: number, skip?: Band): StrayEntry {
   const pxPerMm = Math.sqrt(Math.abs(t.a * t.d - t.b * t.c));
-  // Sampled at template millimetres, placed inline (no objects per sample: this runs per bubble).
-  const dark: Dark = (u, v) => {
-    const x = Math.round(t.a * u + t.c * v + t.e);
-    const y = Math.round(t.b * u + t.d * v + t.f);
-    if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
-    return (img.data[y * img.width + x] as number) < below;
-  };
+  const dark = darkAt(img, t, below);
   const centre = { x: bubble.xMm + bubble.wMm / 2, y: bubble.yMm + bubble.hMm / 2 };
   const entries = ringEntries(dark, centre, bubble.wMm / 2, bubble.hMm / 2);
   const minOutside = Math.max(STRAY_MIN_OUTSIDE_MM, STRAY_MIN_OUTSIDE_WIDTHS * bubble.wMm);
@@ -91,6 +85,32 @@ export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, b
   const [only] = strays as [(typeof strays)[number]];
   if (only.half > STROKE_MAX_HALF_MM) return { kind: 'unsure', reason: 'a long stroke too wide for a pencil line runs into it' };
   return { kind: 'line', band: only.band, outsideMm: only.outsideMm };
+}
+
+/**
+ * How far (mm, up to `limit`) the furthest straight stroke darker than `below` that crosses a
+ * bubble's paper ring runs on out of its outline: 0 with none. Ink that stays inside the bubble (a
+ * dot, a fill) never reaches the ring.
+ */
+export function runOutOfBubble(img: GreyImage, t: AffineTransform, bubble: Bubble, below: number, limit: number): number {
+  const dark = darkAt(img, t, below);
+  const centre = { x: bubble.xMm + bubble.wMm / 2, y: bubble.yMm + bubble.hMm / 2 };
+  let furthest = 0;
+  for (const entry of ringEntries(dark, centre, bubble.wMm / 2, bubble.hMm / 2)) {
+    const out = longestStraightRun(dark, entry.point, entry.outward, limit - entry.offsetMm).runMm + entry.offsetMm;
+    furthest = Math.max(furthest, Math.min(limit, out));
+  }
+  return furthest;
+}
+
+/** Whether the image is darker than `below` at template millimetres (placed by `t`); inline, no objects per sample. */
+function darkAt(img: GreyImage, t: AffineTransform, below: number): Dark {
+  return (u, v) => {
+    const x = Math.round(t.a * u + t.c * v + t.e);
+    const y = Math.round(t.b * u + t.d * v + t.f);
+    if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
+    return (img.data[y * img.width + x] as number) < below;
+  };
 }
 
 /** Whether an image point lies on a band (a line already left out of the bubble), with a pixel to spare. */

@@ -100,12 +100,52 @@ export function letterLevels(
   return levels;
 }
 
-/** The page's empty bubbles as the stroke rule sees them: the empty ink level and spread, and each letter's levels. */
+/**
+ * How alike the empty bubbles of each letter are: the robust spread (interquartile range over 1.349) of
+ * their ink about their letter's level (`letterLevels`). The page's empty spread also holds the
+ * differences between its letters' glyphs (a contrasty scan darkens a B more than a C); 0 with no letter
+ * known.
+ */
+export function letterSpread(
+  empty: readonly Pick<StrokeMeasure, 'label' | 'ink'>[],
+  letters: ReadonlyMap<string, { ink: number }>,
+): number {
+  const residuals = empty.flatMap((b) => {
+    const letter = letters.get(b.label);
+    return letter ? [b.ink - letter.ink] : [];
+  });
+  if (residuals.length === 0) return 0;
+  const sorted = residuals.sort((p, q) => p - q);
+  const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] as number;
+  return (at(0.75) - at(0.25)) / 1.349;
+}
+
+/**
+ * The page's empty bubbles as the stroke rule sees them: the empty ink level and spread, each letter's
+ * levels, and the spread of the empty bubbles about their letter's level (`letterSpread`).
+ */
 export type StrokeContext = {
   emptyInk: { level: number; spread: number };
   emptyFill: { level: number };
   letters: Map<string, { ink: number; fill: number }>;
+  letterSpread: number;
 };
+
+/**
+ * Whether an empty-read bubble holds a dark stroke of pen or pencil, whatever its shape: its ink pixels
+ * are stroke-dark (`STROKE_MIN_DEPTH`) and rise above the empty bubbles of its letter (for a letter
+ * with too few, the darkest letter's, or the page's) by `STROKE_MIN_INK` and `STROKE_MIN_SPREADS` of
+ * their spread about their letter's level. Weaker than `strokeEvidence`, which a mark must pass: the
+ * page's spread there also holds the differences between letters, and a stroke under it is not proven
+ * a mark, nor paper.
+ */
+export function darkStrokeInk(b: StrokeMeasure, page: StrokeContext): boolean {
+  if (b.line || b.crossed || b.streak || b.inkDepth < STROKE_MIN_DEPTH) return false;
+  // A letter with too few empty bubbles of its own may be as dark as the darkest known one.
+  const known = [...page.letters.values()].map((l) => l.ink);
+  const letter = page.letters.get(b.label)?.ink ?? Math.max(page.emptyInk.level, ...known);
+  return b.ink - letter >= Math.max(STROKE_MIN_INK, STROKE_MIN_SPREADS * page.letterSpread);
+}
 
 /**
  * Whether a bubble's ink has the structure of a stroke mark (see the module's comment), all but its

@@ -22,6 +22,16 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 59, 16],
   ['halfErasedTexture', 59, 15],
   ['strayVariety', 64, 16],
+  ['strayVariety', 73, 16],
+  ['halfErasedTexture', 72, 13],
+  ['gammaContrast', 83, 15],
+  ['faint1bitThreshold', 89, 19],
+  ['faint1bitThreshold', 89, 20],
+  ['gammaContrast', 95, 17],
+  ['halfErasedTexture', 107, 15],
+  ['halfErasedTexture', 117, 13],
+  ['streakVariety', 118, 9],
+  ['strayVariety', 108, 13],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

@@ -39,9 +39,19 @@ describe('lightStrokeCaps', () => {
     for (const b of peersB) expect(caps.has(b)).toBe(false);
   });
 
-  it('does not judge a letter with too few empty bubbles on the page', () => {
-    const caps = lightStrokeCaps([bubble('T', 0), bubble('T', 0.4)]);
-    expect(caps.size).toBe(0);
+  it('judges a letter with too few empty bubbles against the darkest letter that has them, and none without one', () => {
+    expect(lightStrokeCaps([bubble('T', 0), bubble('T', 0.4)]).size).toBe(0);
+    // gammaContrast-95 q17: a light cross over F, the page's only other empty F clean (read blank at 0.825).
+    const peersA = [0.08, 0.09, 0.1].map((v) => bubble('A', v));
+    const peersB = [0.2, 0.21, 0.19].map((v) => bubble('B', v));
+    const cross = bubble('F', 0.2 + LIGHT_RISE_START + 0.1);
+    const clean = bubble('F', 0.05);
+    // As dark as B's letter, no more: an F judged against A alone would be doubted.
+    const likeB = bubble('E', 0.2 + LIGHT_RISE_START / 2);
+    const caps = lightStrokeCaps([...peersA, ...peersB, cross, clean, likeB]);
+    expect(caps.get(cross)).toBeLessThan(LOW_CONFIDENCE);
+    expect(caps.has(clean)).toBe(false);
+    expect(caps.has(likeB)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InkPixel } from '../../../server/services/recognition/dot-mark';
-import { inkAxisBand } from '../../../server/services/recognition/line-refit';
+import { axisBandFill, inkAxisBand } from '../../../server/services/recognition/line-refit';
 
 /** Ink pixels of a straight stroke from (x0, y0) to (x1, y1), `width` pixels wide. */
 function stroke(x0: number, y0: number, x1: number, y1: number, width: number): InkPixel[] {
@@ -35,5 +35,17 @@ describe('inkAxisBand', () => {
     expect(inkAxisBand(stroke(0, 0, 2, 2, 1), 1.5, 20)).toBeNull();
     const check = [...stroke(0, 20, 10, 30, 3), ...stroke(10, 30, 30, 0, 3)];
     expect(inkAxisBand(check, 1.5, 4)).toBeNull();
+  });
+});
+
+describe('axisBandFill', () => {
+  it('is near 1 for one solid stroke, however short and wide, over its own length', () => {
+    expect(axisBandFill(stroke(10, 10, 34, 22, 9), 20)).toBeGreaterThan(0.8);
+  });
+
+  it('is low for a checkmark’s two arms, and null for ink wider than a line', () => {
+    const check = [...stroke(0, 20, 10, 30, 3), ...stroke(10, 30, 30, 0, 3)];
+    expect(axisBandFill(check, 40)!).toBeLessThan(0.5);
+    expect(axisBandFill(check, 4)).toBeNull();
   });
 });

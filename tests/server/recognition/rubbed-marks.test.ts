@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
-import { rubbedMarkCap, rubbedTexture } from '../../../server/services/recognition/rubbed-marks';
+import { rubbedCover, rubbedMarkCap, rubbedTexture } from '../../../server/services/recognition/rubbed-marks';
 
 // Values measured on held-out halfErasedTexture, colourScan and scribbles sheets (issue 18).
 describe('rubbed-marks', () => {
@@ -33,5 +33,17 @@ describe('rubbed-marks', () => {
 
   it('is certain at the firm marks level', () => {
     expect(rubbedMarkCap({ fill: 0.8, ink: 0.5, grey: 0.46 }, 0.06, 0.74)).toBe(1);
+  });
+
+  it('takes dense strokes over most of a bubble for what a rubber may have left, and a tick or a cross not', () => {
+    // halfErasedTexture-72 q13 A (truth D, read AD at confidence 1): a rubber's streak, more ink than grey.
+    const streak = { fill: 0.401, ink: 0.427, grey: 0.339 };
+    expect(rubbedTexture(streak)).toBe(false);
+    expect(rubbedCover(streak)).toBe(true);
+    // halfErasedLight-14 q14 A and halfErasedLight-21 q13 A: a tick and a cross, answers.
+    expect(rubbedCover({ fill: 0.171, ink: 0.139, grey: 0.221 })).toBe(false);
+    expect(rubbedCover({ fill: 0.224, ink: 0.232, grey: 0.176 })).toBe(false);
+    // A fill is no rubber's leftover.
+    expect(rubbedCover({ fill: 0.8, ink: 0.99, grey: 0.01 })).toBe(false);
   });
 });

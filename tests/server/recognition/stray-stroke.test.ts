@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GreyImage } from '../../../server/services/recognition/grey-image';
-import { ringEntries, strayEntry, STRAY_MIN_OUTSIDE_MM } from '../../../server/services/recognition/stray-stroke';
+import { ringEntries, runOutOfBubble, strayEntry, STRAY_MIN_OUTSIDE_MM } from '../../../server/services/recognition/stray-stroke';
 
 const PX_PER_MM = 10;
 const t = { a: PX_PER_MM, b: 0, c: 0, d: PX_PER_MM, e: 0, f: 0 };
@@ -122,5 +122,23 @@ describe('ringEntries', () => {
     const entries = ringEntries(dark, centre, 2.5, 1.75);
     expect(entries).toHaveLength(1);
     expect(entries[0]!.outward.x).toBeCloseTo(1, 1);
+  });
+});
+
+describe('runOutOfBubble', () => {
+  it('is 0 for ink that stays inside the bubble: a dot off centre, a fill up to its outline', () => {
+    const img = page();
+    stroke(img, { x: 22.4, y: 22.1 }, { x: 23.6, y: 22.1 }, 1.6);
+    expect(runOutOfBubble(img, t, bubble, BELOW, 3)).toBe(0);
+  });
+
+  it('measures how far a stroke drawn from inside the bubble runs on past its outline, up to the limit', () => {
+    const img = page();
+    // From left of the centre, out to the lower right: about 4 mm past the outline, a wide pencil line.
+    stroke(img, { x: 21.5, y: 21.5 }, { x: 27.5, y: 25 }, 1);
+    const out = runOutOfBubble(img, t, bubble, BELOW, 10);
+    expect(out).toBeGreaterThan(3);
+    expect(out).toBeLessThan(5);
+    expect(runOutOfBubble(img, t, bubble, BELOW, 1.5)).toBe(1.5);
   });
 });

@@ -40,10 +40,11 @@ describe('brightColumns', () => {
 });
 
 describe('seenConfidence', () => {
-  it('is certain from enough of the bubble seen, and in proportion below', () => {
+  it('is certain from enough of the bubble seen, and below it never enough to score unseen', () => {
     expect(seenConfidence(0.7, 0.4)).toBe(1);
     expect(seenConfidence(0.4, 0.4)).toBe(1);
-    expect(seenConfidence(0.3, 0.4)).toBeCloseTo(0.75, 6);
+    expect(seenConfidence(0.3, 0.4)).toBeLessThan(LOW_CONFIDENCE);
+    expect(seenConfidence(0.39, 0.4)).toBeLessThan(LOW_CONFIDENCE);
     expect(seenConfidence(0.2, 0.4)).toBeLessThan(LOW_CONFIDENCE);
     expect(seenConfidence(-0.1, 0.4)).toBe(0);
   });
@@ -52,10 +53,9 @@ describe('seenConfidence', () => {
 describe('readObjective beside streaks down a bubble column', () => {
   const fixture = sheetFixture(standardSpec());
   const page = fixture.template.pages[0]!;
-  // At 300 dpi the inside of a 5 mm bubble is 46 pixels wide: a streak of 25 leaves about 30 % of it.
+  // At 300 dpi the inside of a 5 mm bubble is 46 pixels wide: a streak of 18 leaves about half of it,
+  // one of 25 about 30 % (under MIN_SEEN_SHARE: a small mark could hide under it).
   const cases = [
-    { name: 'a wide dark streak (25 px)', px: 25, grey: 60 },
-    { name: 'a wide light streak (25 px, grey 180)', px: 25, grey: 180 },
     { name: 'a dark streak of 18 px', px: 18, grey: 40 },
     { name: 'a white streak of 12 px (a dead sensor pixel)', px: 12, grey: 255 },
     { name: 'a white streak of 4 px', px: 4, grey: 255 },
@@ -73,7 +73,7 @@ describe('readObjective beside streaks down a bubble column', () => {
   };
   for (const c of cases) {
     it(`${c.name}: every reading right and sure, the crossed bubbles read on what is left of them`, async () => {
-      for (const seed of c.px === 25 ? [51, 52] : [51]) {
+      for (const seed of c.px === 18 ? [51, 52] : [51]) {
         const { sheet, on, read: result } = await read(seed, c.px, c.grey);
         expect(result.streaks).toHaveLength(1);
         const crossed = result.measures.flatMap((m) => m.bubbles.filter((b) => b.streak));
@@ -90,9 +90,14 @@ describe('readObjective beside streaks down a bubble column', () => {
     });
   }
 
-  it('a streak too wide to leave enough of the bubbles: the questions of the empty ones go to review, none read wrong unseen', async () => {
-    for (const seed of [51, 52]) {
-      const { sheet, read: result } = await read(seed, 34, 50);
+  it('a streak too wide to leave enough of the bubbles (25 px dark or light, 34 px): the questions of the empty ones go to review, none read wrong unseen', async () => {
+    for (const [seed, px, grey] of [
+      [51, 25, 60],
+      [52, 25, 180],
+      [51, 34, 50],
+      [52, 34, 50],
+    ] as const) {
+      const { sheet, read: result } = await read(seed, px, grey);
       // An empty bubble a streak hides most of could hide a small mark (a fill still shows beside it).
       const crossedQuestions = result.measures
         .filter((m) => m.bubbles.some((b) => b.streak && b.ink < 0.5))

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   STRAIGHT_RATIO,
   crossingBars,
+  darkStrokeInk,
   greyInk,
   letterLevels,
+  letterSpread,
   restFill,
   straightStroke,
   strokeEvidence,
@@ -26,6 +28,7 @@ const page = {
   emptyInk: { level: 0, spread: 0.003 },
   emptyFill: { level: 0.06 },
   letters: letterLevels(['A', 'B', 'C', 'D'].flatMap((l) => [empty(l), empty(l), empty(l)])),
+  letterSpread: 0,
 };
 /** A thin ballpoint tick: a tenth of the bubble in ink as dark as a fill, clean paper between its arms. */
 const tick: StrokeMeasure = { ...empty('A'), ink: 0.1, inkDepth: 0.72, fill: 0.06 * 0.9 + 0.1 * 0.72, specks: 2 };
@@ -119,5 +122,36 @@ describe('strokeShape', () => {
     expect(crossingBars(strokeShape(line, identity, identity, bubble, 2, 130))).toBe(false);
     const dot = draw((x, y) => (x - 25) ** 2 + (y - 18) ** 2 < 16);
     expect(strokeShape(dot, identity, identity, bubble, 2, 130)).toBeGreaterThan(0.8);
+  });
+});
+
+describe('letterSpread and darkStrokeInk', () => {
+  // A contrasty scan: each letter's glyph is ink of its own (B darkest), alike within the letter.
+  const glyph: Record<string, number> = { A: 0.108, B: 0.155, C: 0.087, D: 0.13 };
+  const emptyOf = (l: string, k: number) => ({ ...empty(l), ink: glyph[l]! + (k - 1) * 0.003, inkDepth: 0.6 });
+  const emptyBubbles = ['A', 'B', 'C', 'D'].flatMap((l) => [0, 1, 2].map((k) => emptyOf(l, k)));
+  const letters = letterLevels(emptyBubbles);
+  const contrasty = {
+    emptyInk: { level: 0.104, spread: 0.036 },
+    emptyFill: { level: 0.114 },
+    letters,
+    letterSpread: letterSpread(emptyBubbles, letters),
+  };
+
+  it('measures the spread about each letter’s own level, not the differences between letters', () => {
+    expect(contrasty.letterSpread).toBeLessThan(0.005);
+    expect(letterSpread(emptyBubbles, new Map())).toBe(0);
+  });
+
+  it('finds a dark stroke the page’s spread hides, and not a letter’s own glyph', () => {
+    // A slash across an E (no empty E of its own on the page): as dark as a stroke, well above the darkest glyph.
+    const slash = { ...empty('E'), ink: 0.204, fill: 0.206, inkDepth: 0.75 };
+    expect(strokeEvidence(slash, contrasty)).toBeNull();
+    expect(darkStrokeInk(slash, contrasty)).toBe(true);
+    expect(darkStrokeInk({ ...slash, ink: 0.17 }, contrasty)).toBe(false);
+    expect(darkStrokeInk({ ...emptyOf('B', 2), inkDepth: 0.75 }, contrasty)).toBe(false);
+    // Grey, not a stroke's darkness; or a line already read across the bubble.
+    expect(darkStrokeInk({ ...slash, inkDepth: 0.5 }, contrasty)).toBe(false);
+    expect(darkStrokeInk({ ...slash, line: true }, contrasty)).toBe(false);
   });
 });
