@@ -3,6 +3,7 @@
  * pool for each page's template (the resolver lives on the main thread, next to the database). Owns no
  * state beyond the pages in flight; the pool owns scheduling, restarts and shutdown.
  */
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
 import type { PageReading } from '../../../src/shared/contract/recognition';
@@ -28,6 +29,19 @@ export type WorkerReply =
 
 /** What the pool starts the worker with. */
 export type WorkerOptions = RecognizeOptions;
+
+/**
+ * The worker thread's nice value: recognition is background work, and on Linux a thread has its own, so
+ * the main thread (every HTTP request, the embedded database, socket.io) is served first when the cores
+ * are busy; on idle cores the workers run at full speed. Where it cannot be set it is left as it is.
+ */
+const WORKER_NICE = 10;
+try {
+  // Never raised: a server started niced keeps its workers at least as nice.
+  setPriority(0, Math.max(getPriority(0), WORKER_NICE));
+} catch {
+  // Not permitted on this system: recognition competes with requests as before.
+}
 
 const options = (workerData ?? {}) as WorkerOptions;
 const port = parentPort;

@@ -19,7 +19,7 @@ import {
   Toast,
 } from '@douyinfe/semi-ui-19';
 import { useCallback, useEffect, useState } from 'react';
-import type { HttpClient } from '../../shared/adapters/http-client';
+import { ApiRequestError, type HttpClient } from '../../shared/adapters/http-client';
 import {
   PANEL_LABELS,
   SCOPE_KIND_LABELS,
@@ -44,6 +44,10 @@ type Draft = {
   panels: ScreenPanel[];
   showNames: boolean;
 };
+
+/** 大屏管理's first load is asked this many times, `LOAD_RETRY_MS` times the try apart, before the button stays away. */
+export const LOAD_TRIES = 5;
+export const LOAD_RETRY_MS = 2000;
 
 const EMPTY: Draft = {
   code: '',
@@ -209,9 +213,21 @@ export function ScreensManager({ http, initialCode }: { http: HttpClient; initia
     setScreens(list);
   }, [http]);
 
-  // Only admins and grade directors may manage screens: the button shows once the server agrees.
+  // Only admins and grade directors may manage screens: the button shows once the server agrees. A
+  // server busy or out of reach (no answer, 5xx) is asked again, so the button still comes.
   useEffect(() => {
-    queueMicrotask(() => void load().catch(() => setOptions(null)));
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (tries: number) =>
+      load().catch((error: unknown) => {
+        const transient = !(error instanceof ApiRequestError) || error.status === 0 || error.status >= 500;
+        if (live && transient && tries < LOAD_TRIES) timer = setTimeout(() => void attempt(tries + 1), LOAD_RETRY_MS * tries);
+      });
+    queueMicrotask(() => void attempt(1));
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [load]);
 
   if (!options) return null;

@@ -3,18 +3,18 @@
  * server deciding too), and the panels that draw what the snapshot carries: 已印 first in the pipeline,
  * student names only when the snapshot has them.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyEvent } from '../../../src/features/large-screen/panel-data';
-import { ScreensManager } from '../../../src/features/large-screen/screens-manager';
+import { LOAD_RETRY_MS, LOAD_TRIES, ScreensManager } from '../../../src/features/large-screen/screens-manager';
 import {
   MARKING_QUESTION_ROWS,
   MarkingPanel,
   PipelinePanel,
   ResultsPanel,
 } from '../../../src/features/large-screen/screen-panels';
-import type { HttpClient } from '../../../src/shared/adapters/http-client';
+import { ApiRequestError, type HttpClient } from '../../../src/shared/adapters/http-client';
 import type { LargeScreenSnapshot, Screen, ScreenOptions } from '../../../src/shared/contract/large-screen';
 
 if (!('ResizeObserver' in globalThis)) {
@@ -89,6 +89,29 @@ describe('the screens manager', () => {
       showNames: true,
     });
     await waitFor(() => expect(screen.getByRole('switch', { name: '高一走廊 显示学生姓名' })).toBeChecked());
+  });
+
+  it('asks again when the server did not answer, and not when it refused', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { http, get } = fakeHttp([screenRow({})]);
+      const ok = get.getMockImplementation()!;
+      get.mockRejectedValueOnce(new ApiRequestError('网络连接失败，请检查网络后重试', 0, null, 'network'));
+      render(<ScreensManager http={http} initialCode="123456" />);
+      await vi.advanceTimersByTimeAsync(LOAD_RETRY_MS);
+      expect(await screen.findByRole('textbox', { name: '配对码' })).toHaveValue('123456');
+
+      cleanup();
+      get.mockReset();
+      get.mockRejectedValue(new ApiRequestError('没有权限', 403, 403));
+      render(<ScreensManager http={http} initialCode={null} />);
+      await vi.advanceTimersByTimeAsync(LOAD_RETRY_MS * LOAD_TRIES * LOAD_TRIES);
+      expect(get.mock.calls.filter(([url]) => url === '/api/screens/options')).toHaveLength(1);
+      expect(screen.queryByRole('button', { name: '大屏管理' })).toBeNull();
+      get.mockImplementation(ok);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets a screen whose year no longer allows names be turned off, never on', async () => {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecognitionEngine } from '../../../server/services/recognition/recognition-engine';
@@ -94,6 +96,18 @@ describe('createRecognitionEngine (worker threads)', () => {
     expect(results.map((r) => r.reading.qr?.studentCode)).toEqual(
       Array.from({ length: 7 }, (_, i) => `20260101${(i % sheets.length) + 1}`),
     );
+  });
+
+  it.runIf(process.platform === 'linux')('runs its workers niced, the calling thread at its own priority', async () => {
+    await engine.recognize(sheets[0]!.jpeg, async () => null);
+    const nice = fs
+      .readdirSync('/proc/self/task')
+      .map((task) => fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8'))
+      // The 19th field; the 2nd, the name in parentheses, may hold spaces.
+      .map((stat) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    const own = getPriority(0);
+    expect(nice.filter((n) => n === Math.max(own, 10)).length).toBeGreaterThanOrEqual(2);
+    expect(nice).toContain(own);
   });
 
   it('fails a page when the resolver throws outright', async () => {
