@@ -892,6 +892,15 @@ export function greyBesideFirmMarks<
   return grey;
 }
 
+/**
+ * Whether every other mark of a bubble's question (none with a line, cross or streak through it) is a
+ * fill, ink over `SOLID_INK` of its bubble, and there is one: no tick or light mark beside it.
+ */
+export function onlyFillsBeside<B extends GreyCandidate>(b: B, bubbles: readonly B[], model: PageModel): boolean {
+  const beside = bubbles.filter((o) => o !== b && !o.line && !o.crossed && !o.streak && isMarked(o, model));
+  return beside.length > 0 && beside.every((o) => o.ink >= SOLID_INK);
+}
+
 /** The bubbles of one question that read empty as what a rubber left beside a firm mark (`greyBesideFirmMarks`). */
 export function erasuresBesideMarks<
   B extends Pick<BubbleMeasure, 'fill' | 'ink' | 'specks'> & { line: boolean; crossed?: boolean },
@@ -1064,13 +1073,17 @@ export function washOverCore(b: Pick<BubbleMeasure, 'fill' | 'coreLight'>, model
   return b.coreLight >= WASH_CORE || b.fill - model.emptyFill.level > STROKES_FILL_SHARE * lightRise;
 }
 
-/** Reads every objective question of a page: ink, marks, confidences and the problems they raise. */
+/**
+ * Reads every objective question of a page: ink, marks, confidences and the problems they raise.
+ * `oneBit`: the page is a 1-bit scan (`img` its black density); `photo`: a phone photo rectified to a scan.
+ */
 export function readObjective(
   img: GreyImage,
   place: AffineTransform | LocalTransform,
   questions: readonly ObjectiveQuestionLayout[],
   black: number,
   oneBit: { raw: GreyImage } | null = null,
+  photo = false,
 ): ObjectiveResult {
   const local: LocalTransform = typeof place === 'function' ? place : () => place;
   type Placed = { bubble: Bubble; t: AffineTransform; inverse: AffineTransform; pxPerMm: number };
@@ -1286,9 +1299,11 @@ export function readObjective(
       for (const b of bubbles) {
         const rubbed = rubbedGreyConfidence(b, model, fillsOfPage);
         if (rubbed !== null) erased.set(b, Math.max(rubbed, erased.get(b) ?? 0));
-        // A faint wash far under the page's firm marks: what a rubber left of one (grey-marks.ts).
+        // A faint wash far under the page's firm marks: what a rubber left of one (grey-marks.ts). A
+        // blurred photo spreads a light mark's strokes into such a wash with no ink: there only a fill
+        // beside it on its question (the student's own answer, far darker) makes it a rubber's.
         const residue =
-          isMarked(b, model) || b.line || b.crossed || b.streak
+          isMarked(b, model) || b.line || b.crossed || b.streak || (photo && !onlyFillsBeside(b, bubbles, model))
             ? null
             : residueConfidence(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
         if (residue !== null) {

@@ -458,7 +458,7 @@ async function recognizeGrey(
     );
     const objective = oneBit
       ? readObjective(densityImage(img, DENSITY_RADIUS_MM * placedPxPerMm), place, page.objective, black, { raw: img })
-      : readObjective(img, place, page.objective, black);
+      : readObjective(img, place, page.objective, black, null, rectifiedPhoto);
     reading.objective = objective.readings;
     problems.push(...objective.problems);
     if (fitConfidence < LOW_CONFIDENCE) {

@@ -11,6 +11,7 @@ import {
   isMarked,
   localEmptyModel,
   measureBubble,
+  onlyFillsBeside,
   pageModel,
   pageThreshold,
   readObjective,
@@ -160,6 +161,24 @@ describe('bubbleConfidence against both populations of the page', () => {
     // Light pencil well above that (0.38 and more on a clean scan) stays a sure mark.
     expect(riseConfidence(0.38)).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
     expect(greyBesideFirmMarks([bubble(1, 0.85), bubble(0, lightPage.emptyFill.level + 0.43)], lightPage).size).toBe(0);
+  });
+
+  it('knows a question whose other marks are all fills', () => {
+    const marks = Array.from({ length: 20 }, (_, i) => (i % 2 ? { ink: 1, fill: 0.85 } : { ink: 0.23, fill: 0.29 }));
+    const model = pageModel(page(60, marks));
+    const bubble = (ink: number, fill: number, line = false) => ({ ink, fill, specks: 0, line });
+    const empty = model.emptyFill.level;
+    const grey = bubble(0.04, empty + 0.14);
+    const fill = bubble(1, 0.85);
+    // A tick whose fill rises 0.23 (a blurred photo's tick): marked, but no fill.
+    const tick = bubble(0.23, empty + 0.23);
+    expect(isMarked(tick, model)).toBe(true);
+    expect(onlyFillsBeside(grey, [fill, grey, bubble(0, empty)], model)).toBe(true);
+    expect(onlyFillsBeside(grey, [tick, grey], model)).toBe(false);
+    expect(onlyFillsBeside(grey, [fill, tick, grey], model)).toBe(false);
+    // Nothing beside it; a mark a line runs through says nothing of the student's own.
+    expect(onlyFillsBeside(grey, [grey, bubble(0, empty)], model)).toBe(false);
+    expect(onlyFillsBeside(grey, [fill, { ...tick, line: true }, grey], model)).toBe(true);
   });
 
   it('holds back a light second mark beside a fill on a multiple-choice question (a legal second answer)', () => {

@@ -32,6 +32,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['halfErasedTexture', 117, 13],
   ['streakVariety', 118, 9],
   ['strayVariety', 108, 13],
+  ['photoHard', 118, 16],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
