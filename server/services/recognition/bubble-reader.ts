@@ -48,6 +48,7 @@ import {
   unconfirmedFaintMarks,
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
+import { emptyOutlierCap } from './empty-outliers';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
 import { rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
@@ -1319,6 +1320,12 @@ export function readObjective(
   // cross or second answer), except in a wash over a bubble alone on its question, or a faint wash over
   // most of the bubble with no stroke in it (a residue): a rubber's.
   const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
+  // An empty-read bubble far outside the page's empty ones and not far under its lightest mark: a
+  // mark a scan's gamma or contrast left lighter than any rule for strokes or greys sees (empty-outliers.ts).
+  const outlierCap = emptyOutlierCap(
+    model.emptyFill.spread,
+    all.filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak).map(({ b }) => b.fill - model.emptyFill.level),
+  );
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
   const oneBitRoots = oneBit ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)) : [];
@@ -1400,6 +1407,7 @@ export function readObjective(
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
+        c = Math.min(c, outlierCap(b.fill - localEmptyModel(b, optionOf.get(b)!, neighbours, model).emptyFill.level));
       }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness; on a page

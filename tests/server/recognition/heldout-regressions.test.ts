@@ -33,6 +33,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['streakVariety', 118, 9],
   ['strayVariety', 108, 13],
   ['photoHard', 118, 16],
+  ['gammaContrast', 129, 18],
+  ['gammaContrast', 129, 19],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

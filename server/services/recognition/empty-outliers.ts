@@ -1,0 +1,32 @@
+/**
+ * Empty-read bubbles far outside the page's empty population (issue 18). A scan's gamma or contrast can
+ * leave a pencil mark so light that it carries no ink and darkens its bubble less than the absolute
+ * doubt start of an empty bubble (bubble-reader.ts `EMPTY_FILL_START`, there for scans whose empty
+ * bubbles vary a lot): on a held-out sheet two true/false answers rose 0.047 and 0.071 above an empty
+ * level whose spread was 0.004, read empty with certainty. Such a bubble is a mark or a smudge; which
+ * one, a person decides when it sits both far outside the empty bubbles (in spreads) and not far under
+ * the page's own lightest mark. On the accuracy bench's degraded scans the empty bubbles that far out
+ * (8-11 spreads) sat at 0.17-0.26 of the page's lightest mark but for one at 0.41; the two light
+ * marks at 0.42 and 0.63.
+ */
+
+/** An empty bubble rising more than this many of the page's empty spreads above its empty level... */
+export const OUTLIER_SPREADS = 8;
+/** ...and more than this (a scan with a tight empty population still has specks of dust)... */
+export const OUTLIER_MIN_RISE = 0.03;
+/** ...and more than this share of the page's lightest mark's rise is doubtful. */
+export const OUTLIER_OF_LIGHTEST = 0.35;
+/** Its confidence: under the review line. */
+export const OUTLIER_CONFIDENCE = 0.5;
+
+/**
+ * The cap for an empty-read bubble by its rise above its (local) empty level, on a page whose empty
+ * fills spread `emptySpread` and whose marks rise `markRises` above the empty level: `OUTLIER_CONFIDENCE`
+ * for an outlier as above, else 1. A page with no mark has no lightest mark to compare with: 1.
+ */
+export function emptyOutlierCap(emptySpread: number, markRises: readonly number[]): (rise: number) => number {
+  if (markRises.length === 0) return () => 1;
+  const lightest = Math.min(...markRises);
+  const start = Math.max(OUTLIER_MIN_RISE, OUTLIER_SPREADS * emptySpread, OUTLIER_OF_LIGHTEST * lightest);
+  return (rise) => (rise > start ? OUTLIER_CONFIDENCE : 1);
+}
