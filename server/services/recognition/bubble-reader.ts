@@ -1040,7 +1040,10 @@ export function localEmptyModel(
  * What a rubber leaves (lighter still) and a dust speck (too small) stay under the start. Bubbles a
  * line or streak runs through are judged by their own rules and left out, as are those `exempt` names
  * (given the rise of their core). A letter with fewer than `LIGHT_MIN_PEERS` empty bubbles on the page
- * is judged against the darkest letter that has them. Returns a confidence cap per bubble, 1 when clear.
+ * is judged against the darkest letter that has them, or against its own other empty bubbles where
+ * even the darkest of those is lighter (a contrasty scan prints T far lighter than B: a tick over T
+ * rising 0.13 above the other empty T stayed under B's level). Returns a confidence cap per bubble, 1
+ * when clear.
  */
 export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { label: string }>(
   empty: readonly B[],
@@ -1055,7 +1058,9 @@ export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { l
   const darkest = levels.size > 0 ? Math.max(...levels.values()) : null;
   const caps = new Map<B, number>();
   for (const b of empty) {
-    const level = levels.get(b.label) ?? darkest;
+    const others = levels.has(b.label) ? [] : empty.filter((o) => o !== b && o.label === b.label).map((o) => o.coreLight);
+    const own = others.length > 0 ? Math.max(...others) : null;
+    const level = levels.get(b.label) ?? (darkest === null || own === null ? darkest : Math.min(darkest, own));
     if (level === null) continue;
     const rise = b.coreLight - level;
     if (rise <= LIGHT_RISE_START || exempt(b, rise)) continue;

@@ -35,6 +35,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['photoHard', 118, 16],
   ['gammaContrast', 129, 18],
   ['gammaContrast', 129, 19],
+  ['gammaContrast', 136, 20],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

@@ -53,6 +53,19 @@ describe('lightStrokeCaps', () => {
     expect(caps.has(clean)).toBe(false);
     expect(caps.has(likeB)).toBe(false);
   });
+
+  it('judges such a letter against its own other empty bubbles where even the darkest of them is lighter than the darkest letter', () => {
+    // gammaContrast-136 q20: a tick over T (core 0.269) on a contrasty scan, the other empty T at 0.135, B at 0.2.
+    const peersB = [0.2, 0.21, 0.19].map((v) => bubble('B', v));
+    const tick = bubble('T', 0.269);
+    const otherT = bubble('T', 0.135);
+    const caps = lightStrokeCaps([...peersB, tick, otherT]);
+    expect(caps.get(tick)).toBeLessThan(LOW_CONFIDENCE);
+    expect(caps.has(otherT)).toBe(false);
+    // An F whose other empty F is darker than B is still judged against B: never more lenient than before.
+    const f = bubble('F', 0.2 + LIGHT_RISE_START + 0.1);
+    expect(lightStrokeCaps([...peersB, f, bubble('F', 0.4)]).get(f)).toBeLessThan(LOW_CONFIDENCE);
+  });
 });
 
 describe('readObjective: a light cross in an otherwise empty bubble', () => {
