@@ -207,6 +207,12 @@ const STREAK_MATCH_MM = 1;
 const STREAK_MAX_WIDTH_SHARE = 0.4;
 /** A bubble read beside a line or streak needs this share of its inside left to read (beside a streak: to be certain). */
 const MIN_SEEN_SHARE = 0.4;
+/**
+ * A streak's spill: ink beside a streak within this distance (mm) of its columns that is most of the ink
+ * left (over 1 - `SPILL_INK_SHARE` of it) is the streak's, not a mark's (a fill beside it keeps its share).
+ */
+const SPILL_MM = 0.8;
+const SPILL_INK_SHARE = 0.5;
 /** Beside a streak, less than this share of the inside left is no reading at all (half of what makes one certain). */
 const STREAK_MIN_SEEN_SHARE = MIN_SEEN_SHARE / 2;
 /**
@@ -1167,11 +1173,24 @@ export function readObjective(
           b.crossed = true;
         }
       }
+      // Ink left beside the streak that hugs its edges is the streak's own spill (a wide stray line
+      // slanting down the column leaves its columns inside the bubble): read beside a band `SPILL_MM`
+      // wider when that takes most of the ink away, and no reading when too little is left then.
+      let spilled = false;
+      if (!b.crossed && beside.ink >= STREAK_CHECK_INK) {
+        const spill = SPILL_MM * p.pxPerMm;
+        const wider = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5 - spill, band[1] + 1.5 + spill));
+        if (wider.ink < SPILL_INK_SHARE * beside.ink) {
+          spilled = wider.hidden > 1 - MIN_SEEN_SHARE;
+          beside = wider;
+        }
+      }
       // Too little left beside the streak to read at all: never certain (less than enough: see seenConfidence).
       // Ink left beside it where a long stroke runs in past the streak (a stray line crossing the
       // column): what is left may be that stroke, not a mark; the bubble stays under its line.
       const second = () => strayEntry(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), streakBand).kind !== 'none';
       const line =
+        spilled ||
         beside.horizontal ||
         beside.hidden > 1 - STREAK_MIN_SEEN_SHARE ||
         (!b.crossed && beside.ink >= STREAK_CHECK_INK && second());

@@ -36,6 +36,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['gammaContrast', 129, 18],
   ['gammaContrast', 129, 19],
   ['gammaContrast', 136, 20],
+  ['strayVariety', 137, 14],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
