@@ -1348,7 +1348,9 @@ export function readObjective(
   // mark a scan's gamma or contrast left lighter than any rule for strokes or greys sees (empty-outliers.ts).
   const outlierCap = emptyOutlierCap(
     model.emptyFill.spread,
-    all.filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak).map(({ b }) => b.fill - model.emptyFill.level),
+    all
+      .filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak)
+      .map(({ b }) => b.fill - model.emptyFill.level),
   );
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
