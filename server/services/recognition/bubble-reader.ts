@@ -1055,16 +1055,29 @@ export function lightStrokeCaps<B extends Pick<BubbleMeasure, 'coreLight'> & { l
   empty: readonly B[],
   exempt: (b: B, rise: number) => boolean = () => false,
 ): Map<B, number> {
-  const byLabel = new Map<string, number[]>();
-  for (const b of empty) byLabel.set(b.label, [...(byLabel.get(b.label) ?? []), b.coreLight]);
+  const byLabel = new Map<string, B[]>();
+  for (const b of empty) byLabel.set(b.label, [...(byLabel.get(b.label) ?? []), b]);
   const levels = new Map(
-    [...byLabel].filter(([, peers]) => peers.length >= LIGHT_MIN_PEERS).map(([label, peers]) => [label, quantile(peers, 0.5)]),
+    [...byLabel]
+      .filter(([, peers]) => peers.length >= LIGHT_MIN_PEERS)
+      .map(([label, peers]) => [
+        label,
+        quantile(
+          peers.map((o) => o.coreLight),
+          0.5,
+        ),
+      ]),
   );
   // A letter with too few empty bubbles of its own may be as dark as the darkest known one.
   const darkest = levels.size > 0 ? Math.max(...levels.values()) : null;
   const caps = new Map<B, number>();
   for (const b of empty) {
-    const others = levels.has(b.label) ? [] : empty.filter((o) => o !== b && o.label === b.label).map((o) => o.coreLight);
+    const others = levels.has(b.label)
+      ? []
+      : byLabel
+          .get(b.label)!
+          .filter((o) => o !== b)
+          .map((o) => o.coreLight);
     const own = others.length > 0 ? Math.max(...others) : null;
     const level = levels.get(b.label) ?? (darkest === null || own === null ? darkest : Math.min(darkest, own));
     if (level === null) continue;
@@ -1403,11 +1416,9 @@ export function readObjective(
       return rises.length > 0 ? Math.max(...rises) : null;
     };
     // Each bubble's confidence from where it sits between the page's populations alone (its calibration).
-    const plain = bubbles.map((b) =>
-      isMarked(b, model)
-        ? bubbleConfidence(b, model)
-        : bubbleConfidence(b, localEmptyModel(b, optionOf.get(b)!, neighbours, model)),
-    );
+    // An unmarked bubble is judged against the empty bubbles around it (localEmptyModel).
+    const judgedBy = bubbles.map((b) => (isMarked(b, model) ? model : localEmptyModel(b, optionOf.get(b)!, neighbours, model)));
+    const plain = bubbles.map((b, i) => bubbleConfidence(b, judgedBy[i]!));
     const confidences = bubbles.map((b, i) => {
       if (ringed(b) && !isMarked(b, model)) return ringConfidence(b.ring, DOUBT_FLOOR);
       if (dots.has(b)) return 1;
@@ -1433,7 +1444,7 @@ export function readObjective(
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
-        c = Math.min(c, outlierCap(b.fill - localEmptyModel(b, optionOf.get(b)!, neighbours, model).emptyFill.level));
+        c = Math.min(c, outlierCap(b.fill - judgedBy[i]!.emptyFill.level));
       }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness; on a page
