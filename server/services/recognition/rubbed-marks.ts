@@ -54,7 +54,7 @@ export function rubbedMarkCap(b: RubbedCandidate, emptyFill: number, firmRise: n
  * A page on which at least this many bubbles show a rubber's texture is one the student rubbed out on
  * (4 and more on the held-out half-erased sheets; on the accuracy bench's degraded scans two happen
  * without a rubber often enough to cost 2 % of pages to review, three cost one page in 300). There, a
- * grey mark beside a fill of its question, rising under `ERASURE_OF_FIRM` of it, may be what a rubber
+ * grey mark beside a fill of its question, rising under `RUBBED_ERASURE_OF_FIRM` of it, may be what a rubber
  * left even where its patches cover the whole bubble, as evenly as light pencil (bubble-reader.ts).
  */
 export const RUBBED_PAGE_MARKS = 3;
@@ -75,4 +75,21 @@ const RUBBED_STREAK_COVER = 0.6;
 /** Whether a mark short of a fill covers enough of its bubble to be what a rubber left (`RUBBED_STREAK_COVER`). */
 export function rubbedCover(b: RubbedCandidate): boolean {
   return b.ink < SOLID_INK && b.ink + b.grey >= RUBBED_STREAK_COVER;
+}
+
+/**
+ * A mostly grey mark whose core is light in patches: less than this share of it darker than the light
+ * level (0.84 for a half-erased mark on a page with too few rubbed bubbles to be a rubbed page: a held-out
+ * half-erased sheet; light pencil 0.98 and more on the accuracy bench's degraded scans, 0.89-0.94 on
+ * held-out colour scans, where it costs one page in twelve to review).
+ */
+const PATCHY_CORE = 0.9;
+
+/**
+ * Whether a mark covering its bubble like a rubber's leftovers (`rubbedCover`) is more grey than ink, with
+ * patches in its core (`PATCHY_CORE`): what a rubber left may look so on any page, beside a fill of its
+ * question as dark as 0.68 of it (`RUBBED_ERASURE_OF_FIRM`, bubble-reader.ts).
+ */
+export function patchyGrey(b: RubbedCandidate & { coreLight: number }): boolean {
+  return rubbedCover(b) && b.grey > b.ink && b.coreLight < PATCHY_CORE;
 }

@@ -37,6 +37,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['gammaContrast', 129, 19],
   ['gammaContrast', 136, 20],
   ['strayVariety', 137, 14],
+  ['halfErasedTexture', 142, 13],
+  ['halfErasedTexture', 143, 13],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

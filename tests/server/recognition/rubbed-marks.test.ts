@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
-import { rubbedCover, rubbedMarkCap, rubbedTexture } from '../../../server/services/recognition/rubbed-marks';
+import { patchyGrey, rubbedCover, rubbedMarkCap, rubbedTexture } from '../../../server/services/recognition/rubbed-marks';
 
 // Values measured on held-out halfErasedTexture, colourScan and scribbles sheets (issue 18).
 describe('rubbed-marks', () => {
@@ -45,5 +45,15 @@ describe('rubbed-marks', () => {
     expect(rubbedCover({ fill: 0.224, ink: 0.232, grey: 0.176 })).toBe(false);
     // A fill is no rubber's leftover.
     expect(rubbedCover({ fill: 0.8, ink: 0.99, grey: 0.01 })).toBe(false);
+  });
+
+  it('takes a mostly grey mark with light patches in its core for what a rubber may have left, light pencil not', () => {
+    // halfErasedTexture-142 q13 E (truth ABD, read ABDE at confidence 0.777), on a page with too few rubbed bubbles.
+    expect(patchyGrey({ fill: 0.476, ink: 0.413, grey: 0.58, coreLight: 0.843 })).toBe(true);
+    // Light pencil beside fills: the accuracy bench's degraded scans, and a held-out colour scan.
+    expect(patchyGrey({ fill: 0.483, ink: 0.191, grey: 0.809, coreLight: 1 })).toBe(false);
+    expect(patchyGrey({ fill: 0.476, ink: 0.376, grey: 0.623, coreLight: 0.936 })).toBe(false);
+    // A scribble: more ink than grey.
+    expect(patchyGrey({ fill: 0.455, ink: 0.537, grey: 0.329, coreLight: 0.787 })).toBe(false);
   });
 });
