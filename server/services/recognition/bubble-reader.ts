@@ -1460,8 +1460,11 @@ export function readObjective(
       // On any page, so is a grey with a rubber's patches in its core (`patchyGrey`, rubbed-marks.ts).
       const greyMark = greyInk(b, strokeContext, SOLID_INK);
       const rubbedBeside = rubbedOut && rubbedCover(b) && !b.line && !b.crossed && !b.streak;
-      // Beside a stroke mark (a tick, a cross) and no fill, the page's firm fills stand for the fill beside.
-      const firmOf = () => fillBeside(b) ?? (rubbedBeside && besideMark ? (fillsOfPage?.fillRise ?? null) : null);
+      // On a page the student rubbed out on, the page's firm fills stand for the fill beside a mark beside a
+      // stroke mark (a tick, a cross) and no fill, and beside a mark with a rubber's patches alone on its
+      // question (all a rubber left of an answer taken back, with nothing marked instead).
+      const firmOf = () =>
+        fillBeside(b) ?? (rubbedBeside && (besideMark || patchyGrey(b)) ? (fillsOfPage?.fillRise ?? null) : null);
       const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
         const rise = b.fill - model.emptyFill.level;

@@ -88,7 +88,8 @@ const PATCHY_CORE = 0.9;
 /**
  * Whether a mark covering its bubble like a rubber's leftovers (`rubbedCover`) is more grey than ink, with
  * patches in its core (`PATCHY_CORE`): what a rubber left may look so on any page, beside a fill of its
- * question as dark as 0.68 of it (`RUBBED_ERASURE_OF_FIRM`, bubble-reader.ts).
+ * question as dark as 0.68 of it (`RUBBED_ERASURE_OF_FIRM`, bubble-reader.ts), and on a page the student
+ * rubbed out on, alone on its question, as dark as 0.56 of the page's fills.
  */
 export function patchyGrey(b: RubbedCandidate & { coreLight: number }): boolean {
   return rubbedCover(b) && b.grey > b.ink && b.coreLight < PATCHY_CORE;

@@ -39,6 +39,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 137, 14],
   ['halfErasedTexture', 142, 13],
   ['halfErasedTexture', 143, 13],
+  ['halfErasedTexture', 166, 8],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
