@@ -1363,8 +1363,9 @@ export function readObjective(
   // cross or second answer), except in a wash over a bubble alone on its question, or a faint wash over
   // most of the bubble with no stroke in it (a residue): a rubber's.
   const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
-  // An empty-read bubble far outside the page's empty ones and not far under its lightest mark: a
-  // mark a scan's gamma or contrast left lighter than any rule for strokes or greys sees (empty-outliers.ts).
+  // An empty-read bubble far outside the page's empty ones and not far under its lightest mark, or less far
+  // with light strokes in it: a mark a scan's gamma or contrast left lighter than any rule for strokes or
+  // greys sees alone (empty-outliers.ts).
   const outlierCap = emptyOutlierCap(
     model.emptyFill.spread,
     all
@@ -1450,7 +1451,7 @@ export function readObjective(
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
-        c = Math.min(c, outlierCap(b.fill - judgedBy[i]!.emptyFill.level));
+        c = Math.min(c, outlierCap(b.fill - judgedBy[i]!.emptyFill.level, lightCaps.has(b)));
       }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness; on a page

@@ -40,6 +40,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['halfErasedTexture', 142, 13],
   ['halfErasedTexture', 143, 13],
   ['halfErasedTexture', 166, 8],
+  ['gammaContrast', 182, 11],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
