@@ -42,6 +42,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['halfErasedTexture', 166, 8],
   ['gammaContrast', 182, 11],
   ['lightStreaks', 199, 13],
+  ['strayVariety', 195, 2],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
