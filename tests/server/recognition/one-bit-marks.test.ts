@@ -15,6 +15,7 @@ import {
   speckleOnCleanPaper,
   splitOneBitPage,
   unconfirmedFaintMarks,
+  thresholdErasedMarks,
 } from '../../../server/services/recognition/one-bit-marks';
 import { recognizePage } from '../../../server/services/recognition/page-recognizer';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
@@ -232,5 +233,14 @@ describe('recognizePage on the 1-bit file a scanner delivers', () => {
     for (const r of reading.objective) {
       if (r.confidence >= LOW_CONFIDENCE) expect(r.marked, `q${r.questionNo}`).toEqual(sheet.expected.get(r.questionNo));
     }
+  });
+});
+
+describe('a 1-bit page whose threshold erased its marks', () => {
+  it('is one with most questions showing no mark, a page of answers not', () => {
+    // held-out faint1bitThreshold-227: 16 of 20 questions with no bubble over the split's threshold.
+    expect(thresholdErasedMarks(16, 20)).toBe(true);
+    expect(thresholdErasedMarks(10, 20)).toBe(false);
+    expect(thresholdErasedMarks(1, 20)).toBe(false);
   });
 });
