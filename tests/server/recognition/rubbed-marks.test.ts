@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
-import { patchyGrey, rubbedCover, rubbedMarkCap, rubbedTexture } from '../../../server/services/recognition/rubbed-marks';
+import {
+  patchyCore,
+  patchyGrey,
+  rubbedCover,
+  rubbedMarkCap,
+  rubbedTexture,
+} from '../../../server/services/recognition/rubbed-marks';
 
 // Values measured on held-out halfErasedTexture, colourScan and scribbles sheets (issue 18).
 describe('rubbed-marks', () => {
@@ -55,5 +61,8 @@ describe('rubbed-marks', () => {
     expect(patchyGrey({ fill: 0.476, ink: 0.376, grey: 0.623, coreLight: 0.936 })).toBe(false);
     // A scribble: more ink than grey.
     expect(patchyGrey({ fill: 0.455, ink: 0.537, grey: 0.329, coreLight: 0.787 })).toBe(false);
+    // Alone on a rubbed page the core alone tells: halfErasedTexture-230 q9 B (truth blank, read B at confidence 1).
+    expect(patchyCore({ coreLight: 0.586 })).toBe(true);
+    expect(patchyCore({ coreLight: 1 })).toBe(false);
   });
 });
