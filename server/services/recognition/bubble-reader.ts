@@ -1395,14 +1395,14 @@ export function readObjective(
   const oneBitRoots = oneBit ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)) : [];
   const oneBitSplit = oneBit ? splitOneBitPage(oneBitRoots) : null;
   const oneBitLevel = oneBitEmptyLevel(oneBitRoots);
-  // A 1-bit question whose mark may have left nothing, or (no split) whose grey reading passes over black.
+  // Each question's bubbles over a 1-bit page's split.
+  const overSplit = oneBitSplit
+    ? measured.map(({ bubbles }) => bubbles.filter((b) => rootCount(b.fill, b.insidePx) >= oneBitSplit.threshold))
+    : [];
   // A 1-bit page whose threshold erased most of the student's marks is judged as one with no split.
   const erasedPage =
-    oneBitSplit !== null &&
-    thresholdErasedMarks(
-      measured.filter(({ bubbles }) => !bubbles.some((b) => rootCount(b.fill, b.insidePx) >= oneBitSplit.threshold)).length,
-      measured.length,
-    );
+    oneBitSplit !== null && thresholdErasedMarks(overSplit.filter((marks) => marks.length === 0).length, measured.length);
+  // A 1-bit question whose mark may have left nothing, or (no split) whose grey reading passes over black.
   const oneBitDoubt = (bubbles: readonly Measured[], marked: readonly string[]) =>
     oneBit !== null &&
     oneBitQuestionDoubt(
@@ -1417,12 +1417,7 @@ export function readObjective(
     (b, rise) => (aloneWash.has(b) || residues.has(b)) && washOverCore(b, model, rise),
   );
   // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
-  const unconfirmed = oneBitSplit
-    ? unconfirmedFaintMarks(
-        measured.map(({ bubbles }) => bubbles.filter((b) => rootCount(b.fill, b.insidePx) >= oneBitSplit.threshold)),
-        (b) => b.fill,
-      )
-    : new Set<Measured>();
+  const unconfirmed = oneBitSplit ? unconfirmedFaintMarks(overSplit, (b) => b.fill) : new Set<Measured>();
   // A page the student rubbed out on (rubbed-marks.ts).
   const rubbedOut = rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
   for (const { q, bubbles } of measured) {
@@ -1494,9 +1489,9 @@ export function readObjective(
       const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
         const rise = b.fill - model.emptyFill.level;
-        if (rubbedOut && rise < RUBBED_ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
-        else if (greyMark)
-          c = Math.min(c, patchyGrey(b) && rise < RUBBED_ERASURE_OF_FIRM * firmBeside ? DOUBT_FLOOR : riseConfidence(rise));
+        const mayBeRubbers = rubbedOut || (greyMark && patchyGrey(b));
+        if (mayBeRubbers && rise < RUBBED_ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
+        else if (greyMark) c = Math.min(c, riseConfidence(rise));
       }
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
