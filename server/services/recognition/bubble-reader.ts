@@ -1471,7 +1471,10 @@ export function readObjective(
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
-        c = Math.min(c, outlierCap(b.fill - judgedBy[i]!.emptyFill.level, lightCaps.has(b)));
+        // Ink left beside a line read through the bubble is a stroke of its own too (a tick's short arm
+        // where a stray line runs into its vertex and the long arm out of the bubble were read as the line).
+        const strokesBeside = b.crossed && b.ink >= STREAK_CHECK_INK;
+        c = Math.min(c, outlierCap(b.fill - judgedBy[i]!.emptyFill.level, lightCaps.has(b) || strokesBeside));
       }
       // A grey marked by a few pixels past the ink level, beside a fill of its question (what a rubber
       // left when the answer changed, or a second light mark): only as sure as its darkness; on a page

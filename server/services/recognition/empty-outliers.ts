@@ -10,7 +10,9 @@
  * marks at 0.42 and 0.63. A bubble with light strokes in its core (bubble-reader.ts `lightStrokeCaps`)
  * is doubtful from fewer spreads, whatever the page's lightest mark: a light tick over D on a held-out
  * gamma-lifted sheet rose 6.9 spreads, its strokes just short of the review line (0.624), while every
- * empty-read bubble of the accuracy bench with both was held already.
+ * empty-read bubble of the accuracy bench with both was held already. So is a bubble read beside a line
+ * through it that keeps ink there: on a held-out sheet a stray line ran into a tick's vertex, the two
+ * read as one line with the long arm; the short arm left beside it rose 5 spreads (0.621).
  */
 
 /** An empty bubble rising more than this many of the page's empty spreads above its empty level... */
