@@ -205,6 +205,11 @@ const LINE_CONFIDENCE = 0.3;
 const SOLID_INK = 0.7;
 /** A bubble with this much ink (or a line through it) is checked for a streak down the page through it. */
 const STREAK_CHECK_INK = 0.02;
+/**
+ * A page whose empty bubbles hold this much ink (their level) prints its letters as ink: a contrasty
+ * scan, its letters' strokes as dark as a pencil's (0.11 on a held-out gamma-lifted sheet; 0 on most).
+ */
+const LETTER_INK = 0.02;
 /** A streak is dark over this share of the rows of `STREAK_SPAN_MM` around the bubble. */
 const STREAK_SPAN_MM = 40;
 const STREAK_SHARE = 0.85;
@@ -821,6 +826,12 @@ type Measured = BubbleMeasure & {
   line: boolean;
   streak: boolean;
   crossed: boolean;
+  /**
+   * Read beside a line across it (`crossed`), its band took no more ink than the rest of the bubble
+   * kept: the band missed the stroke (laid from a tick's vertex on one side of the ring to its long
+   * arm on the other), and what is read beside it holds that stroke.
+   */
+  bandOff?: boolean;
   stroke?: boolean;
   ring: number;
 };
@@ -1261,6 +1272,7 @@ export function readObjective(
             edgeInk: 0,
             line: false,
             crossed: true,
+            bandOff: beside.ink >= b.ink,
           });
         }
       }
@@ -1471,6 +1483,9 @@ export function readObjective(
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
+        // Where the printed letters read as ink, a tick across the bubble is not told by its shape (the letter
+        // lies beside its arm): one whose line band missed its stroke is read empty only by a person.
+        if (b.crossed && b.bandOff && model.emptyInk.level >= LETTER_INK) c = Math.min(c, STRAIGHT_CONFIDENCE);
         // Ink left beside a line read through the bubble is a stroke of its own too (a tick's short arm
         // where a stray line runs into its vertex and the long arm out of the bubble were read as the line).
         const strokesBeside = b.crossed && b.ink >= STREAK_CHECK_INK;

@@ -48,6 +48,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['faint1bitThreshold', 227, 18],
   ['halfErasedTexture', 230, 9],
   ['strayVariety', 232, 6],
+  ['gammaContrast', 260, 10],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
