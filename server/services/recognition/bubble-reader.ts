@@ -51,7 +51,7 @@ import {
 import { brightColumns, seenConfidence } from './streak-columns';
 import { emptyOutlierCap } from './empty-outliers';
 import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
-import { loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
+import { LONE_GREY_CONFIDENCE, loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
 import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
@@ -1402,6 +1402,14 @@ export function readObjective(
       .filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak)
       .map(({ b }) => b.fill - model.emptyFill.level),
   );
+  // The page's light answers alone on their questions, leaving out what is read as a rubber's.
+  const erasedAll = new Set([...erasures.values()].flatMap(({ erased }) => [...erased.keys()]));
+  const answerRises = loneLightMarkRises(
+    measured.map(({ bubbles }) => bubbles),
+    (b) => isMarked(b, model) && !erasedAll.has(b),
+    model.emptyFill.level,
+    model.ink.threshold,
+  );
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
   const oneBitRoots = oneBit ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)) : [];
@@ -1465,7 +1473,12 @@ export function readObjective(
       // (a wash over the whole bubble left out), and beside a mark on a multiple-choice question, where
       // a second mark is legal and no double-mark rule catches it.
       const rubbed = erased.get(b);
-      if (rubbed !== undefined) return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1);
+      // Alone on its question, it is what a rubber left only well under the page's own light marks (a
+      // gamma-lifted page of light answers leaves them as grey as a rubber's residue, lone-greys.ts).
+      if (rubbed !== undefined) {
+        const lone = alone(b) && !separatedFromLightMarks(b.fill - model.emptyFill.level, answerRises);
+        return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1, lone ? LONE_GREY_CONFIDENCE : 1);
+      }
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
       if (straight.has(b) || unproven.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);

@@ -10,7 +10,9 @@
  * A grey wash alone on its question (no other mark there) is never certain either way: a light pencil
  * mark of a light hand, or all a rubber left of the only answer (the student took it back): nothing in
  * the bubble tells them apart, unless the page's firm marks show it to be far under them (the residue
- * rule of grey-marks.ts).
+ * rule of grey-marks.ts) and it stands well apart from the page's own light answers: on a held-out
+ * gamma-lifted sheet two light answers alone on their questions rose 0.17-0.20 (0.31-0.36 of the firm
+ * fills), read as a rubber's residue at 0.6-0.77, beside another light answer of the page at 0.26.
  */
 import { washMarkCap, type WashCandidate } from './grey-marks';
 

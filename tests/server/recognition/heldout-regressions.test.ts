@@ -49,6 +49,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['halfErasedTexture', 230, 9],
   ['strayVariety', 232, 6],
   ['gammaContrast', 260, 10],
+  ['gammaContrast', 274, 7],
+  ['gammaContrast', 274, 8],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
