@@ -50,7 +50,8 @@ import {
 } from './one-bit-marks';
 import { brightColumns, seenConfidence } from './streak-columns';
 import { emptyOutlierCap } from './empty-outliers';
-import { GREY_LEVEL, isWash, residueConfidence, washMarkCap } from './grey-marks';
+import { GREY_LEVEL, SOLID_INK, isWash, residueConfidence, washMarkCap } from './grey-marks';
+import { quantile } from './sample-stats';
 import { LONE_GREY_CONFIDENCE, loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
 import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
@@ -201,8 +202,6 @@ const STRAIGHT_CONFIDENCE = 0.5;
 const DOT_MAX_RUN_OUT_MM = 1.5;
 /** A bubble a line runs through, with less ink than a fill, is never more certain than this. */
 const LINE_CONFIDENCE = 0.3;
-/** Ink share from which a bubble is a fill that no line could have made. */
-const SOLID_INK = 0.7;
 /** A bubble with this much ink (or a line through it) is checked for a streak down the page through it. */
 const STREAK_CHECK_INK = 0.02;
 /**
@@ -643,12 +642,6 @@ function diagonalLine(
 /** The fill of one bubble, 0 (paper) to 1 (as dark as the printed fiducials). */
 export function bubbleFill(img: GreyImage, t: AffineTransform, inverse: AffineTransform, bubble: Bubble, black: number): number {
   return measureBubble(img, t, inverse, bubble, black).fill;
-}
-
-function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((p, r) => p - r);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 }
 
 /** The page's empty bubbles as a population: level (first quartile) and robust spread. */

@@ -20,8 +20,8 @@ export const GREY_LEVEL = 0.15;
  * pencil fill 0.75-0.9.
  */
 export const WASH_GREY = 0.3;
-/** A fill (ink over this share of the bubble) is no wash, whatever its grey. */
-const SOLID_INK = 0.7;
+/** Ink share from which a bubble is a fill (no wash whatever its grey, no rubbed mark, no line's work). */
+export const SOLID_INK = 0.7;
 /**
  * Where a wash's fill sits between the page's empty level (0) and its firm marks' level (1): certain as
  * a mark from `WASH_SURE_SHARE`, as doubtful as a trace (`WASH_DOUBT_FLOOR`) up to `WASH_DOUBT_SHARE`

@@ -9,6 +9,7 @@
  */
 import type { Band } from './bubble-reader';
 import type { InkPixel } from './dot-mark';
+import { quantile } from './sample-stats';
 
 /** The band half-width takes in this share of the ink's distances from the axis (a ragged edge, a speck). */
 const HALF_QUANTILE = 0.9;
@@ -24,8 +25,10 @@ export function inkAxisBand(ink: readonly InkPixel[], margin: number, maxHalf: n
   const { x: mx, y: my, angle } = principalAxis(ink);
   const nx = -Math.sin(angle);
   const ny = Math.cos(angle);
-  const distances = ink.map((p) => Math.abs((p.x - mx) * nx + (p.y - my) * ny)).sort((a, b) => a - b);
-  const half = distances[Math.min(distances.length - 1, Math.floor(HALF_QUANTILE * distances.length))]!;
+  const half = quantile(
+    ink.map((p) => Math.abs((p.x - mx) * nx + (p.y - my) * ny)),
+    HALF_QUANTILE,
+  );
   if (half > maxHalf) return null;
   return { x: mx, y: my, nx, ny, half: half + margin };
 }

@@ -17,6 +17,7 @@
  * left to the grey reading.
  */
 import type { GreyImage } from './grey-image';
+import { quantile } from './sample-stats';
 
 /** Pixels sampled to tell a 1-bit page: every `ONE_BIT_SAMPLE_STEP`th pixel of every such row. */
 const ONE_BIT_SAMPLE_STEP = 7;
@@ -201,8 +202,7 @@ export const EMPTY_OUTLIER_ROOT = 1.5 * MIN_ROOT_GAP;
 
 /** The empty level of a page's bubbles (the first quartile of their root counts: most bubbles are empty). */
 export function oneBitEmptyLevel(roots: readonly number[]): number {
-  const sorted = [...roots].sort((p, q) => p - q);
-  return sorted.length === 0 ? 0 : (sorted[Math.floor(0.25 * sorted.length)] as number);
+  return quantile(roots, 0.25);
 }
 
 /**
@@ -278,9 +278,9 @@ export function oneBitConfidence(root: number, split: OneBitSplit, markIsSure: b
  * marked bubbles, `density` their black density.
  */
 export function unconfirmedFaintMarks<B>(questions: readonly (readonly B[])[], density: (b: B) => number): Set<B> {
-  const densities = questions.flatMap((marks) => marks.map(density)).sort((p, q) => p - q);
+  const densities = questions.flatMap((marks) => marks.map(density));
   if (densities.length === 0) return new Set();
-  const firm = densities[Math.min(densities.length - 1, Math.floor(0.9 * densities.length))] as number;
+  const firm = quantile(densities, 0.9);
   const faint = (b: B) => density(b) < FAINT_OF_FIRM * firm;
   const alone = questions.filter((marks) => marks.length === 1 && faint(marks[0] as B)).length;
   if (alone >= FAINT_ALONE_CONFIRM) return new Set();

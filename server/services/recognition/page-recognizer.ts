@@ -23,6 +23,7 @@ import { readQr } from './qr-reader';
 import { qrStreaksCleared } from './qr-streaks';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
+import { median } from './sample-stats';
 import { DENSITY_RADIUS_MM, densityImage, isOneBitImage } from './one-bit-marks';
 import type { RecognitionResult, RegionImage, TemplateResolver } from './recognition-engine';
 import { TURNED_CORNER, guessFrame, templateFrame, type PageFrame } from './sheet-frame';
@@ -484,11 +485,6 @@ async function recognizeGrey(
   }
   reading.confidence = blank ? 1 : round(Math.min(1, ...confidences), 3);
   return { result: { reading, regions }, blank };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((p, q) => p - q);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 function roundTransform(t: AffineTransform): AffineTransform {

@@ -11,6 +11,7 @@ import type { PointPair } from './affine-fit';
 import { components, type Component } from './fiducial-finder';
 import { greyAt, type GreyImage } from './grey-image';
 import { fitHomography, localAffine, type Homography } from './homography-fit';
+import { median } from './sample-stats';
 
 /** Resampled output: the scan station's A4 size at 300 dpi (A3 landscape twice as wide). */
 const OUT_PX_PER_MM = 2480 / 210;
@@ -250,8 +251,7 @@ function edgeWidthPx(img: GreyImage, cx: number, cy: number, side: number): numb
     }
   }
   if (widths.length === 0) return Infinity;
-  widths.sort((p, q) => p - q);
-  return widths[Math.floor(widths.length / 2)]!;
+  return median(widths);
 }
 
 /**

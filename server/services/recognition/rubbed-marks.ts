@@ -11,6 +11,8 @@
  * question (its ink may still pass a low ink threshold: grey-marks.ts and lone-greys.ts read it by its
  * ink) or beside the fills of a multiple-choice question (its ink may pass its grey: no wash).
  */
+import { SOLID_INK } from './grey-marks';
+
 /** A mark covering at most this share of the bubble with grey or ink shows paper between its patches. */
 export const RUBBED_COVER = 0.985;
 /** ... and at least this share: less is strokes (a scribble, a tick), not a rubbed fill. */
@@ -20,8 +22,6 @@ const RUBBED_MIN_COVER = 0.8;
  * is more ink, its grey only the rims of its strokes (0.3-0.42).
  */
 const RUBBED_GREY = 0.45;
-/** A fill (ink over this share of the bubble) is no rubbed mark. */
-const SOLID_INK = 0.7;
 /** Where a rubbed mark's fill sits between the empty level (0) and the firm marks (1): doubtful up to here... */
 const RUBBED_DOUBT_SHARE = 0.45;
 /** ... certain only at the firm marks' level. */

@@ -17,6 +17,7 @@ import type { Bubble } from '../../../src/shared/contract/answer-sheet';
 import { applyAffine } from './affine-fit';
 import type { Band } from './bubble-reader';
 import type { GreyImage } from './grey-image';
+import { median } from './sample-stats';
 
 /** The ring where strokes are looked for: this far (mm) outside the bubble's outline, clear of the printed line. */
 export const ENTRY_RING_MM = [0.55, 0.75, 0.95] as const;
@@ -211,6 +212,5 @@ function strokeHalfWidth(dark: Dark, from: Point, direction: Point): number {
     }
     halves.push(reach);
   }
-  halves.sort((p, q) => p - q);
-  return halves[Math.floor(halves.length / 2)]!;
+  return median(halves);
 }

@@ -15,6 +15,7 @@
 import type { AffineTransform } from '../../../src/shared/contract/recognition';
 import type { Bubble } from '../../../src/shared/contract/answer-sheet';
 import { pixelBox, type GreyImage } from './grey-image';
+import { median } from './sample-stats';
 
 /**
  * A stroke mark's ink rises at least this share of the inside above the empty bubbles of its letter:
@@ -223,11 +224,6 @@ export function crossingBars(shape: number): boolean {
 /** Whether a stroke of this shape may be one straight line (a stray pencil stroke), not a tick, cross or dot. */
 export function straightStroke(shape: number): boolean {
   return shape < STRAIGHT_RATIO;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((p, q) => p - q);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 /**
