@@ -825,6 +825,8 @@ type Measured = BubbleMeasure & {
    * arm on the other), and what is read beside it holds that stroke.
    */
   bandOff?: boolean;
+  /** The band (a line's or a streak's) the bubble was read beside, when it was. */
+  besideBand?: Band;
   stroke?: boolean;
   ring: number;
 };
@@ -1195,6 +1197,7 @@ export function readObjective(
       // Read beside the streak: its columns and a pixel and a half either side are left out.
       const streakBand = columnBand(band[0] - 1.5, band[1] + 1.5);
       let beside = measureBubble(img, p.t, p.inverse, option, black, streakBand);
+      let besideBand = streakBand;
       // A slanted pencil line down the page passes bubbles of one column at nearly one image column,
       // like a streak, but leaves ink beside the columns, or spans so many of them that too little is
       // left: read beside the line itself when that leaves enough to read and less ink.
@@ -1204,6 +1207,7 @@ export function readObjective(
         const alongLine = measureBubble(img, p.t, p.inverse, option, black, b.across);
         if (alongLine.hidden <= 1 - MIN_SEEN_SHARE && (tooHidden || alongLine.ink < beside.ink)) {
           beside = alongLine;
+          besideBand = b.across;
           // The line runs through the bubble only if its band took a line's ink: a band that took less held
           // a mark's strokes where a line from outside ends (a tick at the end of a wide stray line from below).
           endsInside = b.ink - alongLine.ink * (1 - alongLine.hidden) < THROUGH_INK_SHARE * alongLine.hidden;
@@ -1218,10 +1222,12 @@ export function readObjective(
       const dark = darkBands.some(([x0, x1]) => x1 >= band[0] && x0 <= band[1]);
       if (dark && !b.crossed && beside.ink >= STREAK_CHECK_INK) {
         const spill = SPILL_MM * p.pxPerMm;
-        const wider = measureBubble(img, p.t, p.inverse, option, black, columnBand(band[0] - 1.5 - spill, band[1] + 1.5 + spill));
+        const widerBand = columnBand(band[0] - 1.5 - spill, band[1] + 1.5 + spill);
+        const wider = measureBubble(img, p.t, p.inverse, option, black, widerBand);
         if (wider.ink < SPILL_INK_SHARE * beside.ink) {
           spilled = wider.hidden > 1 - MIN_SEEN_SHARE;
           beside = wider;
+          besideBand = widerBand;
         }
       }
       // Too little left beside the streak to read at all, or a line that ends inside: never certain
@@ -1243,6 +1249,7 @@ export function readObjective(
         hidden: beside.hidden,
         streak: true,
         line,
+        besideBand,
       });
     } else {
       b.line = b.vertical || b.horizontal || b.diagonal;
@@ -1266,6 +1273,7 @@ export function readObjective(
             line: false,
             crossed: true,
             bandOff: beside.ink >= b.ink,
+            besideBand: b.across,
           });
         }
       }
@@ -1284,7 +1292,14 @@ export function readObjective(
       if (!near) continue;
       const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
       if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
-        Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true });
+        Object.assign(b, {
+          fill: beside.fill,
+          ink: beside.ink,
+          specks: beside.specks,
+          edgeInk: 0,
+          crossed: true,
+          besideBand: source.b.across,
+        });
         break;
       }
     }
@@ -1300,7 +1315,14 @@ export function readObjective(
     const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
     if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
     else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) {
-      Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true });
+      Object.assign(b, {
+        fill: beside.fill,
+        ink: beside.ink,
+        specks: beside.specks,
+        edgeInk: 0,
+        crossed: true,
+        besideBand: entry.kind === 'line' ? entry.band : undefined,
+      });
     }
     // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
@@ -1592,7 +1614,9 @@ function bandMissedOneStroke(
  * past its outline: inside, one band along the ink's own axis (no wider than a pencil line) holds it
  * and is at least `STROKE_FILLS_BAND` ink over the ink's own length. A wide pencil stroke drawn from
  * inside a bubble out past it (a stray line, or a slash) is short and wide inside, too round for
- * `straightStroke`; a tick's two arms leave most of such a band paper, a dot never runs out.
+ * `straightStroke`; a tick's two arms leave most of such a band paper, a dot never runs out. `skip`: the
+ * band a bubble was read beside (a line's or a streak's), its pixels and the strokes crossing the ring
+ * on it left out.
  */
 function strokeRunningOut(
   img: GreyImage,
@@ -1600,10 +1624,14 @@ function strokeRunningOut(
   option: Bubble,
   black: number,
   p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+  skip?: Band,
 ): boolean {
-  if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM) < DOT_MAX_RUN_OUT_MM)
+  if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, skip) < DOT_MAX_RUN_OUT_MM)
     return false;
-  const fill = axisBandFill(insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black), LINE_MAX_HALF_MM * p.pxPerMm);
+  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter(
+    (q) => !skip || Math.abs((q.x - skip.x) * skip.nx + (q.y - skip.y) * skip.ny) > skip.half,
+  );
+  const fill = axisBandFill(ink, LINE_MAX_HALF_MM * p.pxPerMm);
   return fill !== null && fill >= STROKE_FILLS_BAND;
 }
 
@@ -1648,10 +1676,15 @@ function strokeMarks(
       // ends in the bubble leaves just that (a tick's long arm alone too): never certain.
       const p = at(option);
       const inkBelow = levelBelow(INK_LEVEL, b.white, black);
-      const partial = b.ink < SOLID_INK && !b.line && !b.crossed && !b.streak && b.ink >= model.ink.threshold;
+      // Read beside a line or streak, what is left beside it is looked at: a second stray stroke, too short to
+      // be found as one, may run out of the bubble from there (a wide stroke ending on B, under a line down
+      // its column, read as a second answer of a multiple-choice question).
+      const partial = b.ink < SOLID_INK && !b.line && b.ink >= model.ink.threshold;
       const straightInside = () =>
-        straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
-        strokeRunningOut(img, b, option, black, p);
+        b.crossed || b.streak
+          ? b.besideBand !== undefined && strokeRunningOut(img, b, option, black, p, b.besideBand)
+          : straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
+            strokeRunningOut(img, b, option, black, p);
       if (partial && straightInside()) {
         // Unless it is a tick whose vertex and short arm lie at and outside the outline (tick-arm.ts).
         if (!tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) straight.add(b);

@@ -91,13 +91,22 @@ export function strayEntry(img: GreyImage, t: AffineTransform, bubble: Bubble, b
 /**
  * How far (mm, up to `limit`) the furthest straight stroke darker than `below` that crosses a
  * bubble's paper ring runs on out of its outline: 0 with none. Ink that stays inside the bubble (a
- * dot, a fill) never reaches the ring.
+ * dot, a fill) never reaches the ring. Strokes that cross the ring on `skip` (a line or streak the
+ * bubble was read beside) are left out.
  */
-export function runOutOfBubble(img: GreyImage, t: AffineTransform, bubble: Bubble, below: number, limit: number): number {
+export function runOutOfBubble(
+  img: GreyImage,
+  t: AffineTransform,
+  bubble: Bubble,
+  below: number,
+  limit: number,
+  skip?: Band,
+): number {
   const dark = darkAt(img, t, below);
   const centre = { x: bubble.xMm + bubble.wMm / 2, y: bubble.yMm + bubble.hMm / 2 };
   let furthest = 0;
   for (const entry of ringEntries(dark, centre, bubble.wMm / 2, bubble.hMm / 2)) {
+    if (skip && onBand(skip, applyAffine(t, entry.point.x, entry.point.y))) continue;
     const out = longestStraightRun(dark, entry.point, entry.outward, limit - entry.offsetMm).runMm + entry.offsetMm;
     furthest = Math.max(furthest, Math.min(limit, out));
   }

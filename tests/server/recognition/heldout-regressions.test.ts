@@ -51,6 +51,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['gammaContrast', 260, 10],
   ['gammaContrast', 274, 7],
   ['gammaContrast', 274, 8],
+  ['strayVariety', 286, 15],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
