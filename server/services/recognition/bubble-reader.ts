@@ -1265,16 +1265,9 @@ export function readObjective(
           !(beside.ink >= STREAK_CHECK_INK && second()) &&
           !bandMissedOneStroke(img, b, beside, option, black, p)
         ) {
-          Object.assign(b, {
-            fill: beside.fill,
-            ink: beside.ink,
-            specks: beside.specks,
-            edgeInk: 0,
-            line: false,
-            crossed: true,
-            bandOff: beside.ink >= b.ink,
-            besideBand: b.across,
-          });
+          const bandOff = beside.ink >= b.ink;
+          readBesideLine(b, beside, b.across);
+          Object.assign(b, { line: false, bandOff });
         }
       }
     }
@@ -1292,14 +1285,7 @@ export function readObjective(
       if (!near) continue;
       const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
       if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
-        Object.assign(b, {
-          fill: beside.fill,
-          ink: beside.ink,
-          specks: beside.specks,
-          edgeInk: 0,
-          crossed: true,
-          besideBand: source.b.across,
-        });
+        readBesideLine(b, beside, source.b.across!);
         break;
       }
     }
@@ -1315,14 +1301,7 @@ export function readObjective(
     const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
     if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
     else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) {
-      Object.assign(b, {
-        fill: beside.fill,
-        ink: beside.ink,
-        specks: beside.specks,
-        edgeInk: 0,
-        crossed: true,
-        besideBand: entry.kind === 'line' ? entry.band : undefined,
-      });
+      if (entry.kind === 'line') readBesideLine(b, beside, entry.band);
     }
     // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
@@ -1607,6 +1586,11 @@ function bandMissedOneStroke(
   if (along.ink >= STREAK_CHECK_INK) return false;
   // Missed whole: one narrow stroke inside that leaves nothing beside it is the line itself.
   return missedWhole || b.ink >= STROKE_FILLS_BAND * along.hidden;
+}
+
+/** A bubble read beside a line across it (`band`): its darkness is what `beside` measured there. */
+function readBesideLine(b: Measured, beside: BubbleMeasure, band: Band): void {
+  Object.assign(b, { fill: beside.fill, ink: beside.ink, specks: beside.specks, edgeInk: 0, crossed: true, besideBand: band });
 }
 
 /**
