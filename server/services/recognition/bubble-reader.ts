@@ -274,6 +274,11 @@ const LINE_REACH_MM = 5;
 /** A straight band of the image (a line or a streak): the pixels within `half` of the line through (x, y) with unit normal (nx, ny). */
 export type Band = { x: number; y: number; nx: number; ny: number; half: number };
 
+/** Whether image pixel (x, y) lies on a band (within its half-width of its line). */
+function inBand(band: Band, x: number, y: number): boolean {
+  return Math.abs((x - band.x) * band.nx + (y - band.y) * band.ny) <= band.half;
+}
+
 /** The band of image columns x0 to x1. */
 export function columnBand(x0: number, x1: number): Band {
   return { x: (x0 + x1) / 2, y: 0, nx: 1, ny: 0, half: (x1 - x0) / 2 };
@@ -349,8 +354,7 @@ export function measureBubble(
   black: number,
   skip: Band | null = null,
 ): BubbleMeasure {
-  const skipped = (x: number, y: number) =>
-    skip !== null && Math.abs((x - skip.x) * skip.nx + (y - skip.y) * skip.ny) <= skip.half;
+  const skipped = (x: number, y: number) => skip !== null && inBand(skip, x, y);
   const cx = bubble.xMm + bubble.wMm / 2;
   const cy = bubble.yMm + bubble.hMm / 2;
   const rx = bubble.wMm / 2;
@@ -1298,11 +1302,13 @@ export function readObjective(
     const p = at(option);
     const entry = strayEntry(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black));
     if (entry.kind === 'none') continue;
-    const beside = entry.kind === 'line' ? measureBubble(img, p.t, p.inverse, option, black, entry.band) : null;
-    if (!beside || beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
-    else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) {
-      if (entry.kind === 'line') readBesideLine(b, beside, entry.band);
+    if (entry.kind !== 'line') {
+      b.line = true;
+      continue;
     }
+    const beside = measureBubble(img, p.t, p.inverse, option, black, entry.band);
+    if (beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
+    else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) readBesideLine(b, beside, entry.band);
     // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
   // A ring drawn around an option: ink on the paper all round a clean bubble (ring-mark.ts). The
@@ -1386,7 +1392,8 @@ export function readObjective(
   // Light strokes are judged in erasures too (a grey read as what a rubber left may be a light tick,
   // cross or second answer), except in a wash over a bubble alone on its question, or a faint wash over
   // most of the bubble with no stroke in it (a residue): a rubber's.
-  const erasedMarks = [...erasures.values()].flatMap(({ erased }) => [...erased.keys()].filter((b) => isMarked(b, model)));
+  const erasedAll = new Set([...erasures.values()].flatMap(({ erased }) => [...erased.keys()]));
+  const erasedMarks = [...erasedAll].filter((b) => isMarked(b, model));
   // An empty-read bubble far outside the page's empty ones and not far under its lightest mark, or less far
   // with light strokes in it: a mark a scan's gamma or contrast left lighter than any rule for strokes or
   // greys sees alone (empty-outliers.ts).
@@ -1397,7 +1404,6 @@ export function readObjective(
       .map(({ b }) => b.fill - model.emptyFill.level),
   );
   // The page's light answers alone on their questions, leaving out what is read as a rubber's.
-  const erasedAll = new Set([...erasures.values()].flatMap(({ erased }) => [...erased.keys()]));
   const answerRises = loneLightMarkRises(
     measured.map(({ bubbles }) => bubbles),
     (b) => isMarked(b, model) && !erasedAll.has(b),
@@ -1613,7 +1619,7 @@ function strokeRunningOut(
   if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, skip) < DOT_MAX_RUN_OUT_MM)
     return false;
   const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter(
-    (q) => !skip || Math.abs((q.x - skip.x) * skip.nx + (q.y - skip.y) * skip.ny) > skip.half,
+    (q) => !skip || !inBand(skip, q.x, q.y),
   );
   const fill = axisBandFill(ink, LINE_MAX_HALF_MM * p.pxPerMm);
   return fill !== null && fill >= STROKE_FILLS_BAND;
