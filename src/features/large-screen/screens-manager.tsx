@@ -196,7 +196,7 @@ function toBody(draft: Draft): ScreenUpdate {
 }
 
 export function ScreensManager({ http, initialCode }: { http: HttpClient; initialCode: string | null }) {
-  const [open, setOpen] = useState(initialCode !== null);
+  const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<ScreenOptions | null>(null);
   const [screens, setScreens] = useState<Screen[]>([]);
   const [draft, setDraft] = useState<Draft>({ ...EMPTY, code: initialCode ?? '' });
@@ -229,6 +229,15 @@ export function ScreensManager({ http, initialCode }: { http: HttpClient; initia
       clearTimeout(timer);
     };
   }, [load]);
+
+  // Opened by a screen's QR code: the sheet opens once it is there. Semi's SideSheet, like its Modal, opens
+  // dependably when `visible` changes, not always when it mounts visible (the e2e pairing test's flake).
+  const loaded = options !== null;
+  useEffect(() => {
+    if (!loaded || initialCode === null) return;
+    const frame = requestAnimationFrame(() => setOpen(true));
+    return () => cancelAnimationFrame(frame);
+  }, [loaded, initialCode]);
 
   if (!options) return null;
 
