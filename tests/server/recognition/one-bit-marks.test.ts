@@ -15,6 +15,8 @@ import {
   speckleOnCleanPaper,
   splitOneBitPage,
   unconfirmedFaintMarks,
+  allFaint,
+  firmMarkDensity,
   thresholdErasedMarks,
 } from '../../../server/services/recognition/one-bit-marks';
 import { recognizePage } from '../../../server/services/recognition/page-recognizer';
@@ -174,13 +176,22 @@ describe('faint 1-bit marks beside firm ones', () => {
   it('holds a faint mark beside a firm one on a page of firm marks (it may be what a rubber left)', () => {
     const faint = mark(0.2);
     const questions = [[mark(0.9)], [mark(0.85)], [mark(0.95), faint], [mark(0.9)], [], [mark(0.88)]];
-    expect([...unconfirmedFaintMarks(questions, density)]).toEqual([faint]);
+    expect([...unconfirmedFaintMarks(questions, density, firmMarkDensity(questions, density))]).toEqual([faint]);
   });
 
   it('reads it when the page shows the student marks faintly: faint marks alone on their questions', () => {
     const faint = mark(0.2);
     const questions = [[mark(0.9)], [mark(0.25)], [mark(0.95), faint], [mark(0.3)], [mark(0.22)], [mark(0.88)]];
-    expect(unconfirmedFaintMarks(questions, density).size).toBe(0);
+    expect(unconfirmedFaintMarks(questions, density, firmMarkDensity(questions, density)).size).toBe(0);
+  });
+
+  it('tells a question marked only faintly (a second mark may have left nothing) from one with a firm mark', () => {
+    const questions = [[mark(0.9)], [mark(0.95)], [mark(0.2)], [mark(0.88)]];
+    const firm = firmMarkDensity(questions, density);
+    expect(allFaint([0.2], firm)).toBe(true);
+    expect(allFaint([0.2, 0.9], firm)).toBe(false);
+    expect(allFaint([], firm)).toBe(false);
+    expect(allFaint([0.2], firmMarkDensity([], density))).toBe(false);
   });
 });
 
@@ -203,8 +214,10 @@ describe('recognizePage on a 1-bit page of faint pencil', () => {
       .toBuffer();
     const { reading } = await recognizePage(png, async () => fixture.template);
     for (const r of reading.objective) expect(r.marked, `q${r.questionNo}`).toEqual(sheet.expected.get(r.questionNo));
+    // At most its faintest: one near the split, and a multiple-choice question marked only with a few
+    // dozen black pixels (a second mark fainter still may have left nothing: allFaint).
     const held = reading.objective.filter((r) => r.confidence < LOW_CONFIDENCE).length;
-    expect(held).toBeLessThanOrEqual(1);
+    expect(held).toBeLessThanOrEqual(2);
   });
 });
 
