@@ -40,7 +40,7 @@ import {
   oneBitMarkIsSure,
   oneBitQuestionDoubt,
   ONE_BIT_DOUBT,
-  allFaint,
+  markedOnlyFaintly,
   pageMarking,
   marksFade,
   type OneBitSplit,
@@ -1467,7 +1467,7 @@ export function readObjective(
             const faintMultiple =
               q.type === 'multiple' &&
               marksFade(oneBitSplit, Math.min(...bubbles.map((b) => b.insidePx))) &&
-              allFaint(
+              markedOnlyFaintly(
                 bubbles.filter((b) => read.marked.includes(b.label)).map((b) => b.fill),
                 marking,
               );

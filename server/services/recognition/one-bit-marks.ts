@@ -295,7 +295,7 @@ export function pageMarking<B>(questions: readonly (readonly B[])[], density: (b
  * faint1bitThreshold-298 q14: truth AE read A at 1, E left one black pixel). A student who marks
  * faintly throughout is read on the page's split, as a page of consistent marks should be.
  */
-export function allFaint(marks: readonly number[], page: PageMarking | null): boolean {
+export function markedOnlyFaintly(marks: readonly number[], page: PageMarking | null): boolean {
   return page !== null && !page.faintWay && marks.length > 0 && marks.every((density) => density < FAINT_OF_FIRM * page.firm);
 }
 

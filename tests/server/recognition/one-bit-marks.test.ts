@@ -15,7 +15,7 @@ import {
   speckleOnCleanPaper,
   splitOneBitPage,
   unconfirmedFaintMarks,
-  allFaint,
+  markedOnlyFaintly,
   pageMarking,
   thresholdErasedMarks,
 } from '../../../server/services/recognition/one-bit-marks';
@@ -188,13 +188,13 @@ describe('faint 1-bit marks beside firm ones', () => {
   it('tells a question marked only faintly (a second mark may have left nothing) on a page of firm marks', () => {
     const questions = [[mark(0.9)], [mark(0.95)], [mark(0.2)], [mark(0.88)]];
     const page = pageMarking(questions, density);
-    expect(allFaint([0.2], page)).toBe(true);
-    expect(allFaint([0.2, 0.9], page)).toBe(false);
-    expect(allFaint([], page)).toBe(false);
-    expect(allFaint([0.2], pageMarking([], density))).toBe(false);
+    expect(markedOnlyFaintly([0.2], page)).toBe(true);
+    expect(markedOnlyFaintly([0.2, 0.9], page)).toBe(false);
+    expect(markedOnlyFaintly([], page)).toBe(false);
+    expect(markedOnlyFaintly([0.2], pageMarking([], density))).toBe(false);
     // A student who marks faintly throughout is read on the page's split.
     const faintly = pageMarking([[mark(0.9)], [mark(0.25)], [mark(0.3)], [mark(0.22)], [mark(0.88)]], density);
-    expect(allFaint([0.2], faintly)).toBe(false);
+    expect(markedOnlyFaintly([0.2], faintly)).toBe(false);
   });
 });
 
