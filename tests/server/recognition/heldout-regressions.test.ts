@@ -57,6 +57,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['faint1bitThreshold', 304, 14],
   ['faint1bitThreshold', 304, 17],
   ['faint1bitThreshold', 304, 19],
+  ['streakVariety', 325, 15],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
