@@ -278,12 +278,17 @@ export function oneBitConfidence(root: number, split: OneBitSplit, markIsSure: b
  */
 export type PageMarking = { firm: number; faintWay: boolean };
 
+/** Whether a mark of black density `density` is faint beside the page's firm marks (`firm` their density). */
+function faintBeside(density: number, firm: number): boolean {
+  return density < FAINT_OF_FIRM * firm;
+}
+
 /** A page's marking (`questions` each question's marked bubbles, `density` their black density), or null with no mark. */
 export function pageMarking<B>(questions: readonly (readonly B[])[], density: (b: B) => number): PageMarking | null {
   const densities = questions.flatMap((marks) => marks.map(density));
   if (densities.length === 0) return null;
   const firm = quantile(densities, 0.9);
-  const alone = questions.filter((marks) => marks.length === 1 && density(marks[0] as B) < FAINT_OF_FIRM * firm).length;
+  const alone = questions.filter((marks) => marks.length === 1 && faintBeside(density(marks[0] as B), firm)).length;
   return { firm, faintWay: alone >= FAINT_ALONE_CONFIRM };
 }
 
@@ -296,7 +301,7 @@ export function pageMarking<B>(questions: readonly (readonly B[])[], density: (b
  * faintly throughout is read on the page's split, as a page of consistent marks should be.
  */
 export function markedOnlyFaintly(marks: readonly number[], page: PageMarking | null): boolean {
-  return page !== null && !page.faintWay && marks.length > 0 && marks.every((density) => density < FAINT_OF_FIRM * page.firm);
+  return page !== null && !page.faintWay && marks.length > 0 && marks.every((density) => faintBeside(density, page.firm));
 }
 
 /**
@@ -311,6 +316,6 @@ export function unconfirmedFaintMarks<B>(
   page: PageMarking | null,
 ): Set<B> {
   if (page === null || page.faintWay) return new Set();
-  const faint = (b: B) => density(b) < FAINT_OF_FIRM * page.firm;
+  const faint = (b: B) => faintBeside(density(b), page.firm);
   return new Set(questions.flatMap((marks) => (marks.some((b) => !faint(b)) ? marks.filter(faint) : [])));
 }
