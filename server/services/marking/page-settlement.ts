@@ -10,7 +10,7 @@
  * when that is one of the school's (see templateHomeworkOf), so a page of another homework can be moved
  * there without reading it again.
  */
-import { and, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, notExists, or, sql } from 'drizzle-orm';
 import type { ObjectiveQuestionLayout, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
 import {
   LOW_CONFIDENCE,
@@ -41,6 +41,20 @@ export const PAGE_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
 export const QUESTION_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['multipleMarks', 'lowConfidence']);
 /** Problems the engine raises about a whole page: the page counts for nothing until they are resolved. */
 export const ENGINE_PAGE_KINDS: ReadonlySet<RecognitionProblemKind> = new Set(['fiducialsNotFound', 'qrUnreadable', 'blankPage']);
+/**
+ * Page problems that leave open whose page it is: a sheet of another homework, a blank page, a page of
+ * no known student or sheet page. While one is open the page is nobody's page of the homework it waits
+ * in (see studentPagesOf). The other page problems (unfound corners of a page whose QR was read, a
+ * re-scan of a counted page, a scope decision) doubt how the page counts, not whose it is.
+ */
+export const IDENTITY_PROBLEM_KINDS: ReadonlySet<RecognitionProblemKind> = new Set([
+  'otherHomework',
+  'blankPage',
+  'unknownStudent',
+  'qrUnreadable',
+]);
+/** What a missing-page item says when the server withdraws it: its student has no page of the homework left. */
+export const MISSING_PAGE_WITHDRAWN = '已撤销（该生已无本次作业的答题卡页）';
 
 type Recognition = typeof pageRecognitions.$inferSelect;
 type ReviewItemRow = typeof reviewItems.$inferSelect;
@@ -385,26 +399,48 @@ export async function settlePage(
 }
 
 /**
- * Raises a missing-page item for every page a student's sheet lacks, among the students with at least
- * one page of the homework counted or under review; resolves none (an arriving page does that).
- * Returns how many were raised.
+ * The pages of a homework that are surely its students' (of one student, when given), with the page
+ * number each is of: counted, or waiting in review for anything but an IDENTITY_PROBLEM_KINDS problem.
+ * A student with none handed nothing in, whatever else was scanned with their name on it.
  */
-export async function raiseMissingPages(tx: Db, context: HomeworkContext): Promise<number> {
-  const pageCountOf = (studentId: number) => sheetOfStudent(context, studentId).template?.pages.length ?? 0;
-  if (Math.max(context.template?.pages.length ?? 0, ...[...context.studentSheets.keys()].map(pageCountOf)) <= 1) return 0;
-  const present = await tx
+function studentPagesOf(tx: Db, homeworkId: number, studentId?: number) {
+  return tx
     .select({ id: pageRecognitions.id, studentId: pageRecognitions.studentId, pageNo: pageRecognitions.pageNo })
     .from(pageRecognitions)
     .innerJoin(scanPages, eq(scanPages.id, pageRecognitions.scanPageId))
     .where(
       and(
-        eq(pageRecognitions.homeworkId, context.homework.id),
-        isNotNull(pageRecognitions.studentId),
+        eq(pageRecognitions.homeworkId, homeworkId),
+        studentId === undefined ? isNotNull(pageRecognitions.studentId) : eq(pageRecognitions.studentId, studentId),
         isNotNull(pageRecognitions.pageNo),
         inArray(scanPages.status, ['recognised', 'review']),
+        notExists(
+          tx
+            .select({ id: reviewItems.id })
+            .from(reviewItems)
+            .where(
+              and(
+                eq(reviewItems.recognitionId, pageRecognitions.id),
+                eq(reviewItems.status, 'open'),
+                inArray(reviewItems.kind, [...IDENTITY_PROBLEM_KINDS]),
+              ),
+            ),
+        ),
       ),
     )
     .orderBy(pageRecognitions.id);
+}
+
+/**
+ * Raises a missing-page item for every page a student's sheet lacks, among the students with at least
+ * one page of the homework counted or under review as surely theirs (studentPagesOf); resolves none (an
+ * arriving page does that). An item the server withdrew (withdrawMissingPages) is raised again; one a
+ * person resolved never is. Returns how many were raised.
+ */
+export async function raiseMissingPages(tx: Db, context: HomeworkContext): Promise<number> {
+  const pageCountOf = (studentId: number) => sheetOfStudent(context, studentId).template?.pages.length ?? 0;
+  if (Math.max(context.template?.pages.length ?? 0, ...[...context.studentSheets.keys()].map(pageCountOf)) <= 1) return 0;
+  const present = await studentPagesOf(tx, context.homework.id);
   const byStudent = new Map<number, { recognitionId: number; pages: Set<number> }>();
   for (const row of present) {
     const entry = byStudent.get(row.studentId!) ?? { recognitionId: row.id, pages: new Set<number>() };
@@ -425,6 +461,47 @@ export async function raiseMissingPages(tx: Db, context: HomeworkContext): Promi
       })),
   );
   if (values.length === 0) return 0;
-  const created = await tx.insert(reviewItems).values(values).onConflictDoNothing().returning({ id: reviewItems.id });
+  const created = await tx
+    .insert(reviewItems)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [reviewItems.homeworkId, reviewItems.studentId, reviewItems.pageNo],
+      targetWhere: sql`kind = 'missingPage'`,
+      set: {
+        status: 'open',
+        resolution: null,
+        resolvedAt: null,
+        resolvedBy: null,
+        recognitionId: sql`excluded.recognition_id`,
+        detail: sql`excluded.detail`,
+      },
+      setWhere: and(eq(reviewItems.status, 'resolved'), eq(reviewItems.resolution, MISSING_PAGE_WITHDRAWN)),
+    })
+    .returning({ id: reviewItems.id });
   return created.length;
+}
+
+/**
+ * Withdraws the open missing-page items of a student in a homework once no page of theirs is left there
+ * (studentPagesOf): a page of theirs was discarded, or moved to another homework or student. Confirming
+ * such an item would score 0 a student who handed nothing in. Items a person resolved stay as they are.
+ * Run in the transaction that took the page away. Returns how many were withdrawn.
+ */
+export async function withdrawMissingPages(tx: Db, homeworkId: number | null, studentId: number | null): Promise<number> {
+  if (homeworkId === null || studentId === null) return 0;
+  const [left] = await studentPagesOf(tx, homeworkId, studentId).limit(1);
+  if (left) return 0;
+  const withdrawn = await tx
+    .update(reviewItems)
+    .set({ status: 'resolved', resolution: MISSING_PAGE_WITHDRAWN, resolvedAt: sql`now()` })
+    .where(
+      and(
+        eq(reviewItems.kind, 'missingPage'),
+        eq(reviewItems.status, 'open'),
+        eq(reviewItems.homeworkId, homeworkId),
+        eq(reviewItems.studentId, studentId),
+      ),
+    )
+    .returning({ id: reviewItems.id });
+  return withdrawn.length;
 }

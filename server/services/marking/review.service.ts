@@ -8,6 +8,9 @@
  *   homework its QR names), duplicate (this page replaces the counted one), missing page (score its
  *   questions 0), blank page (ignore it);
  * - discard: any page-level problem (the page leaves scores).
+ * A student left with no page of the homework (one discarded, moved, or handed to another student) has
+ * their open missing-page items withdrawn (withdrawMissingPages): who handed nothing in is absent, not
+ * short of pages.
  */
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -30,7 +33,7 @@ import { lockAnswers, rescoreAnswers } from './answer-scoring';
 import { type HomeworkContext, type MarkingContextLoader, pageQuestionNos, sheetOfStudent } from './marking-context';
 import type { ProgressNotifier } from './marking-progress';
 import { reviewItemsOf } from './review-scope';
-import { PAGE_PROBLEM_KINDS, QUESTION_PROBLEM_KINDS, settlePage, unapplyPage } from './page-settlement';
+import { PAGE_PROBLEM_KINDS, QUESTION_PROBLEM_KINDS, settlePage, unapplyPage, withdrawMissingPages } from './page-settlement';
 
 export const REVIEW_LIST_LIMIT = 1000;
 
@@ -195,11 +198,15 @@ export function createReviewService(deps: {
     return row;
   }
 
-  /** Hands the page back to the queue to be read with its (new) homework's template. */
+  /**
+   * Hands the page back to the queue to be read with its (new) homework's template. Until then it is
+   * nobody's page: its student may be left with none (withdrawMissingPages; raised again if it returns).
+   */
   async function requeue(tx: Db, rec: typeof pageRecognitions.$inferSelect) {
     if (rec.applied) await unapplyPage(tx, rec.id);
     await tx.update(pageRecognitions).set({ attempts: 0 }).where(eq(pageRecognitions.id, rec.id));
     await tx.update(scanPages).set({ status: 'stored' }).where(eq(scanPages.id, rec.scanPageId));
+    await withdrawMissingPages(tx, rec.homeworkId, rec.studentId);
   }
 
   async function discardPage(tx: Db, rec: typeof pageRecognitions.$inferSelect, userId: number, resolution: string) {
@@ -209,6 +216,8 @@ export function createReviewService(deps: {
       .update(reviewItems)
       .set({ status: 'resolved', resolution, resolvedBy: userId, resolvedAt: sql`now()` })
       .where(and(eq(reviewItems.recognitionId, rec.id), eq(reviewItems.status, 'open'), ne(reviewItems.kind, 'missingPage')));
+    // A student whose last page this was handed nothing in: their missing pages are no longer asked about.
+    await withdrawMissingPages(tx, rec.homeworkId, rec.studentId);
   }
 
   const service = {
@@ -277,6 +286,8 @@ export function createReviewService(deps: {
             requeued = true;
           } else {
             await settlePage(tx, rec.id, context);
+            // It may have been another student's page (a misread QR).
+            await withdrawMissingPages(tx, page.homeworkId, page.studentId);
           }
         });
       } else if (input.action === 'setAnswer') {
@@ -328,6 +339,7 @@ export function createReviewService(deps: {
               requeued = true;
             } else {
               await settlePage(tx, rec.id, qrContext);
+              await withdrawMissingPages(tx, page.homeworkId, page.studentId);
             }
           } else if (kind === 'duplicatePage') {
             const counted = await tx
