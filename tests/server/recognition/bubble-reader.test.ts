@@ -18,6 +18,7 @@ import {
   riseConfidence,
 } from '../../../server/services/recognition/bubble-reader';
 import { applyAffine, invertAffine } from '../../../server/services/recognition/affine-fit';
+import { rubberSmear } from '../../../server/services/recognition/rubbed-marks';
 import { decodeGrey, type GreyImage } from '../../../server/services/recognition/grey-image';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
 import { seededRandom } from '../../../src/shared/lib/simulated-scan';
@@ -476,7 +477,7 @@ describe('readObjective on generated pages of each hard kind', () => {
   });
 });
 
-describe('the printed outline seen inside an empty bubble (a photo near a curled edge)', () => {
+describe("one bubble drawn at 12 px/mm: the printed outline seen inside it (a photo near a curled edge), a rubber's streaks beside it", () => {
   // A 5 x 3.5 mm bubble drawn at 12 px/mm on paper 235 with toner 22: its printed outline 0.3 mm wide.
   const px = 12;
   const t = { a: px, b: 0, c: 0, d: px, e: 0, f: 0 };
@@ -542,6 +543,34 @@ describe('the printed outline seen inside an empty bubble (a photo near a curled
       22,
     );
     expect(isMarked(m, model) || bubbleConfidence(m, model) < LOW_CONFIDENCE).toBe(true);
+  });
+
+  it("measures a rubber's streaks run sideways out of a grey mark, and not a light fill's spill all round", () => {
+    const ring = (u: number, v: number, x: number) => outline(u, v, x, 0, 0);
+    const inside = (u: number, v: number, grow: number) => (u / (rx * grow)) ** 2 + (v / (ry * grow)) ** 2 <= 1;
+    // Half-erased grey with two of the rubber's streaks dragged 1 mm out past the outline on the left.
+    const streaked = measureBubble(
+      draw(
+        (u, v, x) =>
+          ring(u, v, x) ?? (inside(u, v, 1) ? 150 : u >= -3.5 && u <= 0 && Math.abs(Math.abs(v) - 0.4) <= 0.3 ? 185 : null),
+      ),
+      t,
+      inverse,
+      bubble,
+      22,
+    );
+    expect(streaked.sideSmear).toBeGreaterThanOrEqual(0.18);
+    expect(rubberSmear(streaked)).toBe(true);
+    // A light fill spilling 0.45 mm past the outline all round.
+    const spilt = measureBubble(
+      draw((u, v, x) => ring(u, v, x) ?? (inside(u, v, (rx + 0.45) / rx) ? 150 : null)),
+      t,
+      inverse,
+      bubble,
+      22,
+    );
+    expect(spilt.sideSmear).toBeLessThan(0.05);
+    expect(rubberSmear(spilt)).toBe(false);
   });
 
   it('still doubts faint pencil on a 1-bit scan: specks spread over the bubble, not along its edge', () => {

@@ -58,6 +58,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['faint1bitThreshold', 304, 17],
   ['faint1bitThreshold', 304, 19],
   ['streakVariety', 325, 15],
+  ['halfErasedTexture', 272, 2],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
