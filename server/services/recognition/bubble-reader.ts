@@ -1331,6 +1331,7 @@ export function readObjective(
   // A stroke that enters a bubble from one side and runs on straight well past it (a stray line that
   // ends inside the bubble, or whose crossing shows on one side only): read beside it; two such
   // strokes, or one too wide to leave out, are doubtful (stray-stroke.ts).
+  const strayEnds = new Set<Measured>();
   for (const { b, option } of all) {
     if (b.line || b.crossed || b.streak || b.ink < STREAK_CHECK_INK || b.ink >= SOLID_INK) continue;
     const p = at(option);
@@ -1343,6 +1344,11 @@ export function readObjective(
     const beside = measureBubble(img, p.t, p.inverse, option, black, entry.band);
     if (beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
     else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) readBesideLine(b, beside, entry.band);
+    // A band followed on a slant down a wide stroke misses its end: ink inside that is one straight stroke,
+    // nothing beside a band along its own axis, is that end (or a tick's long arm alone), for a person (held-out
+    // strayVariety-342 q15: a 1 mm stroke from above ending in D, its band 21 degrees off, read as a tick at 1),
+    // whatever it is read as.
+    else if (oneStrokeInside(img, b, option, black, p)) strayEnds.add(b);
     // Otherwise ink of its own lies beside the stroke (a checkmark's other arm, a fill): the bubble is read whole.
   }
   // A ring drawn around an option: ink on the paper all round a clean bubble (ring-mark.ts). The
@@ -1547,6 +1553,7 @@ export function readObjective(
         const lone = alone(b) && !separatedFromLightMarks(b.fill - model.emptyFill.level, answerRises);
         return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1, lone ? LONE_GREY_CONFIDENCE : 1);
       }
+      if (strayEnds.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
       if (straight.has(b) || unproven.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
@@ -1654,8 +1661,7 @@ function bandMissedOneStroke(
   // A band that takes nothing of the inside (laid off the line by its end) explains none of its ink.
   const missedWhole = beside.hidden <= 0;
   if (!missedWhole && b.ink - beside.ink * (1 - beside.hidden) >= BAND_INK_SHARE * beside.hidden) return false;
-  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black);
-  const axis = inkAxisBand(ink, LINE_MARGIN_PX, LINE_MAX_HALF_MM * p.pxPerMm);
+  const axis = insideInkAxis(img, b, option, black, p);
   if (axis === null || (!missedWhole && axis.half - LINE_MARGIN_PX < WIDE_STROKE_HALF_MM * p.pxPerMm)) return false;
   const along = measureBubble(img, p.t, p.inverse, option, black, axis);
   // One stroke fills its band: the ink it takes is most of the band's pixels (a checkmark's two thin
@@ -1663,6 +1669,30 @@ function bandMissedOneStroke(
   if (along.ink >= STREAK_CHECK_INK) return false;
   // Missed whole: one narrow stroke inside that leaves nothing beside it is the line itself.
   return missedWhole || b.ink >= STROKE_FILLS_BAND * along.hidden;
+}
+
+/** A band along the principal axis of the ink inside a bubble, no wider than a line (line-refit.ts), or null. */
+function insideInkAxis(
+  img: GreyImage,
+  b: Measured,
+  option: Bubble,
+  black: number,
+  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+): Band | null {
+  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black);
+  return inkAxisBand(ink, LINE_MARGIN_PX, LINE_MAX_HALF_MM * p.pxPerMm);
+}
+
+/** Whether a bubble's ink is one straight stroke: nothing is left beside a band along its axis (`insideInkAxis`). */
+function oneStrokeInside(
+  img: GreyImage,
+  b: Measured,
+  option: Bubble,
+  black: number,
+  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+): boolean {
+  const axis = insideInkAxis(img, b, option, black, p);
+  return axis !== null && measureBubble(img, p.t, p.inverse, option, black, axis).ink < STREAK_CHECK_INK;
 }
 
 /** A bubble read beside a line across it (`band`): its darkness is what `beside` measured there. */

@@ -59,6 +59,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['faint1bitThreshold', 304, 19],
   ['streakVariety', 325, 15],
   ['halfErasedTexture', 272, 2],
+  ['strayVariety', 342, 15],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
