@@ -378,18 +378,7 @@ export async function settlePage(
     .set({ studentId, pageNo })
     .where(and(eq(reviewItems.recognitionId, rec.id), eq(reviewItems.status, 'open')));
   // The page a missing-page item waited for has arrived.
-  await tx
-    .update(reviewItems)
-    .set({ status: 'resolved', resolution: '已补扫', resolvedAt: sql`now()` })
-    .where(
-      and(
-        eq(reviewItems.kind, 'missingPage'),
-        eq(reviewItems.status, 'open'),
-        eq(reviewItems.homeworkId, homeworkId),
-        eq(reviewItems.studentId, studentId),
-        eq(reviewItems.pageNo, pageNo),
-      ),
-    );
+  await resolveMissingPages(tx, homeworkId, studentId, '已补扫', pageNo);
   const status: ScanPageStatus = items.some((item) => item.status === 'open') ? 'review' : 'recognised';
   await tx.update(scanPages).set({ status }).where(eq(scanPages.id, rec.scanPageId));
   if (calibrate && reading.calibration) {
@@ -491,17 +480,29 @@ export async function withdrawMissingPages(tx: Db, homeworkId: number | null, st
   if (homeworkId === null || studentId === null) return 0;
   const [left] = await studentPagesOf(tx, homeworkId, studentId).limit(1);
   if (left) return 0;
-  const withdrawn = await tx
+  return resolveMissingPages(tx, homeworkId, studentId, MISSING_PAGE_WITHDRAWN);
+}
+
+/** Resolves a student's open missing-page items of a homework (of one page, when given) by the server. Returns how many. */
+async function resolveMissingPages(
+  tx: Db,
+  homeworkId: number,
+  studentId: number,
+  resolution: string,
+  pageNo?: number,
+): Promise<number> {
+  const resolved = await tx
     .update(reviewItems)
-    .set({ status: 'resolved', resolution: MISSING_PAGE_WITHDRAWN, resolvedAt: sql`now()` })
+    .set({ status: 'resolved', resolution, resolvedAt: sql`now()` })
     .where(
       and(
         eq(reviewItems.kind, 'missingPage'),
         eq(reviewItems.status, 'open'),
         eq(reviewItems.homeworkId, homeworkId),
         eq(reviewItems.studentId, studentId),
+        pageNo === undefined ? undefined : eq(reviewItems.pageNo, pageNo),
       ),
     )
     .returning({ id: reviewItems.id });
-  return withdrawn.length;
+  return resolved.length;
 }

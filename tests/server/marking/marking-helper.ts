@@ -13,6 +13,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { AnswerSheetTemplate, SheetQrPayload } from '../../../src/shared/contract/answer-sheet';
+import { type ReviewItem, reviewItemSchema } from '../../../src/shared/contract/marking';
 import type {
   ObjectiveReading,
   PageCalibration,
@@ -228,6 +229,18 @@ export function data<T = unknown>(response: LightMyRequestResponse): T {
 }
 
 /** Another teacher of the demo school (or of `orgId`), logged in. */
+/** The review items of a homework as the teacher's review list shows them (open or resolved). */
+export async function reviewItemsFor(
+  caller: Caller,
+  homeworkId: number,
+  status: 'open' | 'resolved' = 'open',
+): Promise<ReviewItem[]> {
+  const items = data<unknown[]>(
+    await caller({ method: 'GET', url: `/api/marking/homework/${homeworkId}/review?status=${status}` }),
+  );
+  return items.map((item) => reviewItemSchema.parse(item));
+}
+
 export async function addTeacher(app: FastifyInstance, username: string, nickname: string, orgId: number): Promise<Caller> {
   const db = app.database.db;
   const [user] = await db

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerSheetTemplateSchema } from '../../../src/shared/contract/answer-sheet';
-import { type ReviewItem, reviewBulkResultSchema, reviewItemSchema } from '../../../src/shared/contract/marking';
+import { reviewBulkResultSchema } from '../../../src/shared/contract/marking';
 import { reviewItems } from '../../../server/db/schema';
 import {
   type Caller,
@@ -15,6 +15,7 @@ import {
   FakeEngine,
   type MarkingApp,
   markingSchool,
+  reviewItemsFor,
   scanAndRecognise,
   type scanSheets,
   sheetOf,
@@ -41,12 +42,7 @@ describe('missing sheet pages', () => {
   const scan = (homeworkId: number | null, sheets: Parameters<typeof scanSheets>[4]) =>
     scanAndRecognise(app(), engine, teacher.token, homeworkId, sheets);
 
-  async function reviewOf(homeworkId: number, status: 'open' | 'resolved' = 'open'): Promise<ReviewItem[]> {
-    const items = data<unknown[]>(
-      await teacher({ method: 'GET', url: `/api/marking/homework/${homeworkId}/review?status=${status}` }),
-    );
-    return items.map((item) => reviewItemSchema.parse(item));
-  }
+  const reviewOf = (homeworkId: number, status: 'open' | 'resolved' = 'open') => reviewItemsFor(teacher, homeworkId, status);
 
   const resolve = (itemId: number, payload: object) =>
     teacher({ method: 'POST', url: `/api/marking/review/${itemId}/resolve`, payload });

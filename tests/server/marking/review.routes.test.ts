@@ -22,6 +22,7 @@ import {
   FakeEngine,
   type MarkingApp,
   markingSchool,
+  reviewItemsFor,
   markNext,
   scanAndRecognise,
   type scanSheets,
@@ -47,12 +48,7 @@ describe('review endpoints', () => {
   const scan = (homeworkId: number | null, sheets: Parameters<typeof scanSheets>[4]) =>
     scanAndRecognise(app(), engine, teacher.token, homeworkId, sheets);
 
-  async function reviewOf(homeworkId: number, status: 'open' | 'resolved' = 'open'): Promise<ReviewItem[]> {
-    const items = data<unknown[]>(
-      await teacher({ method: 'GET', url: `/api/marking/homework/${homeworkId}/review?status=${status}` }),
-    );
-    return items.map((item) => reviewItemSchema.parse(item));
-  }
+  const reviewOf = (homeworkId: number, status: 'open' | 'resolved' = 'open') => reviewItemsFor(teacher, homeworkId, status);
 
   function resolve(itemId: number, payload: unknown, caller: Caller | typeof other.call = teacher) {
     return caller({ method: 'POST', url: `/api/marking/review/${itemId}/resolve`, payload: payload as object });
