@@ -1636,6 +1636,9 @@ export function readObjective(
   };
 }
 
+/** Where a bubble lies on the image: template mm to pixels, back, and pixels per mm there. */
+type Placement = { t: AffineTransform; inverse: AffineTransform; pxPerMm: number };
+
 /**
  * Whether the band a line across a bubble was left out with missed it, and the ink inside is one
  * straight stroke: the band took nothing of the inside (laid off the line by the line's end:
@@ -1655,7 +1658,7 @@ function bandMissedOneStroke(
   beside: BubbleMeasure,
   option: Bubble,
   black: number,
-  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+  p: Placement,
 ): boolean {
   if (beside.ink < STREAK_CHECK_INK) return false;
   // A band that takes nothing of the inside (laid off the line by its end) explains none of its ink.
@@ -1672,25 +1675,13 @@ function bandMissedOneStroke(
 }
 
 /** A band along the principal axis of the ink inside a bubble, no wider than a line (line-refit.ts), or null. */
-function insideInkAxis(
-  img: GreyImage,
-  b: Measured,
-  option: Bubble,
-  black: number,
-  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
-): Band | null {
+function insideInkAxis(img: GreyImage, b: Measured, option: Bubble, black: number, p: Placement): Band | null {
   const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black);
   return inkAxisBand(ink, LINE_MARGIN_PX, LINE_MAX_HALF_MM * p.pxPerMm);
 }
 
 /** Whether a bubble's ink is one straight stroke: nothing is left beside a band along its axis (`insideInkAxis`). */
-function oneStrokeInside(
-  img: GreyImage,
-  b: Measured,
-  option: Bubble,
-  black: number,
-  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
-): boolean {
+function oneStrokeInside(img: GreyImage, b: Measured, option: Bubble, black: number, p: Placement): boolean {
   const axis = insideInkAxis(img, b, option, black, p);
   return axis !== null && measureBubble(img, p.t, p.inverse, option, black, axis).ink < STREAK_CHECK_INK;
 }
@@ -1709,14 +1700,7 @@ function readBesideLine(b: Measured, beside: BubbleMeasure, band: Band): void {
  * band a bubble was read beside (a line's or a streak's), its pixels and the strokes crossing the ring
  * on it left out.
  */
-function strokeRunningOut(
-  img: GreyImage,
-  b: Measured,
-  option: Bubble,
-  black: number,
-  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
-  skip?: Band,
-): boolean {
+function strokeRunningOut(img: GreyImage, b: Measured, option: Bubble, black: number, p: Placement, skip?: Band): boolean {
   if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, skip) < DOT_MAX_RUN_OUT_MM)
     return false;
   const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter(
@@ -1747,7 +1731,7 @@ function strokeMarks(
   model: PageModel,
   black: number,
   context: StrokeContext,
-  at: (option: Bubble) => { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
+  at: (option: Bubble) => Placement,
 ): { strokes: Map<Measured, number>; straight: Set<Measured>; unproven: Set<Measured> } {
   const strokes = new Map<Measured, number>();
   const straight = new Set<Measured>();

@@ -17,7 +17,6 @@ import {
   type AnalysisOverview,
   type HomeworkAnalysis,
 } from '../../../src/shared/contract/analysis';
-import { reviewItemSchema, type ReviewItem } from '../../../src/shared/contract/marking';
 import {
   type Caller,
   callerFor,
@@ -26,6 +25,7 @@ import {
   data,
   FakeEngine,
   type MarkingApp,
+  reviewItemsFor,
   scanSheets,
   sheetOf,
   type TestHomework,
@@ -192,9 +192,7 @@ describe('analysis pre-aggregates follow the final marks', () => {
     // An open review item holds the student back (阅卷中): not a participant, not a 0.
     expect(view.summary.participation.participants).toBe(3);
     expect(view.students.find((s) => s.studentId === student.id)!.status).toBe('marking');
-    const items = data<unknown[]>(await teacher({ method: 'GET', url: `/api/marking/homework/${hw.id}/review?status=open` })).map(
-      (item) => reviewItemSchema.parse(item),
-    ) as ReviewItem[];
+    const items = await reviewItemsFor(teacher, hw.id);
     const item = items.find((i) => i.student?.id === student.id && i.questionNo === 1)!;
     data(
       await teacher({

@@ -228,7 +228,6 @@ export function data<T = unknown>(response: LightMyRequestResponse): T {
   return response.json().data as T;
 }
 
-/** Another teacher of the demo school (or of `orgId`), logged in. */
 /** The review items of a homework as the teacher's review list shows them (open or resolved). */
 export async function reviewItemsFor(
   caller: Caller,
@@ -241,6 +240,7 @@ export async function reviewItemsFor(
   return items.map((item) => reviewItemSchema.parse(item));
 }
 
+/** Another teacher of the demo school (or of `orgId`), logged in. */
 export async function addTeacher(app: FastifyInstance, username: string, nickname: string, orgId: number): Promise<Caller> {
   const db = app.database.db;
   const [user] = await db
