@@ -122,10 +122,113 @@ function findInCorner(img: GreyImage, frame: PageFrame, corner: FiducialCorner):
   const between = (white + percentile(hist, 0.01)) / 2;
   const window: SearchWindow = { corner, x0, y0, w, h, step, sidePx, ex, ey, r };
   for (const threshold of between > half ? [half, between] : [half]) {
-    const found = fiducialAt(img, window, threshold);
+    const repaired = repairedStreaks(img, window, threshold);
+    const found = repaired ? fiducialBesideStreaks(repaired, window, threshold) : fiducialAt(img, window, threshold);
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * The fiducial of a window crossed by scanner streaks, or null: looked for with the streaks' columns
+ * repaired (`repairedStreaks`). A dark streak down the square's column would join it to a line the
+ * length of the window, which no square's size fits; one beside it would pull its centre. A square a
+ * streak ran along the side of comes out shaved: its centre is put half its height (which a vertical
+ * streak leaves whole) from its other side.
+ */
+function fiducialBesideStreaks(
+  repaired: { img: GreyImage; runs: [number, number][] },
+  window: SearchWindow,
+  threshold: number,
+): FoundFiducial | null {
+  const found = fiducialAt(repaired.img, window, threshold);
+  if (!found || found.cut) return found;
+  const half = found.sidePx * 0.66;
+  const box = { x0: found.x - half, y0: found.y - half, x1: found.x + half, y1: found.y + half };
+  // Ink per row is the square's width the streak left; ink per column its whole height.
+  const { rows, columns } = boxInk(repaired.img, box, threshold);
+  const [width, height] = [typicalMass(rows), typicalMass(columns)];
+  if (height - width < SHAVED_PX) return found;
+  const touches = (edge: number) => repaired.runs.some(([from, to]) => edge >= from - SHAVED_PX && edge <= to + SHAVED_PX);
+  const onRight = touches(found.x + width / 2);
+  if (onRight === touches(found.x - width / 2)) return found;
+  return { ...found, x: found.x + ((onRight ? 1 : -1) * (height - width)) / 2, sidePx: height, cut: true };
+}
+
+/** A square narrower than it is high by this many pixels, beside a streak, was shaved by it. */
+const SHAVED_PX = 1.5;
+
+/** A column darker than its threshold over this share of a search window's height is a scanner streak. */
+const STREAK_COLUMN_SHARE = 0.9;
+
+/**
+ * A copy of the image whose scanner streaks in a search window are repaired, with the window columns
+ * they cover (inclusive runs), or null when no column of the window is one. A streak column is dark
+ * (under the soft top of `threshold`, `inkWeight`) down nearly the whole window, which a fiducial, 8 mm
+ * of a window of 52, never is. Each row of a run takes the brighter of the pixels just outside it: ink
+ * only where ink lies on both sides (a square the streak ran through), paper elsewhere.
+ */
+function repairedStreaks(
+  img: GreyImage,
+  window: SearchWindow,
+  threshold: number,
+): { img: GreyImage; runs: [number, number][] } | null {
+  const { x0, y0, w, h, step } = window;
+  const x1 = x0 + w * step;
+  const y1 = y0 + h * step;
+  const dark = threshold * 1.35;
+  const runs: [number, number][] = [];
+  for (let x = x0; x < x1; x += 1) {
+    let count = 0;
+    for (let y = y0; y < y1; y += step) if (img.data[y * img.width + x]! < dark) count += 1;
+    if (count < STREAK_COLUMN_SHARE * h) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === x - 1) last[1] = x;
+    else runs.push([x, x]);
+  }
+  if (runs.length === 0) return null;
+  const data = img.data.slice();
+  for (const [from, to] of runs) {
+    for (let y = y0; y < y1; y += 1) {
+      const row = y * img.width;
+      const left = from > 0 ? data[row + from - 1]! : 255;
+      const right = to < img.width - 1 ? data[row + to + 1]! : 255;
+      data.fill(Math.max(left, right), row + from, row + to + 1);
+    }
+  }
+  return { img: { data, width: img.width, height: img.height }, runs };
+}
+
+/** Box bounds clipped to the image, with the ink (`inkWeight`) per row and column and its centroid sums. */
+function boxInk(img: GreyImage, box: { x0: number; y0: number; x1: number; y1: number }, threshold: number) {
+  const x0 = Math.max(0, Math.floor(box.x0));
+  const y0 = Math.max(0, Math.floor(box.y0));
+  const x1 = Math.min(img.width, Math.ceil(box.x1));
+  const y1 = Math.min(img.height, Math.ceil(box.y1));
+  const rows = new Float64Array(y1 - y0);
+  const columns = new Float64Array(x1 - x0);
+  let sum = 0;
+  let sumX = 0;
+  let sumY = 0;
+  for (let y = y0; y < y1; y += 1) {
+    const row = y * img.width;
+    for (let x = x0; x < x1; x += 1) {
+      const weight = inkWeight(img.data[row + x]!, threshold);
+      rows[y - y0]! += weight;
+      columns[x - x0]! += weight;
+      sum += weight;
+      sumX += weight * x;
+      sumY += weight * y;
+    }
+  }
+  return { x0, y0, x1, y1, rows, columns, sum, sumX, sumY };
+}
+
+/** The median of the masses over half the largest: the ink across a square's full lines. */
+function typicalMass(masses: Float64Array): number {
+  const max = Math.max(...masses);
+  const solid = [...masses].filter((m) => m > 0.5 * max).sort((p, q) => p - q);
+  return solid[Math.floor(solid.length / 2)] ?? 0;
 }
 
 /** The search window of one corner: its pixels (sampled every `step`), the nominal square and where it should be. */
@@ -212,22 +315,7 @@ function inkWeight(v: number, threshold: number): number {
 function refine(img: GreyImage, corner: FiducialCorner, cx: number, cy: number, side: number, threshold: number): FoundFiducial {
   // Half a side plus room for a few degrees of rotation; the sheet's content starts further out.
   const half = side * 0.66;
-  const x0 = Math.max(0, Math.floor(cx - half));
-  const y0 = Math.max(0, Math.floor(cy - half));
-  const x1 = Math.min(img.width, Math.ceil(cx + half));
-  const y1 = Math.min(img.height, Math.ceil(cy + half));
-  let sum = 0;
-  let sumX = 0;
-  let sumY = 0;
-  for (let y = y0; y < y1; y += 1) {
-    const row = y * img.width;
-    for (let x = x0; x < x1; x += 1) {
-      const weight = inkWeight(img.data[row + x]!, threshold);
-      sum += weight;
-      sumX += weight * x;
-      sumY += weight * y;
-    }
-  }
+  const { sum, sumX, sumY } = boxInk(img, { x0: cx - half, y0: cy - half, x1: cx + half, y1: cy + half }, threshold);
   const x = sum > 0 ? sumX / sum : cx;
   const y = sum > 0 ? sumY / sum : cy;
   return { corner, x, y, sidePx: Math.sqrt(sum), black: insideLevel(img, x, y, side), cut: false };
@@ -252,34 +340,10 @@ function refineCut(
   nominalSide: number,
   threshold: number,
 ): FoundFiducial {
-  const x0 = Math.max(0, Math.floor(box.x0));
-  const y0 = Math.max(0, Math.floor(box.y0));
-  const x1 = Math.min(img.width, Math.ceil(box.x1));
-  const y1 = Math.min(img.height, Math.ceil(box.y1));
-  const rows = new Float64Array(y1 - y0);
-  const columns = new Float64Array(x1 - x0);
-  let sum = 0;
-  let sumX = 0;
-  let sumY = 0;
-  for (let y = y0; y < y1; y += 1) {
-    const row = y * img.width;
-    for (let x = x0; x < x1; x += 1) {
-      const weight = inkWeight(img.data[row + x]!, threshold);
-      rows[y - y0]! += weight;
-      columns[x - x0]! += weight;
-      sum += weight;
-      sumX += weight * x;
-      sumY += weight * y;
-    }
-  }
-  const typical = (masses: Float64Array) => {
-    const max = Math.max(...masses);
-    const solid = [...masses].filter((m) => m > 0.5 * max).sort((p, q) => p - q);
-    return solid[Math.floor(solid.length / 2)] ?? 0;
-  };
+  const { x0, y0, x1, y1, rows, columns, sum, sumX, sumY } = boxInk(img, box, threshold);
   // Ink per row is the visible width; ink per column the visible height.
-  const visibleWidth = typical(rows);
-  const visibleHeight = typical(columns);
+  const visibleWidth = typicalMass(rows);
+  const visibleHeight = typicalMass(columns);
   const side = !cut.x ? visibleWidth : !cut.y ? visibleHeight : nominalSide;
   const along = (edge: 'low' | 'high' | null, centroid: number, visible: number, size: number) =>
     edge === 'low' ? -0.5 + visible - side / 2 : edge === 'high' ? size - 0.5 - visible + side / 2 : centroid;

@@ -9,9 +9,20 @@ import { renderSyntheticSheet, sheetFixture, standardSpec, type Degradation } fr
 const fixture = sheetFixture(standardSpec());
 const page = fixture.template.pages[0]!;
 
-async function found(degrade: Degradation, cover: ('tl' | 'tr' | 'bl' | 'br')[] = []) {
+type Streak = { from: number; width: number; grey: number };
+
+/**
+ * The fiducials found on a rendered sheet; `streak` paints a scanner streak down the whole page, its
+ * columns given from the centre of the top-left fiducial.
+ */
+async function found(degrade: Degradation, cover: ('tl' | 'tr' | 'bl' | 'br')[] = [], streak?: Streak) {
   const sheet = await renderSyntheticSheet(fixture, { seed: 3, degrade, cover });
   const img = await decodeGrey(sheet.jpeg);
+  if (streak) {
+    const tl = page.fiducials.find((f) => f.corner === 'tl')!;
+    const x0 = Math.round(applyAffine(sheet.transform, tl.xMm, tl.yMm).x + streak.from);
+    for (let y = 0; y < img.height; y += 1) img.data.fill(streak.grey, y * img.width + x0, y * img.width + x0 + streak.width);
+  }
   return { sheet, fiducials: findFiducials(img, guessFrame(img.width, img.height)) };
 }
 
@@ -60,6 +71,20 @@ describe('findFiducials', () => {
     expect(e).toHaveLength(4);
     expect(e.filter((x) => x.cut).length).toBeGreaterThanOrEqual(2);
     for (const x of e) expect(x.px, x.corner).toBeLessThan(x.cut ? 4 : 0.5);
+  });
+
+  // The square's side is 94.5 px.
+  it.each<[string, Streak]>([
+    ['through its middle', { from: -6, width: 12, grey: 60 }],
+    ['along its right side', { from: 37, width: 25, grey: 40 }],
+    ['along its left side, just touching it', { from: -66, width: 20, grey: 90 }],
+    ['over a quarter of it', { from: 24, width: 8, grey: 20 }],
+    ['a few pixels beside it', { from: 55, width: 10, grey: 50 }],
+  ])('finds a square a dark scanner streak runs down %s, to within a pixel', async (_, streak) => {
+    const result = await found({ rotationDeg: 0.4 }, [], streak);
+    const e = errors(result);
+    expect(e.map((x) => x.corner)).toEqual(['tl', 'tr', 'bl', 'br']);
+    for (const x of e) expect(x.px, x.corner).toBeLessThan(1);
   });
 
   it('leaves out a corner whose square is covered', async () => {
