@@ -160,12 +160,13 @@ const SHAVED_PX = 1.5;
 
 /** A column darker than its threshold over this share of a search window's height is a scanner streak. */
 const STREAK_COLUMN_SHARE = 0.9;
+/** Streaks cover at most this share of a search window's columns. */
+const STREAK_MAX_SHARE = 0.25;
 
 /**
  * A copy of the image whose scanner streaks in a search window are repaired, with the window columns
- * they cover (inclusive runs), or null when no column of the window is one. A streak column is dark
- * (under the soft top of `threshold`, `inkWeight`) down nearly the whole window, which a fiducial, 8 mm
- * of a window of 52, never is. Each row of a run takes the brighter of the pixels just outside it: ink
+ * they cover (inclusive runs), or null when no column of the window is one. A streak column is darker
+ * than `threshold` down nearly the whole window, which a fiducial, 8 mm of a window of 52, never is. Each row of a run takes the brighter of the pixels just outside it: ink
  * only where ink lies on both sides (a square the streak ran through), paper elsewhere.
  */
 function repairedStreaks(
@@ -176,17 +177,19 @@ function repairedStreaks(
   const { x0, y0, w, h, step } = window;
   const x1 = x0 + w * step;
   const y1 = y0 + h * step;
-  const dark = threshold * 1.35;
   const runs: [number, number][] = [];
+  let columns = 0;
   for (let x = x0; x < x1; x += 1) {
     let count = 0;
-    for (let y = y0; y < y1; y += step) if (img.data[y * img.width + x]! < dark) count += 1;
+    for (let y = y0; y < y1; y += step) if (img.data[y * img.width + x]! < threshold) count += 1;
     if (count < STREAK_COLUMN_SHARE * h) continue;
+    columns += 1;
     const last = runs[runs.length - 1];
     if (last && last[1] === x - 1) last[1] = x;
     else runs.push([x, x]);
   }
-  if (runs.length === 0) return null;
+  // Dark over most of the window is no streak: a threshold above the paper (a scan of low contrast).
+  if (runs.length === 0 || columns > STREAK_MAX_SHARE * w * step) return null;
   const data = img.data.slice();
   for (const [from, to] of runs) {
     for (let y = y0; y < y1; y += 1) {

@@ -73,6 +73,13 @@ describe('findFiducials', () => {
     for (const x of e) expect(x.px, x.corner).toBeLessThan(x.cut ? 4 : 0.5);
   });
 
+  it('finds all four on a scan of low contrast (toner 120 on paper 219), where no column is a streak', async () => {
+    const result = await found({ rotationDeg: 0.3, paper: 219, toner: 120 });
+    const e = errors(result);
+    expect(e.map((x) => x.corner)).toEqual(['tl', 'tr', 'bl', 'br']);
+    for (const x of e) expect(x.px, x.corner).toBeLessThan(1);
+  });
+
   // The square's side is 94.5 px.
   it.each<[string, Streak]>([
     ['through its middle', { from: -6, width: 12, grey: 60 }],
