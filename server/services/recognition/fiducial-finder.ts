@@ -177,12 +177,16 @@ function repairedStreaks(
   const { x0, y0, w, h, step } = window;
   const x1 = x0 + w * step;
   const y1 = y0 + h * step;
+  // Counted row by row: the image is stored so.
+  const counts = new Uint16Array(x1 - x0);
+  for (let y = y0; y < y1; y += step) {
+    const row = y * img.width;
+    for (let x = x0; x < x1; x += 1) if (img.data[row + x]! < threshold) counts[x - x0]! += 1;
+  }
   const runs: [number, number][] = [];
   let columns = 0;
   for (let x = x0; x < x1; x += 1) {
-    let count = 0;
-    for (let y = y0; y < y1; y += step) if (img.data[y * img.width + x]! < threshold) count += 1;
-    if (count < STREAK_COLUMN_SHARE * h) continue;
+    if (counts[x - x0]! < STREAK_COLUMN_SHARE * h) continue;
     columns += 1;
     const last = runs[runs.length - 1];
     if (last && last[1] === x - 1) last[1] = x;
