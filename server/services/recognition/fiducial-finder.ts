@@ -166,8 +166,10 @@ const STREAK_MAX_SHARE = 0.25;
 /**
  * A copy of the image whose scanner streaks in a search window are repaired, with the window columns
  * they cover (inclusive runs), or null when no column of the window is one. A streak column is darker
- * than `threshold` down nearly the whole window, which a fiducial, 8 mm of a window of 52, never is. Each row of a run takes the brighter of the pixels just outside it: ink
- * only where ink lies on both sides (a square the streak ran through), paper elsewhere.
+ * than `threshold` down nearly the whole window, which a fiducial, 8 mm of a window of 52, never is.
+ * Each row of a run takes the brighter of the pixels just outside it: ink only where ink lies on both
+ * sides (a square the streak ran through), paper elsewhere. Vertical streaks only: a sheet-fed
+ * scanner's sensor line draws them down the page.
  */
 function repairedStreaks(
   img: GreyImage,
