@@ -888,8 +888,8 @@ export function findStreaks(crossings: readonly { x: number; width: number }[], 
 }
 
 /**
- * Image columns between x0 and x1 that are dark (below `below`) over nearly all of `spanPx` rows
- * centred on y: a streak of the scanner's glass. Returns them as bands [from, to].
+ * Image columns between x0 and x1 that are dark (below `below`) over `share` (nearly all) of `spanPx`
+ * rows centred on y: a streak of the scanner's glass. Returns them as bands [from, to].
  */
 export function darkColumns(
   img: GreyImage,
@@ -898,6 +898,7 @@ export function darkColumns(
   y: number,
   spanPx: number,
   below: number,
+  share = STREAK_SHARE,
 ): [number, number][] {
   const top = Math.max(0, Math.round(y - spanPx / 2));
   const bottom = Math.min(img.height - 1, Math.round(y + spanPx / 2));
@@ -910,7 +911,7 @@ export function darkColumns(
       seen += 1;
       if ((img.data[row * img.width + x] as number) < below) dark += 1;
     }
-    if (seen < 20 || dark < STREAK_SHARE * seen) continue;
+    if (seen < 20 || dark < share * seen) continue;
     const last = bands.at(-1);
     if (last && last[1] === x - 1) last[1] = x;
     else bands.push([x, x]);

@@ -6,6 +6,7 @@
  * left. Corners are the image's own; which template corner each is depends on the page's
  * orientation, decided later from the QR. Knows nothing of templates beyond the frame.
  */
+import { darkColumns } from './bubble-reader';
 import { histogram, percentile, type GreyImage } from './grey-image';
 import type { FiducialCorner } from '../../../src/shared/contract/answer-sheet';
 import { FIDUCIAL_CORNERS, type PageFrame } from './sheet-frame';
@@ -179,21 +180,8 @@ function repairedStreaks(
   const { x0, y0, w, h, step } = window;
   const x1 = x0 + w * step;
   const y1 = y0 + h * step;
-  // Counted row by row: the image is stored so.
-  const counts = new Uint16Array(x1 - x0);
-  for (let y = y0; y < y1; y += step) {
-    const row = y * img.width;
-    for (let x = x0; x < x1; x += 1) if (img.data[row + x]! < threshold) counts[x - x0]! += 1;
-  }
-  const runs: [number, number][] = [];
-  let columns = 0;
-  for (let x = x0; x < x1; x += 1) {
-    if (counts[x - x0]! < STREAK_COLUMN_SHARE * h) continue;
-    columns += 1;
-    const last = runs[runs.length - 1];
-    if (last && last[1] === x - 1) last[1] = x;
-    else runs.push([x, x]);
-  }
+  const runs = darkColumns(img, x0, x1 - 1, (y0 + y1) / 2, y1 - y0, threshold, STREAK_COLUMN_SHARE);
+  const columns = runs.reduce((n, [from, to]) => n + to - from + 1, 0);
   // Dark over most of the window is no streak: a threshold above the paper (a scan of low contrast).
   if (runs.length === 0 || columns > STREAK_MAX_SHARE * w * step) return null;
   const data = img.data.slice();
