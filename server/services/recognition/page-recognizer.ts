@@ -20,7 +20,7 @@ import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey 
 import { registeredPlacement } from './outline-registration';
 import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
-import { qrStreaksCleared } from './qr-streaks';
+import { qrStreaksCleared, qrTonerOnly } from './qr-repair';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
 import { median } from './sample-stats';
@@ -154,11 +154,18 @@ async function readQrAndOrientation(
       if (read) return { text: read.text, rotation, corners: read.corners };
     }
   }
-  // A scanner streak through the symbol: read again with it painted over (qr-streaks.ts).
-  for (const rotation of order) {
-    const cleared = qrStreaksCleared(img, qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM));
-    const read = cleared && (await readQrAt(cleared, fits[rotation], frame, QR_CROP_MARGIN_MM, 1));
-    if (read) return { text: read.text, rotation, corners: read.corners };
+  // A scanner streak through the symbol, then a pencil line across it: read again with it redrawn
+  // (qr-repair.ts), at every size the later attempts try (held-out streakVariety-441: a redrawn symbol
+  // read at one size only).
+  for (const repair of [qrStreaksCleared, qrTonerOnly]) {
+    for (const rotation of order) {
+      const repaired = repair(img, qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM));
+      if (!repaired) continue;
+      for (const attempt of QR_ATTEMPTS.slice(1)) {
+        const read = await readQrAt(repaired, fits[rotation], frame, QR_CROP_MARGIN_MM, attempt);
+        if (read) return { text: read.text, rotation, corners: read.corners };
+      }
+    }
   }
   const [first, second] = order as [Orientation, Orientation];
   const clear = density[first] > 0.2 && density[first] > 2 * density[second];

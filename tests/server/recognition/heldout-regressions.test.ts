@@ -64,6 +64,13 @@ const CASES: [HeldoutKind, number, number][] = [
   ['halfErasedTexture', 418, 16],
 ];
 
+/** Held-out pages whose QR was once not read (a streak or a stray line across it): each must now be filed by its QR. */
+const QR_CASES: [HeldoutKind, number][] = [
+  ['lightStreaks', 432],
+  ['streakVariety', 441],
+  ['strayVariety', 455],
+];
+
 const fixture = sheetFixture(standardSpec(4101, 'A4'));
 const key = (labels: readonly string[]) => [...labels].sort().join('');
 
@@ -76,5 +83,15 @@ describe('held-out sheets once scored wrongly without review', () => {
     const read = reading.objective.find((o) => o.questionNo === questionNo);
     const right = read !== undefined && key(read.marked) === key(sheet.expected.get(questionNo) ?? []);
     expect(right || heldBackForReview(reading, layout, layout.type)).toBe(true);
+  });
+});
+
+describe('held-out pages whose QR a streak or a stray line once hid', () => {
+  it.each(QR_CASES)('%s-%i is filed by its QR', async (kind, index) => {
+    const seed = 70000 + HELDOUT_KINDS.indexOf(kind) * 1000 + index;
+    const sheet = await renderHeldout(fixture, { kind, index, seed });
+    const { reading } = await recognizePage(sheet.bytes, async () => fixture.template);
+    // The bench's students are 2026010101-04, one after another (renderHeldout).
+    expect(reading.qr).toEqual({ homeworkId: 4101, page: 1, studentCode: `202601010${1 + (index % 4)}` });
   });
 });

@@ -211,6 +211,63 @@ describe('recognizePage on pages that need a person', () => {
     expect(reading.problems.filter((p) => p.questionNo === undefined)).toEqual([]);
   });
 
+  it('reads the QR through a wide streak of dust that dims the modules under it, redrawn from what shows through', async () => {
+    const sheet = await sheetWith({ seed: 15, degrade: { rotationDeg: 0.3 } });
+    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    // An 18 px streak of grey 58 (modules stay as dark as they were), across the symbol's middle: painted
+    // over from the paper beside it, two columns of modules were guessed and the symbol was not read.
+    const at = applyAffine(sheet.transform, page.qr.xMm + 5.2, page.qr.yMm + page.qr.sizeMm / 2);
+    for (let y = 0; y < info.height; y += 1) {
+      for (let x = Math.round(at.x) - 9; x < Math.round(at.x) + 9; x += 1) {
+        data[y * info.width + x] = Math.min(data[y * info.width + x]!, 58);
+      }
+    }
+    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    const { reading } = await recognizePage(streaked, resolverFor(fixture.template).resolve);
+    expect(reading.qr).toEqual({ homeworkId: 4101, page: 1, studentCode: STUDENT.code });
+  });
+
+  it('reads the QR through a white streak (a dead sensor pixel) down its finder patterns', async () => {
+    const sheet = await sheetWith({ seed: 14, degrade: { rotationDeg: -0.4 } });
+    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    // Paper of grey 245 (a white streak on paper of 255 shows nothing to find, and cuts nothing either),
+    // and a streak of 255, 6 px wide, the length of the page, down the left finder patterns' cores (before
+    // the fix, 7 of 21 places across the symbol, this one among them, left it unread).
+    for (let i = 0; i < data.length; i += 1) data[i] = Math.round(data[i]! * 0.96);
+    const at = applyAffine(sheet.transform, page.qr.xMm + 2.4, page.qr.yMm + page.qr.sizeMm / 2);
+    for (let y = 0; y < info.height; y += 1) {
+      for (let x = Math.round(at.x) - 3; x < Math.round(at.x) + 3; x += 1) data[y * info.width + x] = 255;
+    }
+    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    const { resolve, calls } = resolverFor(fixture.template);
+    const { reading } = await recognizePage(streaked, resolve);
+    expect(calls).toEqual([{ homeworkId: 4101, page: 1, studentCode: STUDENT.code }]);
+    expect(reading.problems.filter((p) => p.questionNo === undefined)).toEqual([]);
+  });
+
+  it('reads the QR through a pencil line across a finder pattern, on its toner alone', async () => {
+    const sheet = await sheetWith({ seed: 16, degrade: { rotationDeg: 0.6 } });
+    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    // A stray line of grey 90, 5 px thick, at 60 degrees through the bottom-left finder pattern's core.
+    const core = applyAffine(sheet.transform, page.qr.xMm + 2.6, page.qr.yMm + page.qr.sizeMm - 2.6);
+    for (let t = -200; t <= 200; t += 0.5) {
+      for (let w = -2; w <= 2; w += 1) {
+        const x = Math.round(core.x + t * Math.cos(Math.PI / 3) + w);
+        const y = Math.round(core.y - t * Math.sin(Math.PI / 3));
+        data[y * info.width + x] = Math.min(data[y * info.width + x]!, 90);
+      }
+    }
+    const crossed = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    const { reading } = await recognizePage(crossed, resolverFor(fixture.template).resolve);
+    expect(reading.qr).toEqual({ homeworkId: 4101, page: 1, studentCode: STUDENT.code });
+  });
+
   it('places a scan of low contrast (grey paper, grey toner) as a scan, not a photo with a desk around it', async () => {
     const sheet = await sheetWith({ seed: 13, degrade: { rotationDeg: -0.7, noise: 4 } });
     // Paper 192, toner 75: the paper of such a scan runs to its edge, under the photo's desk grey.
