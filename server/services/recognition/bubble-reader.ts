@@ -1444,7 +1444,7 @@ export function readObjective(
       .filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak)
       .map(({ b }) => b.fill - model.emptyFill.level),
   );
-  // The page's light answers alone on their questions, leaving out what is read as a rubber's.
+  // The page's light answers (on questions with no mark of ink), leaving out what is read as a rubber's.
   const answerRises = loneLightMarkRises(
     measured.map(({ bubbles }) => bubbles),
     (b) => isMarked(b, model) && !erasedAll.has(b),

@@ -4,7 +4,7 @@
  * contrast a rubber leaves less than a light pencil mark. A low-contrast page (a gamma under 1, a grey
  * paper, a pale toner) compresses every rise: a careful student's light pencil there rises 0.2-0.3,
  * what a rubber leaves on an ordinary page. What tells them apart on such a page is the page itself:
- * when the student's own answers (light marks alone on their questions) rise hardly more than a grey
+ * when the student's own answers (light marks on questions with no mark of ink) rise hardly more than a grey
  * beside a firm mark, that grey may be a second light mark as well as an erasure, and a person decides.
  *
  * A grey wash alone on its question (no other mark there) is never certain either way: a light pencil
@@ -44,8 +44,12 @@ export type LoneCandidate = { fill: number; ink: number; line: boolean; crossed?
 
 /**
  * The rises above the page's empty level (`emptyFill`) of the page's light marks: bubbles marked by
- * their fill alone (ink under `inkThreshold`, no stroke, no line through them), the only mark of their
- * question. `marked` tells a marked bubble.
+ * their fill alone (ink under `inkThreshold`, no stroke, no line through them) on a question with no
+ * mark of more ink: the only mark of their question, or one of its light marks (held-out
+ * gammaContrast-465: a light A beside a fill, rising 0.18, read as an erasure at 0.8, where the page's
+ * lightest answers were the two light marks of a multiple-choice question, rising 0.24 and 0.34). A
+ * light mark beside a mark of more ink is left out: it may be what a rubber left. `marked` tells a
+ * marked bubble.
  */
 export function loneLightMarkRises<B extends LoneCandidate>(
   questions: readonly (readonly B[])[],
@@ -56,10 +60,8 @@ export function loneLightMarkRises<B extends LoneCandidate>(
   const rises: number[] = [];
   for (const bubbles of questions) {
     const marks = bubbles.filter(marked);
-    if (marks.length !== 1) continue;
-    const b = marks[0]!;
-    if (b.line || b.crossed || b.streak || b.stroke || b.ink >= inkThreshold) continue;
-    rises.push(b.fill - emptyFill);
+    if (marks.some((b) => b.ink >= inkThreshold)) continue;
+    for (const b of marks) if (!b.line && !b.crossed && !b.streak && !b.stroke) rises.push(b.fill - emptyFill);
   }
   return rises;
 }

@@ -62,6 +62,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 342, 15],
   ['gammaContrast', 412, 9],
   ['halfErasedTexture', 418, 16],
+  ['gammaContrast', 465, 16],
 ];
 
 /** Held-out pages whose QR was once not read (a streak or a stray line across it): each must now be filed by its QR. */

