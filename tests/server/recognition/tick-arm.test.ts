@@ -69,4 +69,17 @@ describe('tickWithArmOutside', () => {
     const beside = [at(-0.9, 0.6, 1.3), at(-1.1, 0.1, 1.3)];
     expect(tickWithArmOutside(page([stray, beside]), t, inverse, bubble, INSET, INK_BELOW)).toBe(false);
   });
+
+  it('does not take a stray line that ends deep inside the bubble, ink beside its end, for a tick', () => {
+    // Held-out strayVariety-474 q15: a stray line up from the bubble below ends 0.72 mm inside E, by the
+    // printed letter, which looked like a short arm at its end. A tick's vertex lies at or under the outline.
+    // Here the line ends 0.82 mm inside, a stroke of the letter leaving its end to the right.
+    const end = at(0.3, -0.5, 1);
+    const stray = [at(0.9, 2.6, 1), end];
+    const letter = [
+      { x: end.x + 0.6, y: end.y },
+      { x: end.x + 1.3, y: end.y - 0.3 },
+    ];
+    expect(tickWithArmOutside(page([stray, letter]), t, inverse, bubble, INSET, INK_BELOW)).toBe(false);
+  });
 });
