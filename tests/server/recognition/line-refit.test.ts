@@ -43,6 +43,16 @@ describe('axisBandFill', () => {
     expect(axisBandFill(stroke(10, 10, 34, 22, 9), 20)).toBeGreaterThan(0.8);
   });
 
+  it('leaves the part of a streak it was read beside out of the area: a stroke the streak crosses stays solid', () => {
+    // Held-out strayVariety-476 q14: a wide stray line across A, crossed by a line down the column that A
+    // was read beside. Its ink there was left out; over the whole length the stroke looked half empty.
+    const skip = { x: 22, y: 0, nx: 1, ny: 0, half: 6 };
+    const whole = axisBandFill(stroke(10, 10, 40, 25, 7), 20)!;
+    const ink = stroke(10, 10, 40, 25, 7).filter((p) => Math.abs(p.x - skip.x) > skip.half);
+    expect(axisBandFill(ink, 20)!).toBeLessThan(whole - 0.15);
+    expect(axisBandFill(ink, 20, skip)!).toBeCloseTo(whole, 1);
+  });
+
   it('is low for a checkmark’s two arms, and null for ink wider than a line', () => {
     const check = [...stroke(0, 20, 10, 30, 3), ...stroke(10, 30, 30, 0, 3)];
     expect(axisBandFill(check, 40)!).toBeLessThan(0.5);
