@@ -20,7 +20,7 @@ import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey 
 import { registeredPlacement } from './outline-registration';
 import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
-import { qrStreaksCleared, qrTonerOnly } from './qr-repair';
+import { qrStreaksCleared, qrTonerOnly, type PixelRect } from './qr-repair';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
 import { median } from './sample-stats';
@@ -59,6 +59,8 @@ const QR_CROP_MARGIN_MM = SHEET_GEOMETRY.qrQuietMm + 2;
  * dithered 1-bit scan's dot pattern reads only averaged that far). Only a page that resists pays for more.
  */
 const QR_ATTEMPTS = [0, 1, 2, 3];
+/** Modules a side a sheet's QR symbol may have (versions 1-5: its text's length decides), likeliest first. */
+const SYMBOL_MODULES = [25, 29, 21, 33, 37];
 /** Without fiducials, the QR is looked for in a wider crop around its nominal place. */
 const QR_LOOSE_MARGIN_MM = 14;
 
@@ -157,9 +159,18 @@ async function readQrAndOrientation(
   // A scanner streak through the symbol, then a pencil line across it: read again with it redrawn
   // (qr-repair.ts), at every size the later attempts try (held-out streakVariety-441: a redrawn symbol
   // read at one size only).
-  for (const repair of [qrStreaksCleared, qrTonerOnly]) {
+  // Last, where a streak hid part of a finder pattern whole, it is drawn in, for each size the symbol may have.
+  const repairs: ((image: GreyImage, box: PixelRect, t: AffineTransform) => GreyImage | null)[] = [
+    (image, box) => qrStreaksCleared(image, box),
+    (image, box) => qrTonerOnly(image, box),
+    ...SYMBOL_MODULES.map(
+      (modules) => (image: GreyImage, box: PixelRect, t: AffineTransform) =>
+        qrStreaksCleared(image, box, { t, qr: frame.qr, modules }),
+    ),
+  ];
+  for (const repair of repairs) {
     for (const rotation of order) {
-      const repaired = repair(img, qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM));
+      const repaired = repair(img, qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM), fits[rotation]);
       if (!repaired) continue;
       for (const attempt of QR_ATTEMPTS.slice(1)) {
         const read = await readQrAt(repaired, fits[rotation], frame, QR_CROP_MARGIN_MM, attempt);

@@ -16,6 +16,8 @@
  * that breaks a finder pattern's proportions); a module hidden whole stays wrong, and the symbol's error
  * correction repairs a narrow streak's few (a wide opaque one can hide more than it can repair).
  */
+import type { AffineTransform } from '../../../src/shared/contract/recognition';
+import { applyAffine, invertAffine } from './affine-fit';
 import { darkColumns } from './bubble-reader';
 import { histogram, percentile, type GreyImage } from './grey-image';
 import { median } from './sample-stats';
@@ -37,10 +39,18 @@ const MIN_OUTSIDE_ROWS = 20;
 export type PixelRect = { x0: number; y0: number; x1: number; y1: number };
 
 /**
- * A copy of the image with the dark and white streaks that cross `box` redrawn inside it, or null when
- * no streak crosses it.
+ * Where the template's QR symbol lies (`t`: template mm to image pixels) and how many modules a side it
+ * is taken to have: the reader does not know (the text's length decides, 21-37 on a sheet).
  */
-export function qrStreaksCleared(img: GreyImage, box: PixelRect): GreyImage | null {
+export type SymbolGuess = { t: AffineTransform; qr: { xMm: number; yMm: number; sizeMm: number }; modules: number };
+
+/**
+ * A copy of the image with the dark and white streaks that cross `box` redrawn inside it, or null when
+ * no streak crosses it. With `finders`, where a streak hid what lay under it (white, or as dark as ink),
+ * the three finder patterns of the symbol guessed are drawn in (a streak down a finder pattern breaks
+ * it for the reader; where it lies and what it looks like, the symbol's size alone says).
+ */
+export function qrStreaksCleared(img: GreyImage, box: PixelRect, finders?: SymbolGuess): GreyImage | null {
   const left = Math.max(0, Math.floor(box.x0));
   const right = Math.min(img.width - 1, Math.ceil(box.x1));
   const top = Math.max(0, Math.floor(box.y0));
@@ -61,9 +71,42 @@ export function qrStreaksCleared(img: GreyImage, box: PixelRect): GreyImage | nu
       if (isDark && seenThrough(img, data, x, top, bottom, ink, paper)) continue;
       const source = 2 * (x - a) < b - a ? a : b;
       for (let y = top; y <= bottom; y += 1) data[y * img.width + x] = data[y * img.width + source] as number;
+      if (finders) drawFinders(data, img.width, x, top, bottom, finders, ink, paper);
     }
   }
   return { data, width: img.width, height: img.height };
+}
+
+/** Draws, in column `x` between rows `top` and `bottom`, the finder patterns (and their light separators) of a guessed symbol. */
+function drawFinders(
+  data: Uint8Array,
+  width: number,
+  x: number,
+  top: number,
+  bottom: number,
+  guess: SymbolGuess,
+  ink: number,
+  paper: number,
+) {
+  const back = invertAffine(guess.t);
+  const { qr, modules } = guess;
+  const module = qr.sizeMm / modules;
+  const origins = [
+    [0, 0],
+    [modules - 7, 0],
+    [0, modules - 7],
+  ] as const;
+  for (let y = top; y <= bottom; y += 1) {
+    const { x: u, y: v } = applyAffine(back, x, y);
+    const [mx, my] = [(u - qr.xMm) / module, (v - qr.yMm) / module];
+    for (const [ox, oy] of origins) {
+      const [i, j] = [Math.floor(mx - ox), Math.floor(my - oy)];
+      if (i < -1 || i > 7 || j < -1 || j > 7) continue;
+      // The separator (a module of paper round the pattern), the dark ring, the light ring, the dark core.
+      const ring = i < 0 || i > 6 || j < 0 || j > 6 ? 4 : Math.max(Math.abs(i - 3), Math.abs(j - 3));
+      data[y * width + x] = ring === 3 || ring <= 1 ? ink : paper;
+    }
+  }
 }
 
 /**
