@@ -38,6 +38,15 @@ const MIN_OUTSIDE_ROWS = 20;
 
 export type PixelRect = { x0: number; y0: number; x1: number; y1: number };
 
+/** The image's whole pixels inside `box` (clipped to the image), or null when none. */
+function pixelsOf(img: GreyImage, box: PixelRect) {
+  const left = Math.max(0, Math.floor(box.x0));
+  const right = Math.min(img.width - 1, Math.ceil(box.x1));
+  const top = Math.max(0, Math.floor(box.y0));
+  const bottom = Math.min(img.height - 1, Math.ceil(box.y1));
+  return right <= left || bottom <= top ? null : { left, right, top, bottom };
+}
+
 /**
  * Where the template's QR symbol lies (`t`: template mm to image pixels) and how many modules a side it
  * is taken to have: the reader does not know (the text's length decides, 21-37 on a sheet).
@@ -51,11 +60,9 @@ export type SymbolGuess = { t: AffineTransform; qr: { xMm: number; yMm: number; 
  * it for the reader; where it lies and what it looks like, the symbol's size alone says).
  */
 export function qrStreaksCleared(img: GreyImage, box: PixelRect, finders?: SymbolGuess): GreyImage | null {
-  const left = Math.max(0, Math.floor(box.x0));
-  const right = Math.min(img.width - 1, Math.ceil(box.x1));
-  const top = Math.max(0, Math.floor(box.y0));
-  const bottom = Math.min(img.height - 1, Math.ceil(box.y1));
-  if (right <= left || bottom <= top) return null;
+  const inside = pixelsOf(img, box);
+  if (!inside) return null;
+  const { left, right, top, bottom } = inside;
   const hist = histogram(img, left, top, right, bottom, 3);
   const paper = percentile(hist, 0.9);
   const [y, span] = [(top + bottom) / 2, SPAN_OF_BOX * (bottom - top)];
@@ -147,11 +154,9 @@ const MIN_TONER_CONTRAST = 100;
  * pattern, modules of grey 20), and is lighter than the printed modules.
  */
 export function qrTonerOnly(img: GreyImage, box: PixelRect): GreyImage | null {
-  const left = Math.max(0, Math.floor(box.x0));
-  const right = Math.min(img.width - 1, Math.ceil(box.x1));
-  const top = Math.max(0, Math.floor(box.y0));
-  const bottom = Math.min(img.height - 1, Math.ceil(box.y1));
-  if (right <= left || bottom <= top) return null;
+  const inside = pixelsOf(img, box);
+  if (!inside) return null;
+  const { left, right, top, bottom } = inside;
   const hist = histogram(img, left, top, right, bottom, 3);
   const [ink, paper] = [percentile(hist, 0.05), percentile(hist, 0.9)];
   if (paper - ink < MIN_TONER_CONTRAST) return null;

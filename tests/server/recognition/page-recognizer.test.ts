@@ -160,6 +160,31 @@ describe('recognizePage on a straight and an upside-down scan', () => {
   });
 });
 
+/**
+ * A sheet's scan as a lossless PNG with a streak `widthPx` wide the length of the page, centred `offsetMm`
+ * right of the QR's left edge: `paint` gives a pixel's grey under it from its grey before, `paper` (if
+ * given) every pixel's grey first.
+ */
+async function withStreakAcrossQr(
+  sheet: Awaited<ReturnType<typeof sheetWith>>,
+  offsetMm: number,
+  widthPx: number,
+  paint: (grey: number) => number,
+  paper?: (grey: number) => number,
+): Promise<Buffer> {
+  const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  if (paper) for (let i = 0; i < data.length; i += 1) data[i] = paper(data[i]!);
+  const at = applyAffine(sheet.transform, page.qr.xMm + offsetMm, page.qr.yMm + page.qr.sizeMm / 2);
+  for (let y = 0; y < info.height; y += 1) {
+    for (let x = Math.round(at.x) - widthPx / 2; x < Math.round(at.x) + widthPx / 2; x += 1) {
+      data[y * info.width + x] = paint(data[y * info.width + x]!);
+    }
+  }
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
 describe('recognizePage on pages that need a person', () => {
   it('flags a blank page and nothing else, and still asks for a template (with no QR)', async () => {
     const sheet = await renderSyntheticSheet(fixture, { blank: true, seed: 5, degrade: { rotationDeg: 0.7 } });
@@ -196,15 +221,8 @@ describe('recognizePage on pages that need a person', () => {
 
   it('reads the QR through a scanner streak down its finder patterns, painted over from the paper beside it', async () => {
     const sheet = await sheetWith({ seed: 12, degrade: { rotationDeg: 0.5 } });
-    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     // A dark streak 8 px wide the length of the page, down the middle of the left finder patterns.
-    const at = applyAffine(sheet.transform, page.qr.xMm + 2.8, page.qr.yMm + page.qr.sizeMm / 2);
-    for (let y = 0; y < info.height; y += 1) {
-      for (let x = Math.round(at.x) - 4; x < Math.round(at.x) + 4; x += 1) data[y * info.width + x] = 70;
-    }
-    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .png()
-      .toBuffer();
+    const streaked = await withStreakAcrossQr(sheet, 2.8, 8, () => 70);
     const { resolve, calls } = resolverFor(fixture.template);
     const { reading } = await recognizePage(streaked, resolve);
     expect(calls).toEqual([{ homeworkId: 4101, page: 1, studentCode: STUDENT.code }]);
@@ -213,52 +231,34 @@ describe('recognizePage on pages that need a person', () => {
 
   it('reads the QR through a wide streak of dust that dims the modules under it, redrawn from what shows through', async () => {
     const sheet = await sheetWith({ seed: 15, degrade: { rotationDeg: 0.3 } });
-    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     // An 18 px streak of grey 58 (modules stay as dark as they were), across the symbol's middle: painted
     // over from the paper beside it, two columns of modules were guessed and the symbol was not read.
-    const at = applyAffine(sheet.transform, page.qr.xMm + 5.2, page.qr.yMm + page.qr.sizeMm / 2);
-    for (let y = 0; y < info.height; y += 1) {
-      for (let x = Math.round(at.x) - 9; x < Math.round(at.x) + 9; x += 1) {
-        data[y * info.width + x] = Math.min(data[y * info.width + x]!, 58);
-      }
-    }
-    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .png()
-      .toBuffer();
+    const streaked = await withStreakAcrossQr(sheet, 5.2, 18, (grey) => Math.min(grey, 58));
     const { reading } = await recognizePage(streaked, resolverFor(fixture.template).resolve);
     expect(reading.qr).toEqual({ homeworkId: 4101, page: 1, studentCode: STUDENT.code });
   });
 
   it('reads the QR through a wide opaque streak down its finder patterns, the patterns drawn in', async () => {
     const sheet = await sheetWith({ seed: 14, degrade: { rotationDeg: -0.4 } });
-    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     // An 18 px streak as dark as toner (grey 30) that hides all under it, down the left finder patterns'
     // light ring: painted over from the paper beside it, they were broken for the reader.
-    const at = applyAffine(sheet.transform, page.qr.xMm + 4.4, page.qr.yMm + page.qr.sizeMm / 2);
-    for (let y = 0; y < info.height; y += 1) {
-      for (let x = Math.round(at.x) - 9; x < Math.round(at.x) + 9; x += 1) data[y * info.width + x] = 30;
-    }
-    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .png()
-      .toBuffer();
+    const streaked = await withStreakAcrossQr(sheet, 4.4, 18, () => 30);
     const { reading } = await recognizePage(streaked, resolverFor(fixture.template).resolve);
     expect(reading.qr).toEqual({ homeworkId: 4101, page: 1, studentCode: STUDENT.code });
   });
 
   it('reads the QR through a white streak (a dead sensor pixel) down its finder patterns', async () => {
     const sheet = await sheetWith({ seed: 14, degrade: { rotationDeg: -0.4 } });
-    const { data, info } = await sharp(sheet.jpeg).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     // Paper of grey 245 (a white streak on paper of 255 shows nothing to find, and cuts nothing either),
     // and a streak of 255, 6 px wide, the length of the page, down the left finder patterns' cores (before
     // the fix, 7 of 21 places across the symbol, this one among them, left it unread).
-    for (let i = 0; i < data.length; i += 1) data[i] = Math.round(data[i]! * 0.96);
-    const at = applyAffine(sheet.transform, page.qr.xMm + 2.4, page.qr.yMm + page.qr.sizeMm / 2);
-    for (let y = 0; y < info.height; y += 1) {
-      for (let x = Math.round(at.x) - 3; x < Math.round(at.x) + 3; x += 1) data[y * info.width + x] = 255;
-    }
-    const streaked = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .png()
-      .toBuffer();
+    const streaked = await withStreakAcrossQr(
+      sheet,
+      2.4,
+      6,
+      () => 255,
+      (grey) => Math.round(grey * 0.96),
+    );
     const { resolve, calls } = resolverFor(fixture.template);
     const { reading } = await recognizePage(streaked, resolve);
     expect(calls).toEqual([{ homeworkId: 4101, page: 1, studentCode: STUDENT.code }]);
