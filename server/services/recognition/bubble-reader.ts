@@ -1722,24 +1722,28 @@ function readBesideLine(b: Measured, beside: BubbleMeasure, band: Band): void {
 function strokeRunningOut(img: GreyImage, b: Measured, option: Bubble, black: number, p: Placement, skip?: Band): boolean {
   if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, skip) < DOT_MAX_RUN_OUT_MM)
     return false;
-  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter(
-    (q) => !skip || !inBand(skip, q.x, q.y),
-  );
-  const fill = axisBandFill(ink, LINE_MAX_HALF_MM * p.pxPerMm);
-  return fill !== null && fill >= STROKE_FILLS_BAND;
+  return fillsItsAxisBand(img, b, option, black, p, skip);
 }
 
 /**
- * Whether the ink left beside a streak (`streak`, the band a bubble was read beside) is one straight
- * stroke (`STROKE_FILLS_BAND` of a pencil line's band along its axis, the streak's part of that band left
- * out): what a stray line across the bubble leaves, never a fill, nor a tick's or a cross's two strokes
- * (held-out strayVariety-476 q14: a wide stray line across A, out of it where a stray line down the
- * column, read as a streak, crossed the outline, so no run out of the bubble was seen; read as a second
- * answer at 0.63).
+ * Whether a bubble's inside ink (beside `skip`, the band it was read beside, if any) fills
+ * `STROKE_FILLS_BAND` of a pencil line's band along its own axis over its own length: one straight
+ * stroke. `skipArea`: that band's part of the axis band is left out of the area too (a streak crossing
+ * the stroke; see axisBandFill).
  */
-function oneStrokeBesideStreak(img: GreyImage, b: Measured, option: Bubble, black: number, p: Placement, streak: Band): boolean {
-  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter((q) => !inBand(streak, q.x, q.y));
-  const fill = axisBandFill(ink, LINE_MAX_HALF_MM * p.pxPerMm, streak);
+function fillsItsAxisBand(
+  img: GreyImage,
+  b: Measured,
+  option: Bubble,
+  black: number,
+  p: Placement,
+  skip?: Band,
+  skipArea = false,
+): boolean {
+  const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter(
+    (q) => !skip || !inBand(skip, q.x, q.y),
+  );
+  const fill = axisBandFill(ink, LINE_MAX_HALF_MM * p.pxPerMm, skipArea ? skip : undefined);
   return fill !== null && fill >= STROKE_FILLS_BAND;
 }
 
@@ -1788,11 +1792,15 @@ function strokeMarks(
       // be found as one, may run out of the bubble from there (a wide stroke ending on B, under a line down
       // its column, read as a second answer of a multiple-choice question).
       const partial = b.ink < SOLID_INK && !b.line && b.ink >= model.ink.threshold;
+      // Beside a streak, ink that is one straight stroke, the streak's part of its band left out, is what a
+      // stray line across the bubble leaves, run out of it or not (held-out strayVariety-476 q14: a wide
+      // stray line across A, out of it where a stray line down the column, read as a streak, crossed the
+      // outline, so no run out of the bubble was seen; read as a second answer at 0.63).
       const straightInside = () =>
         b.crossed || b.streak
           ? b.besideBand !== undefined &&
             (strokeRunningOut(img, b, option, black, p, b.besideBand) ||
-              (!b.crossed && oneStrokeBesideStreak(img, b, option, black, p, b.besideBand)))
+              (!b.crossed && fillsItsAxisBand(img, b, option, black, p, b.besideBand, true)))
           : straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
             strokeRunningOut(img, b, option, black, p);
       if (partial && straightInside()) {

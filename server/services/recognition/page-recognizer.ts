@@ -20,7 +20,7 @@ import { cropRgba, darkShare, histogram, percentile, type GreyImage, decodeGrey 
 import { registeredPlacement } from './outline-registration';
 import { mayBePhoto, rectifyPhoto } from './photo-rectifier';
 import { readQr } from './qr-reader';
-import { qrStreaksCleared, qrTonerOnly, type PixelRect } from './qr-repair';
+import { qrFindersDrawn, qrStreaksCleared, qrTonerOnly, type ClearedQr } from './qr-repair';
 import { cutRegion, encodeRegion } from './region-cutter';
 import { pageCalibration } from './sheet-calibration';
 import { median } from './sample-stats';
@@ -158,19 +158,25 @@ async function readQrAndOrientation(
   }
   // A scanner streak through the symbol, then a pencil line across it: read again with it redrawn
   // (qr-repair.ts), at every size the later attempts try (held-out streakVariety-441: a redrawn symbol
-  // read at one size only).
-  // Last, where a streak hid part of a finder pattern whole, it is drawn in, for each size the symbol may have.
-  const repairs: ((image: GreyImage, box: PixelRect, t: AffineTransform) => GreyImage | null)[] = [
-    (image, box) => qrStreaksCleared(image, box),
-    (image, box) => qrTonerOnly(image, box),
-    ...SYMBOL_MODULES.map(
-      (modules) => (image: GreyImage, box: PixelRect, t: AffineTransform) =>
-        qrStreaksCleared(image, box, { t, qr: frame.qr, modules }),
-    ),
+  // read at one size only). Last, where a streak hid part of a finder pattern whole, the patterns are
+  // drawn in, for each size the symbol may have.
+  const box = (rotation: Orientation) => qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM);
+  const cleared = new Map<Orientation, ClearedQr | null>();
+  const clearedAt = (rotation: Orientation) => {
+    if (!cleared.has(rotation)) cleared.set(rotation, qrStreaksCleared(img, box(rotation)));
+    return cleared.get(rotation) ?? null;
+  };
+  const repairs: ((rotation: Orientation) => GreyImage | null)[] = [
+    (rotation) => clearedAt(rotation)?.image ?? null,
+    (rotation) => qrTonerOnly(img, box(rotation)),
+    ...SYMBOL_MODULES.map((modules) => (rotation: Orientation) => {
+      const streaked = clearedAt(rotation);
+      return streaked && qrFindersDrawn(streaked, { t: fits[rotation], qr: frame.qr, modules });
+    }),
   ];
   for (const repair of repairs) {
     for (const rotation of order) {
-      const repaired = repair(img, qrBox(fits[rotation], frame, QR_CROP_MARGIN_MM), fits[rotation]);
+      const repaired = repair(rotation);
       if (!repaired) continue;
       for (const attempt of QR_ATTEMPTS.slice(1)) {
         const read = await readQrAt(repaired, fits[rotation], frame, QR_CROP_MARGIN_MM, attempt);

@@ -54,12 +54,17 @@ function pixelsOf(img: GreyImage, box: PixelRect) {
 export type SymbolGuess = { t: AffineTransform; qr: { xMm: number; yMm: number; sizeMm: number }; modules: number };
 
 /**
- * A copy of the image with the dark and white streaks that cross `box` redrawn inside it, or null when
- * no streak crosses it. With `finders`, where a streak hid what lay under it (white, or as dark as ink),
- * the three finder patterns of the symbol guessed are drawn in (a streak down a finder pattern breaks
- * it for the reader; where it lies and what it looks like, the symbol's size alone says).
+ * An image whose streaks across the QR's box were redrawn (`qrStreaksCleared`): the image, the columns
+ * painted over where the streak hid what lay under it (white, or as dark as ink), the rows of the box,
+ * and the symbol's ink and paper greys.
  */
-export function qrStreaksCleared(img: GreyImage, box: PixelRect, finders?: SymbolGuess): GreyImage | null {
+export type ClearedQr = { image: GreyImage; hidden: number[]; top: number; bottom: number; ink: number; paper: number };
+
+/**
+ * A copy of the image with the dark and white streaks that cross `box` redrawn inside it, or null when
+ * no streak crosses it.
+ */
+export function qrStreaksCleared(img: GreyImage, box: PixelRect): ClearedQr | null {
   const inside = pixelsOf(img, box);
   if (!inside) return null;
   const { left, right, top, bottom } = inside;
@@ -71,6 +76,7 @@ export function qrStreaksCleared(img: GreyImage, box: PixelRect, finders?: Symbo
   if (dark.length + bright.length === 0) return null;
   const ink = percentile(hist, 0.05);
   const data = Uint8Array.from(img.data);
+  const hidden: number[] = [];
   for (const [from, to, isDark] of [...dark.map((b) => [...b, true] as const), ...bright.map((b) => [...b, false] as const)]) {
     const a = Math.max(0, from - EDGE_PX - 1);
     const b = Math.min(img.width - 1, to + EDGE_PX + 1);
@@ -78,23 +84,21 @@ export function qrStreaksCleared(img: GreyImage, box: PixelRect, finders?: Symbo
       if (isDark && seenThrough(img, data, x, top, bottom, ink, paper)) continue;
       const source = 2 * (x - a) < b - a ? a : b;
       for (let y = top; y <= bottom; y += 1) data[y * img.width + x] = data[y * img.width + source] as number;
-      if (finders) drawFinders(data, img.width, x, top, bottom, finders, ink, paper);
+      hidden.push(x);
     }
   }
-  return { data, width: img.width, height: img.height };
+  return { image: { data, width: img.width, height: img.height }, hidden, top, bottom, ink, paper };
 }
 
-/** Draws, in column `x` between rows `top` and `bottom`, the finder patterns (and their light separators) of a guessed symbol. */
-function drawFinders(
-  data: Uint8Array,
-  width: number,
-  x: number,
-  top: number,
-  bottom: number,
-  guess: SymbolGuess,
-  ink: number,
-  paper: number,
-) {
+/**
+ * A copy of a cleared image with the three finder patterns (and their light separators) of the symbol
+ * guessed drawn in its hidden columns: a streak down a finder pattern breaks it for the reader; where it
+ * lies and what it looks like, the symbol's size alone says. Null with no hidden column.
+ */
+export function qrFindersDrawn(cleared: ClearedQr, guess: SymbolGuess): GreyImage | null {
+  const { image, hidden, top, bottom, ink, paper } = cleared;
+  if (hidden.length === 0) return null;
+  const data = Uint8Array.from(image.data);
   const back = invertAffine(guess.t);
   const { qr, modules } = guess;
   const module = qr.sizeMm / modules;
@@ -103,17 +107,20 @@ function drawFinders(
     [modules - 7, 0],
     [0, modules - 7],
   ] as const;
-  for (let y = top; y <= bottom; y += 1) {
-    const { x: u, y: v } = applyAffine(back, x, y);
-    const [mx, my] = [(u - qr.xMm) / module, (v - qr.yMm) / module];
-    for (const [ox, oy] of origins) {
-      const [i, j] = [Math.floor(mx - ox), Math.floor(my - oy)];
-      if (i < -1 || i > 7 || j < -1 || j > 7) continue;
-      // The separator (a module of paper round the pattern), the dark ring, the light ring, the dark core.
-      const ring = i < 0 || i > 6 || j < 0 || j > 6 ? 4 : Math.max(Math.abs(i - 3), Math.abs(j - 3));
-      data[y * width + x] = ring === 3 || ring <= 1 ? ink : paper;
+  for (const x of hidden) {
+    for (let y = top; y <= bottom; y += 1) {
+      const { x: u, y: v } = applyAffine(back, x, y);
+      const [mx, my] = [(u - qr.xMm) / module, (v - qr.yMm) / module];
+      for (const [ox, oy] of origins) {
+        const [i, j] = [Math.floor(mx - ox), Math.floor(my - oy)];
+        if (i < -1 || i > 7 || j < -1 || j > 7) continue;
+        // The separator (a module of paper round the pattern), the dark ring, the light ring, the dark core.
+        const ring = i < 0 || i > 6 || j < 0 || j > 6 ? 4 : Math.max(Math.abs(i - 3), Math.abs(j - 3));
+        data[y * image.width + x] = ring === 3 || ring <= 1 ? ink : paper;
+      }
     }
   }
+  return { data, width: image.width, height: image.height };
 }
 
 /**
