@@ -39,6 +39,7 @@ import {
   oneBitEmptyLevel,
   oneBitMarkIsSure,
   oneBitQuestionDoubt,
+  letterEmptyMiddles,
   ONE_BIT_DOUBT,
   markedOnlyFaintly,
   pageMarking,
@@ -1467,6 +1468,13 @@ export function readObjective(
   // A 1-bit page whose threshold erased most of the student's marks is judged as one with no split.
   const erasedPage =
     oneBitSplit !== null && thresholdErasedMarks(overSplit.filter((marks) => marks.length === 0).length, measured.length);
+  // Each letter's empty level on a split page.
+  const letterMiddle = oneBitSplit
+    ? letterEmptyMiddles(
+        all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => ({ label: b.label, root: rootCount(b.fill, b.insidePx) })),
+        oneBitSplit,
+      )
+    : () => oneBitLevel;
   // A 1-bit question whose mark may have left nothing, or (no split) whose grey reading passes over black.
   const oneBitDoubt = (bubbles: readonly Measured[], marked: readonly string[]) =>
     oneBit !== null &&
@@ -1476,6 +1484,7 @@ export function readObjective(
       erasedPage ? null : oneBitSplit,
       oneBitLevel,
       Math.min(...bubbles.map((b) => b.insidePx)),
+      bubbles.map((b) => letterMiddle(b.label)),
     );
   const lightCaps = lightStrokeCaps(
     [...neighbours.map(({ b }) => b), ...erasedMarks],

@@ -197,8 +197,28 @@ export const FADING_SHARE = 0.06;
  * empty bubbles up to 2.2 above their middle, where the outline's edge falls in some). It is a faint
  * mark the split left under its gap with the empty bubbles (held-out validation faint1bitThreshold-47:
  * marks of root 13.3-14.8 under a gap from 14.8 to 18.4, empty bubbles about 9.9; read blank, sure).
+ * Measured from the empty bubbles of its own letter where the page has `LETTER_EMPTIES` of them
+ * (`letterEmptyMiddles`): the printed letters differ in black (a B or a D about 1.5 over a C), which
+ * is most of the empty bubbles' spread about the page's middle.
  */
 export const EMPTY_OUTLIER_ROOT = 1.5 * MIN_ROOT_GAP;
+
+/**
+ * A letter's empty bubbles on a split page give its own empty level (their median root count) from
+ * this many on; a letter with fewer (every true/false answer on the page a T) is measured from the
+ * page's empty bubbles. Over 528 held-out thresholded 1-bit pages, no empty bubble stood more than
+ * 2.04 above its letter's level, where it stood up to 2.93 above the page's.
+ */
+export const LETTER_EMPTIES = 3;
+
+/**
+ * A bubble of a question read blank stands out of its letter's empty bubbles by `MIN_ROOT_GAP` only with
+ * at least this share of its inside more black than their level (about 25 pixels, 0.18 mm², at 300 dpi):
+ * on clean paper four spreads are a few pixels, a speck of dust (accuracy bench seed 33026 q16: an empty
+ * E of 11 black pixels where the empty bubbles kept about one). The faint marks this rule is for held
+ * 58 and 77 more (held-out faint1bitThreshold-527 q19, -512 q12).
+ */
+export const BLANK_OUTLIER_SHARE = 0.025;
 
 /** The empty level of a page's bubbles (the first quartile of their root counts: most bubbles are empty). */
 export function oneBitEmptyLevel(roots: readonly number[]): number {
@@ -224,13 +244,39 @@ export function marksFade(split: OneBitSplit, insidePx: number): boolean {
 }
 
 /**
+ * Each letter's empty level on a split page (`bubbles` its bubbles' letters and root counts): the median
+ * root count of the letter's bubbles under the gap, with at least `LETTER_EMPTIES` of them, else the
+ * middle of the page's empty bubbles.
+ */
+export function letterEmptyMiddles(
+  bubbles: readonly { label: string; root: number }[],
+  split: OneBitSplit,
+): (label: string) => number {
+  const empties = new Map<string, number[]>();
+  for (const { label, root } of bubbles) {
+    if (root < split.threshold) empties.set(label, [...(empties.get(label) ?? []), root]);
+  }
+  const middles = new Map(
+    [...empties].filter(([, roots]) => roots.length >= LETTER_EMPTIES).map(([label, roots]) => [label, quantile(roots, 0.5)]),
+  );
+  return (label) => middles.get(label) ?? split.emptyMiddle;
+}
+
+/**
  * Whether a question of a 1-bit page is in doubt whatever its bubbles' confidences say: on a page whose
  * marks fade into the empty bubbles (`marksFade`: a student's mark may have left nothing or a few
  * pixels) or with no split (`split` null: marks trail off into the empty bubbles, the grey reading
  * decides), a question read with no mark, or with a bubble read empty that has more black than the
  * page's empty bubbles (`MIN_ROOT_GAP` above their level, `level`): a second mark of a multiple-choice
  * question that the threshold all but erased (accuracy bench seed 33004 q42: truth AB read B). On
- * any split page, a bubble read empty that stands out of the page's empty bubbles (`EMPTY_OUTLIER_ROOT`).
+ * any split page, a bubble read empty that stands out of the empty bubbles of its letter (`middles`,
+ * each bubble's empty level: `letterEmptyMiddles`) by `EMPTY_OUTLIER_ROOT`, or on a question read with
+ * no mark by `MIN_ROOT_GAP`: students answer most questions, and a faint mark the threshold all but
+ * erased left its letter bolder and a few specks (held-out faint1bitThreshold-512 q12: C 3.8 over the
+ * page's empty Cs, read blank surely; -527 q19: F 2.7 over the page's empty bubbles, with no empty F).
+ * Over 528 held-out pages no empty bubble of a question read blank stood more than 1.6 over its letter's.
+ * On a question read blank the bubble must also hold `BLANK_OUTLIER_SHARE` of its inside more black than
+ * its letter's level: a few pixels over paper that kept none are dust.
  */
 export function oneBitQuestionDoubt(
   roots: readonly number[],
@@ -238,10 +284,17 @@ export function oneBitQuestionDoubt(
   split: OneBitSplit | null,
   level: number,
   insidePx: number,
+  middles: readonly number[] = roots.map(() => split?.emptyMiddle ?? level),
 ): boolean {
   if (split && !marksFade(split, insidePx)) {
     // A clear gap still may leave its faintest marks under it, among the empty bubbles.
-    return roots.some((root, i) => !marked[i] && root >= split.emptyMiddle + EMPTY_OUTLIER_ROOT);
+    const blank = !marked.some(Boolean);
+    return roots.some((root, i) => {
+      const middle = middles[i]!;
+      if (marked[i]) return false;
+      if (root >= middle + EMPTY_OUTLIER_ROOT) return true;
+      return blank && root >= middle + MIN_ROOT_GAP && root ** 2 - middle ** 2 >= BLANK_OUTLIER_SHARE * insidePx;
+    });
   }
   return !marked.some(Boolean) || roots.some((root, i) => !marked[i] && root >= level + MIN_ROOT_GAP);
 }

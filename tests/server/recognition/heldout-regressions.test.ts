@@ -65,6 +65,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['gammaContrast', 465, 16],
   ['strayVariety', 474, 15],
   ['strayVariety', 476, 14],
+  ['faint1bitThreshold', 512, 12],
+  ['faint1bitThreshold', 527, 19],
 ];
 
 /** Held-out pages whose QR was once not read (a streak or a stray line across it): each must now be filed by its QR. */

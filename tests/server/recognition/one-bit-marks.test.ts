@@ -4,8 +4,11 @@ import { decodeGrey, type GreyImage } from '../../../server/services/recognition
 import {
   densityImage,
   isOneBitImage,
+  letterEmptyMiddles,
   marksFade,
   MIN_ROOT_GAP,
+  BLANK_OUTLIER_SHARE,
+  EMPTY_OUTLIER_ROOT,
   FADING_SHARE,
   oneBitConfidence,
   oneBitEmptyLevel,
@@ -155,6 +158,53 @@ describe('the faintest 1-bit marks on their own page', () => {
     // A truly blank question, its bubbles anywhere among the page's empty ones, stays sure.
     expect(oneBitQuestionDoubt([9.4, 11.7, 8.1, 10.8], none, split, level, 1025)).toBe(false);
     expect(oneBitQuestionDoubt([28.1, 11.7, 9.4, 10.2], [true, false, false, false], split, level, 1025)).toBe(false);
+  });
+
+  it("measures an empty-read bubble from its own letter's empty bubbles, and a blank question's from fewer spreads", () => {
+    // Held-out faint1bitThreshold-512: empty Cs about 8.3, Bs about 10.3 (the printed B has more black);
+    // q12's faint C left a bolder C and a few specks (12.1), under the gap (12.1 to 17.2), read blank.
+    const page = [
+      ...['A', 'B', 'C', 'D'].flatMap((label, i) =>
+        [0, 1, 2, 3, 4].map((k) => ({ label, root: [9.1, 10.3, 8.3, 10][i]! + (k - 2) * 0.2 })),
+      ),
+      { label: 'C', root: 12.1 },
+      ...Array.from({ length: 20 }, (_, i) => ({ label: 'A', root: 17.2 + i * 0.7 })),
+    ];
+    const split = splitOneBitPage(page.map((b) => b.root))!;
+    expect(split.emptyTop).toBeCloseTo(12.1);
+    const middle = letterEmptyMiddles(page, split);
+    expect(middle('C')).toBeCloseTo(8.4, 0);
+    expect(middle('B')).toBeCloseTo(10.3);
+    // A letter with fewer than three empty bubbles on the page is measured from the page's.
+    expect(middle('F')).toBe(split.emptyMiddle);
+    const level = oneBitEmptyLevel(page.map((b) => b.root));
+    const q12 = [8.6, 10.1, 12.1, 9.6];
+    const none = [false, false, false, false];
+    expect(oneBitQuestionDoubt(q12, none, split, level, 1029, ['A', 'B', 'C', 'D'].map(middle))).toBe(true);
+    // Beside a mark (a second one of a multiple-choice question) it needs three spreads, under which it
+    // stands over the page's middle: only its letter tells it.
+    const beside = [30, 10.1, 12.1, 9.6];
+    const first = [true, false, false, false];
+    expect(12.1 - split.emptyMiddle).toBeLessThan(EMPTY_OUTLIER_ROOT);
+    expect(oneBitQuestionDoubt(beside, first, split, level, 1029)).toBe(false);
+    expect(oneBitQuestionDoubt(beside, first, split, level, 1029, ['A', 'B', 'C', 'D'].map(middle))).toBe(true);
+    // A heavy printed B of a blank question stays sure beside its letter's level.
+    expect(oneBitQuestionDoubt([9.3, 11.4, 8.4, 10.1], none, split, level, 1029, ['A', 'B', 'C', 'D'].map(middle))).toBe(false);
+
+    // Held-out faint1bitThreshold-527 q19: no empty F on the page (every other true/false answer F); F 12.0,
+    // 2.7 over the page's middle of 9.3 and about 58 pixels more black: a blank question's outlier.
+    expect(oneBitQuestionDoubt([7.8, 12], [false, false], { ...split, emptyMiddle: 9.3 }, level, 1025, [7.7, 9.3])).toBe(true);
+    // The same rise on a question with a mark is under the outlier line: a second mark needs three spreads.
+    expect(
+      oneBitQuestionDoubt([7.8, 12, 30], [false, false, true], { ...split, emptyMiddle: 9.3 }, level, 1025, [7.7, 9.3, 9.3]),
+    ).toBe(false);
+    // Accuracy bench seed 33026 q16: an empty E of 11 black pixels on paper that kept about one is dust, not a mark.
+    const dust = [1.05, 1.79, 2.02, 1.4, 3.33];
+    expect(3.33 - 1.1).toBeGreaterThan(MIN_ROOT_GAP);
+    expect(3.33 ** 2 - 1.1 ** 2).toBeLessThan(BLANK_OUTLIER_SHARE * 1025);
+    expect(oneBitQuestionDoubt(dust, [false, false, false, false, false], split, level, 1025, [1.08, 1.75, 0.44, 1.4, 1.1])).toBe(
+      false,
+    );
   });
 
   it('holds, on a page with no split, a question whose grey reading passes over black or reads no mark', () => {
