@@ -1740,11 +1740,11 @@ function readBesideLine(b: Measured, beside: BubbleMeasure, band: Band): void {
 /**
  * Whether a bubble's ink is one stroke that runs on straight out of it, `DOT_MAX_RUN_OUT_MM` or more
  * past its outline: inside, one band along the ink's own axis (no wider than a pencil line) holds it
- * and is at least `STROKE_FILLS_BAND` ink over the ink's own length. A wide pencil stroke drawn from
- * inside a bubble out past it (a stray line, or a slash) is short and wide inside, too round for
- * `straightStroke`; a tick's two arms leave most of such a band paper, a dot never runs out. `skip`: the
- * band a bubble was read beside (a line's or a streak's), its pixels and the strokes crossing the ring
- * on it left out.
+ * and is at least `band.share` (`STROKE_FILLS_BAND`) ink over the ink's own length. A wide pencil stroke
+ * drawn from inside a bubble out past it (a stray line, or a slash) is short and wide inside, too round
+ * for `straightStroke`; a tick's two arms leave most of such a band paper, a dot never runs out.
+ * `band.skip`: the band a bubble was read beside (a line's or a streak's), its pixels and the strokes
+ * crossing the ring on it left out.
  */
 function strokeRunningOut(
   img: GreyImage,
@@ -1752,18 +1752,25 @@ function strokeRunningOut(
   option: Bubble,
   black: number,
   p: Placement,
-  skip?: Band,
-  share = STROKE_FILLS_BAND,
+  band: AxisBandCheck = {},
 ): boolean {
-  if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, skip) < DOT_MAX_RUN_OUT_MM)
+  if (
+    runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, band.skip) < DOT_MAX_RUN_OUT_MM
+  )
     return false;
-  return fillsItsAxisBand(img, b, option, black, p, skip, false, share);
+  return fillsItsAxisBand(img, b, option, black, p, band);
 }
 
 /**
- * Whether a bubble's inside ink (beside `skip`, the band it was read beside, if any) fills `share` of a
- * pencil line's band along its own axis over its own length: one straight stroke. `skipArea`: that
- * band's part of the axis band is left out of the area too (a streak crossing the stroke; see axisBandFill).
+ * How a bubble's ink is checked against a pencil line's band along its own axis: beside `skip` (the band
+ * it was read beside, if any), that band's part of the axis band left out of the area too with
+ * `skipArea` (a streak crossing the stroke; see axisBandFill), filled to `share` (`STROKE_FILLS_BAND`).
+ */
+type AxisBandCheck = { skip?: Band; skipArea?: boolean; share?: number };
+
+/**
+ * Whether a bubble's inside ink fills a share of a pencil line's band along its own axis over its own
+ * length (`AxisBandCheck`): one straight stroke.
  */
 function fillsItsAxisBand(
   img: GreyImage,
@@ -1771,9 +1778,7 @@ function fillsItsAxisBand(
   option: Bubble,
   black: number,
   p: Placement,
-  skip?: Band,
-  skipArea = false,
-  share = STROKE_FILLS_BAND,
+  { skip, skipArea = false, share = STROKE_FILLS_BAND }: AxisBandCheck = {},
 ): boolean {
   const ink = insideInk(img, p.t, p.inverse, option, INNER_INSET_MM, b.white, black).filter(
     (q) => !skip || !inBand(skip, q.x, q.y),
@@ -1838,8 +1843,8 @@ function strokeMarks(
       const straightInside = () =>
         b.crossed || b.streak
           ? b.besideBand !== undefined &&
-            (strokeRunningOut(img, b, option, black, p, b.besideBand) ||
-              (!b.crossed && fillsItsAxisBand(img, b, option, black, p, b.besideBand, true)))
+            (strokeRunningOut(img, b, option, black, p, { skip: b.besideBand }) ||
+              (!b.crossed && fillsItsAxisBand(img, b, option, black, p, { skip: b.besideBand, skipArea: true })))
           : straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
             strokeRunningOut(img, b, option, black, p);
       if (partial && straightInside()) {
@@ -1873,7 +1878,7 @@ function strokeMarks(
     const tick = () => tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
     if (cross ? !bars() : straightStroke(shape) && !tick()) continue;
     // One light straight stroke run out of the bubble, too wide inside for `straightStroke`: a person decides.
-    if (!cross && strokeRunningOut(img, b, option, black, p, undefined, LIGHT_STROKE_FILLS_BAND) && !tick()) {
+    if (!cross && strokeRunningOut(img, b, option, black, p, { share: LIGHT_STROKE_FILLS_BAND }) && !tick()) {
       unproven.add(b);
       continue;
     }
