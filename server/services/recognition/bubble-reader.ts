@@ -1476,7 +1476,10 @@ export function readObjective(
     [...erased].filter(([b, c]) => aloneWash.has(b) && residues.has(b) && c < LOW_CONFIDENCE).map(([b]) => b),
   );
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
-  const oneBitRoots = oneBit ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => rootCount(b.fill, b.insidePx)) : [];
+  const oneBitBubbles = oneBit
+    ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => ({ label: b.label, root: rootCount(b.fill, b.insidePx) }))
+    : [];
+  const oneBitRoots = oneBitBubbles.map(({ root }) => root);
   const oneBitSplit = oneBit ? splitOneBitPage(oneBitRoots) : null;
   const oneBitLevel = oneBitEmptyLevel(oneBitRoots);
   // Each question's bubbles over a 1-bit page's split.
@@ -1487,12 +1490,7 @@ export function readObjective(
   const erasedPage =
     oneBitSplit !== null && thresholdErasedMarks(overSplit.filter((marks) => marks.length === 0).length, measured.length);
   // Each letter's empty level on a split page.
-  const letterMiddle = oneBitSplit
-    ? letterEmptyMiddles(
-        all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => ({ label: b.label, root: rootCount(b.fill, b.insidePx) })),
-        oneBitSplit,
-      )
-    : () => oneBitLevel;
+  const letterMiddle = oneBitSplit ? letterEmptyMiddles(oneBitBubbles, oneBitSplit) : () => oneBitLevel;
   // A 1-bit question whose mark may have left nothing, or (no split) whose grey reading passes over black.
   const oneBitDoubt = (bubbles: readonly Measured[], marked: readonly string[]) =>
     oneBit !== null &&
@@ -1824,7 +1822,6 @@ function strokeMarks(
     const arms = () => crossArmsOnOnePair(b.lineSpreadMm, entry);
     const oneLine = b.vertical !== b.horizontal && !b.diagonal && !(b.line && !b.streak && b.ink < SOLID_INK && arms());
     const cross = b.line && !oneLine && !b.streak && b.ink < SOLID_INK;
-    const sureMark = bubbleConfidence(b, model) >= 1;
     if (!cross && isMarked(b, model)) {
       // A mark by its ink that is one straight stroke, short of a fill: a stray pencil line that ends in
       // the bubble leaves just that (a tick's long arm alone too): never certain. A doubtful mark too, over
@@ -1851,7 +1848,7 @@ function strokeMarks(
         // Unless it is a tick whose vertex and short arm lie at and outside the outline (tick-arm.ts).
         if (!tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) straight.add(b);
       }
-      if (sureMark) continue;
+      if (bubbleConfidence(b, model) >= 1) continue;
     }
     // Read beside a line across it: that line may be a tick's long arm, its vertex and short arm at the
     // outline on the other side (tick-arm.ts). Then it is read whole, as the tick it is.

@@ -254,7 +254,10 @@ export function letterEmptyMiddles(
 ): (label: string) => number {
   const empties = new Map<string, number[]>();
   for (const { label, root } of bubbles) {
-    if (root < split.threshold) empties.set(label, [...(empties.get(label) ?? []), root]);
+    if (root >= split.threshold) continue;
+    const roots = empties.get(label) ?? [];
+    roots.push(root);
+    empties.set(label, roots);
   }
   const middles = new Map(
     [...empties].filter(([, roots]) => roots.length >= LETTER_EMPTIES).map(([label, roots]) => [label, quantile(roots, 0.5)]),
