@@ -56,7 +56,14 @@ import { brightColumns, seenConfidence } from './streak-columns';
 import { emptyOutlierCap } from './empty-outliers';
 import { GREY_LEVEL, SOLID_INK, isWash, residueConfidence, washMarkCap } from './grey-marks';
 import { quantile } from './sample-stats';
-import { LONE_GREY_CONFIDENCE, loneGreyCap, loneWashMarkCap, loneLightMarkRises, separatedFromLightMarks } from './lone-greys';
+import {
+  LONE_GREY_CONFIDENCE,
+  loneGreyCap,
+  loneGreyRises,
+  loneWashMarkCap,
+  loneLightMarkRises,
+  separatedFromLightMarks,
+} from './lone-greys';
 import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage, rubberSmear } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
@@ -266,12 +273,13 @@ const WIDE_STROKE_HALF_MM = 0.3;
 /** One straight stroke is ink over at least this share of the band fitted along it (line-refit.ts). */
 const STROKE_FILLS_BAND = 0.6;
 /**
- * A light stroke mark (stroke-marks.ts) is one straight stroke from this share: a light pencil line's ink
- * is grainier than a dark one's. Run out of its bubble (`DOT_MAX_RUN_OUT_MM`), too short and wide inside
- * for `straightStroke`, it is the end of a wide stray line (held-out strayVariety-504 q15: 0.56, run out
- * 5.5 mm, read as a second answer of a multiple-choice question at 1). The held-out stroke marks of
- * 528-539 that ran as far out of their bubbles filled at most 0.45 (ticks, their vertex at the outline),
- * at most 0.33 but for those.
+ * A light stroke mark (stroke-marks.ts), or a mark by its ink short of a fill, is one straight stroke from
+ * this share: a light pencil line's ink is grainier than a dark one's. Run out of its bubble
+ * (`DOT_MAX_RUN_OUT_MM`), too short and wide inside for `straightStroke`, it is the end of a wide stray
+ * line (held-out strayVariety-504 q15: 0.56, run out 5.5 mm, read as a second answer of a multiple-choice
+ * question at 1; strayVariety-598 q14, a mark by its ink: 0.5-0.6, run in from 4 mm above E to its bottom
+ * outline, a third answer at 1). The held-out stroke marks of 528-539 that ran as far out of their bubbles
+ * filled at most 0.45 (ticks, their vertex at the outline), at most 0.33 but for those.
  */
 const LIGHT_STROKE_FILLS_BAND = 0.5;
 /** A line across a bubble is left out of it up to this half-width (mm): a pencil stroke, not a fill. */
@@ -1234,6 +1242,7 @@ export function readObjective(
     }
   }
   const merged = mergeBands([...darkBands, ...brightBands]);
+  const strokesUnderStreak = new Set<Measured>();
   for (const { b, option } of all) {
     const p = at(option);
     const centre = applyAffine(p.t, option.xMm + option.wMm / 2, option.yMm + option.hMm / 2);
@@ -1290,6 +1299,18 @@ export function readObjective(
         beside.horizontal ||
         beside.hidden > 1 - STREAK_MIN_SEEN_SHARE ||
         (!b.crossed && beside.ink >= STREAK_CHECK_INK && second());
+      // Read empty beside a dark streak, pencil crossing the paper around the bubble beside its spill: a stroke
+      // that touches the bubble and runs on under the streak, where its mark may lie (held-out streakVariety-609
+      // q10: a tick whose vertex and short arm lie at B's outline and whose long arm crosses a 2.6 mm streak, B
+      // read empty at 0.85, the question blank). On a question read blank such a bubble goes to a person (2 -> 3
+      // of the accuracy bench's 40 pages of column streaks to review); on any question that costs too much (a
+      // streak's ragged edge crosses the ring as well: 2 -> 9).
+      if (dark && !line && beside.ink < STREAK_CHECK_INK) {
+        const spillBand = columnBand(band[0] - 1.5 - SPILL_MM * p.pxPerMm, band[1] + 1.5 + SPILL_MM * p.pxPerMm);
+        if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, spillBand) > 0) {
+          strokesUnderStreak.add(b);
+        }
+      }
       Object.assign(b, {
         fill: beside.fill,
         ink: beside.ink,
@@ -1424,8 +1445,15 @@ export function readObjective(
     model.emptyFill.level,
     model.ink.threshold,
   );
+  // ... and its greys read empty alone on their questions: its light answers, where its threshold lies over them.
+  const loneGreys = loneGreyRises(
+    measured.map(({ bubbles }) => bubbles),
+    (b) => isMarked(b, model),
+    model.emptyFill.level,
+    Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread),
+  );
   const erasureConfidence = (b: Measured) =>
-    separatedFromLightMarks(b.fill - model.emptyFill.level, lightRises) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
+    separatedFromLightMarks(b.fill - model.emptyFill.level, [...lightRises, ...loneGreys]) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
   const erasures = new Map(
     measured.map(({ bubbles }) => {
       const grey = greyBesideFirmMarks(bubbles, model);
@@ -1593,7 +1621,9 @@ export function readObjective(
       if (strayEnds.has(b) || (strokeEdges.has(b) && isMarked(b, model))) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
       const stroke = strokes.get(b);
       if (stroke !== undefined) return Math.max(plain[i]!, stroke);
-      if (straight.has(b) || unproven.has(b)) return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
+      if (straight.has(b) || unproven.has(b) || (strokesUnderStreak.has(b) && marked.length === 0)) {
+        return Math.min(plain[i]!, STRAIGHT_CONFIDENCE);
+      }
       // A grey wash read as a mark beside another mark of its question, well under the page's firm marks: what a
       // rubber left when the answer changed, or a second light mark (grey-marks.ts). Alone on its question it
       // may be all a rubber left of the only answer: certain from a lower share of the firm marks (lone-greys.ts).
@@ -1826,7 +1856,8 @@ function strokeMarks(
       // A mark by its ink that is one straight stroke, short of a fill: a stray pencil line that ends in
       // the bubble leaves just that (a tick's long arm alone too): never certain. A doubtful mark too, over
       // the review line by its darkness (held-out strayVariety-556 q14: a thin stray line ending inside A,
-      // 3.8 mm of it outside, read as a second answer at 0.7).
+      // 3.8 mm of it outside, read as a second answer at 0.7). Run out of the bubble, it is asked at a light
+      // stroke's share (`LIGHT_STROKE_FILLS_BAND`): a wide grainy stray line ending inside leaves no more.
       const p = at(option);
       const inkBelow = levelBelow(INK_LEVEL, b.white, black);
       // Read beside a line or streak, what is left beside it is looked at: a second stray stroke, too short to
@@ -1843,7 +1874,7 @@ function strokeMarks(
             (strokeRunningOut(img, b, option, black, p, { skip: b.besideBand }) ||
               (!b.crossed && fillsItsAxisBand(img, b, option, black, p, { skip: b.besideBand, skipArea: true })))
           : straightStroke(strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) ||
-            strokeRunningOut(img, b, option, black, p);
+            strokeRunningOut(img, b, option, black, p, { share: LIGHT_STROKE_FILLS_BAND });
       if (partial && straightInside()) {
         // Unless it is a tick whose vertex and short arm lie at and outside the outline (tick-arm.ts).
         if (!tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow)) straight.add(b);
@@ -1872,7 +1903,8 @@ function strokeMarks(
     const shape = strokeShape(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
     // A + over a wide bubble, its upright bar cut short, shows ink on all four sides (line-crossings.ts).
     const bars = () => crossingBars(shape) || crossOnAllSides(shape, b.vertical, b.horizontal, entry);
-    const tick = () => tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow);
+    let tickSeen: boolean | undefined;
+    const tick = () => (tickSeen ??= tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow));
     if (cross ? !bars() : straightStroke(shape) && !tick()) continue;
     // One light straight stroke run out of the bubble, too wide inside for `straightStroke`: a person decides.
     if (!cross && strokeRunningOut(img, b, option, black, p, { share: LIGHT_STROKE_FILLS_BAND }) && !tick()) {

@@ -14,7 +14,7 @@
  * gamma-lifted sheet two light answers alone on their questions rose 0.17-0.20 (0.31-0.36 of the firm
  * fills), read as a rubber's residue at 0.6-0.77, beside another light answer of the page at 0.26.
  */
-import { washMarkCap, type WashCandidate } from './grey-marks';
+import { isWash, washMarkCap, type WashCandidate } from './grey-marks';
 
 /** A light mark of the page rising under the grey's rise over this share says the grey may be a mark too. */
 export const SEPARATED_SHARE = 0.6;
@@ -64,6 +64,29 @@ export function loneLightMarkRises<B extends LoneCandidate>(
     for (const b of marks) if (!b.line && !b.crossed && !b.streak && !b.stroke) rises.push(b.fill - emptyFill);
   }
   return rises;
+}
+
+/**
+ * The rises above the page's empty level (`emptyFill`) of the page's greys read empty alone: grey washes
+ * (`isWash`) on questions with nothing marked, rising past `doubtRise` (where an empty bubble's fill
+ * starts to be doubtful; `loneGreyCap` holds them). Students answer most questions: on a page whose
+ * threshold lies above its light answers, these are they (held-out gammaContrast-606: four light answers
+ * rising 0.19-0.29 read empty and held, and a light third mark of a multiple-choice question rising 0.26
+ * beside two fills read as an erasure at 0.8, as no light mark of the page was read as one).
+ */
+export function loneGreyRises<B extends LoneCandidate & WashCandidate>(
+  questions: readonly (readonly B[])[],
+  marked: (b: B) => boolean,
+  emptyFill: number,
+  doubtRise: number,
+): number[] {
+  return questions
+    .filter((bubbles) => !bubbles.some(marked))
+    .flatMap((bubbles) =>
+      bubbles
+        .filter((b) => !b.line && !b.crossed && !b.streak && isWash(b) && b.fill - emptyFill > doubtRise)
+        .map((b) => b.fill - emptyFill),
+    );
 }
 
 /**

