@@ -64,7 +64,7 @@ import {
   loneLightMarkRises,
   separatedFromLightMarks,
 } from './lone-greys';
-import { patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage, rubberSmear } from './rubbed-marks';
+import { answerChanged, patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage, rubberSmear } from './rubbed-marks';
 import { runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
@@ -1537,8 +1537,16 @@ export function readObjective(
   // Faint 1-bit marks beside firm ones that the page does not show to be the student's way of marking.
   const marking = pageMarking(overSplit, (b) => b.fill);
   const unconfirmed = unconfirmedFaintMarks(overSplit, (b) => b.fill, marking);
-  // A page the student rubbed out on (rubbed-marks.ts).
-  const rubbedOut = rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
+  // A page the student rubbed out on, or one that shows an answer changed (rubbed-marks.ts).
+  const changed = answerChanged(
+    measured.map(({ q, bubbles }) => ({
+      single: q.type === 'single' || q.type === 'judge',
+      marks: bubbles.filter(
+        (b) => isMarked(b, model) && !erasures.get(bubbles)!.erased.has(b) && !b.line && !b.crossed && !b.streak,
+      ),
+    })),
+  );
+  const rubbedOut = changed || rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
   // A split 1-bit page's questions read on its split, each with whether its own reading is in doubt: a mark
   // the threshold may have all but erased (`oneBitDoubt`), or a multiple-choice question marked only
   // faintly on a page whose marks fade (another mark may have left nothing).

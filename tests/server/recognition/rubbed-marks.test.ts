@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOW_CONFIDENCE } from '../../../src/shared/contract/recognition';
 import {
+  answerChanged,
   patchyCore,
   patchyGrey,
   rubbedCover,
@@ -35,6 +36,19 @@ describe('rubbed-marks', () => {
     expect(rubbedMarkCap({ fill: 0.8, ink: 0.99, grey: 0.01 }, 0.06, 0.75)).toBe(1);
     // No firm population on the page.
     expect(rubbedMarkCap({ fill: 0.394, ink: 0.176, grey: 0.782 }, 0.061, null)).toBe(1);
+  });
+
+  it('takes a single-choice question read with two marks, one a grey over its bubble, for an answer changed', () => {
+    // Like halfErasedTexture-619 q3 (truth A, read AB, B at fill 0.298): a grey covering its bubble beside the new answer.
+    const fill = { fill: 0.74, ink: 0.99, grey: 0.01 };
+    const rubbed = { fill: 0.298, ink: 0.2, grey: 0.7 };
+    const tick = { fill: 0.2, ink: 0.25, grey: 0.12 };
+    expect(answerChanged([{ single: true, marks: [fill, rubbed] }])).toBe(true);
+    // Two fills (a real double mark), a fill and a tick, or a grey beside a fill on a multiple-choice question: no sign.
+    expect(answerChanged([{ single: true, marks: [fill, fill] }])).toBe(false);
+    expect(answerChanged([{ single: true, marks: [fill, tick] }])).toBe(false);
+    expect(answerChanged([{ single: false, marks: [fill, rubbed] }])).toBe(false);
+    expect(answerChanged([{ single: true, marks: [rubbed] }])).toBe(false);
   });
 
   it('is certain at the firm marks level', () => {
