@@ -174,6 +174,10 @@ const DEFAULT_MARK_FILL = 0.75;
 const EMPTY_INK_START = 0.006;
 const EMPTY_INK_SPAN = 0.03;
 const EMPTY_FILL_START = 0.12;
+/** How far above a page's empty level an empty bubble's fill may rise before it starts to be doubtful. */
+function emptyDoubtRise(model: PageModel): number {
+  return Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread);
+}
 const EMPTY_FILL_SPAN = 0.1;
 const DOUBT_FLOOR = 0.3;
 /** An empty-looking bubble with this many separate specks of ink is doubtful (dust is one or two). */
@@ -814,7 +818,7 @@ export function bubbleConfidence(
   const byInk = outline
     ? 1
     : doubt(m.ink - model.emptyInk.level - Math.max(EMPTY_INK_START, 3 * model.emptyInk.spread), EMPTY_INK_SPAN);
-  const byFill = doubt(m.fill - model.emptyFill.level - Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread), EMPTY_FILL_SPAN);
+  const byFill = doubt(m.fill - model.emptyFill.level - emptyDoubtRise(model), EMPTY_FILL_SPAN);
   const byShare = doubt(share - EMPTY_SHARE, DOUBT_SHARE - EMPTY_SHARE);
   // More scattered specks than the page's empty bubbles have: what a 1-bit scan leaves of faint pencil.
   const specksAbove = (m.specks ?? 0) - model.emptySpecks.level - 3 * model.emptySpecks.spread;
@@ -970,7 +974,7 @@ export function greyBesideFirmMarks<
   for (const b of bubbles) {
     if (b.line || b.crossed || b.ink >= model.ink.threshold) continue;
     const rise = b.fill - model.emptyFill.level;
-    if (rise <= Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) || rise >= GREY_DOUBT_RISE) continue;
+    if (rise <= emptyDoubtRise(model) || rise >= GREY_DOUBT_RISE) continue;
     const clean = b.ink <= noInk && specksAbove(b) < SPECKLE_DOUBT;
     grey.set(b, clean && rise < ERASURE_RISE && rise <= ERASURE_OF_FIRM * firmRise ? 'erasure' : 'second');
   }
@@ -1032,7 +1036,7 @@ export function pageFills(bubbles: readonly GreyCandidate[], model: PageModel): 
   const firm = new Set(fills.filter((b) => rise(b) >= LIGHT_OF_FIRM * fillRise));
   if (firm.size < FIRM_PAGE_MARKS) return { fillRise, erasureCeiling: null };
   const ceiling = Math.min(GREY_DOUBT_RISE, ERASURE_OF_FIRM * quantile([...firm].map(rise), 0.1));
-  const emptyRise = Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread);
+  const emptyRise = emptyDoubtRise(model);
   for (const b of readable) {
     if (firm.has(b)) continue;
     const smooth = smoothGrey(b, model);
@@ -1056,7 +1060,7 @@ export function rubbedGreyConfidence(b: GreyCandidate, model: PageModel, fills: 
   const ceiling = fills?.erasureCeiling ?? null;
   if (ceiling === null || b.line || b.crossed || b.streak) return null;
   const rise = b.fill - model.emptyFill.level;
-  if (!smoothGrey(b, model) || rise <= Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread) || rise >= ceiling) return null;
+  if (!smoothGrey(b, model) || rise <= emptyDoubtRise(model) || rise >= ceiling) return null;
   return DOUBT_FLOOR + (ERASURE_CONFIDENCE - DOUBT_FLOOR) * Math.min(1, (ceiling - rise) / ERASURE_MARGIN);
 }
 
@@ -1278,14 +1282,13 @@ export function readObjective(
       // streak spills nothing: ink at its edges is a mark's strokes it cut (a tick across it).
       let spilled = false;
       const dark = darkBands.some(([x0, x1]) => x1 >= band[0] && x0 <= band[1]);
+      const spillBand = columnBand(band[0] - 1.5 - SPILL_MM * p.pxPerMm, band[1] + 1.5 + SPILL_MM * p.pxPerMm);
       if (dark && !b.crossed && beside.ink >= STREAK_CHECK_INK) {
-        const spill = SPILL_MM * p.pxPerMm;
-        const widerBand = columnBand(band[0] - 1.5 - spill, band[1] + 1.5 + spill);
-        const wider = measureBubble(img, p.t, p.inverse, option, black, widerBand);
+        const wider = measureBubble(img, p.t, p.inverse, option, black, spillBand);
         if (wider.ink < SPILL_INK_SHARE * beside.ink) {
           spilled = wider.hidden > 1 - SPILL_MIN_SEEN_SHARE;
           beside = wider;
-          besideBand = widerBand;
+          besideBand = spillBand;
         }
       }
       // Too little left beside the streak to read at all, or a line that ends inside: never certain
@@ -1305,11 +1308,13 @@ export function readObjective(
       // read empty at 0.85, the question blank). On a question read blank such a bubble goes to a person (2 -> 3
       // of the accuracy bench's 40 pages of column streaks to review); on any question that costs too much (a
       // streak's ragged edge crosses the ring as well: 2 -> 9).
-      if (dark && !line && beside.ink < STREAK_CHECK_INK) {
-        const spillBand = columnBand(band[0] - 1.5 - SPILL_MM * p.pxPerMm, band[1] + 1.5 + SPILL_MM * p.pxPerMm);
-        if (runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, spillBand) > 0) {
-          strokesUnderStreak.add(b);
-        }
+      if (
+        dark &&
+        !line &&
+        beside.ink < STREAK_CHECK_INK &&
+        runOutOfBubble(img, p.t, option, levelBelow(LINE_LEVEL, b.white, black), DOT_MAX_RUN_OUT_MM, spillBand) > 0
+      ) {
+        strokesUnderStreak.add(b);
       }
       Object.assign(b, {
         fill: beside.fill,
@@ -1450,7 +1455,7 @@ export function readObjective(
     measured.map(({ bubbles }) => bubbles),
     (b) => isMarked(b, model),
     model.emptyFill.level,
-    Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread),
+    emptyDoubtRise(model),
   );
   const erasureConfidence = (b: Measured) =>
     separatedFromLightMarks(b.fill - model.emptyFill.level, [...lightRises, ...loneGreys]) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
@@ -1539,12 +1544,13 @@ export function readObjective(
   const unconfirmed = unconfirmedFaintMarks(overSplit, (b) => b.fill, marking);
   // A page the student rubbed out on, or one that shows an answer changed (rubbed-marks.ts).
   const changed = answerChanged(
-    measured.map(({ q, bubbles }) => ({
-      single: q.type === 'single' || q.type === 'judge',
-      marks: bubbles.filter(
-        (b) => isMarked(b, model) && !erasures.get(bubbles)!.erased.has(b) && !b.line && !b.crossed && !b.streak,
-      ),
-    })),
+    measured.map(({ q, bubbles }) => {
+      const { erased } = erasures.get(bubbles)!;
+      return {
+        single: oneAnswer(q),
+        marks: bubbles.filter((b) => isMarked(b, model) && !erased.has(b) && !b.line && !b.crossed && !b.streak),
+      };
+    }),
   );
   const rubbedOut = changed || rubbedPage(all.filter(({ b }) => !b.line && !b.crossed && !b.streak).map(({ b }) => b));
   // A split 1-bit page's questions read on its split, each with whether its own reading is in doubt: a mark
@@ -1652,7 +1658,7 @@ export function readObjective(
         : plain[i]!;
       if (!isMarked(b, model)) {
         const rise = b.fill - model.emptyFill.level;
-        c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, Math.max(EMPTY_FILL_START, 3 * model.emptyFill.spread)));
+        c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, emptyDoubtRise(model)));
         // Where the printed letters read as ink, a tick across the bubble is not told by its shape (the letter
         // lies beside its arm): one whose line band missed its stroke is read empty only by a person.
         if (b.crossed && b.bandOff && model.emptyInk.level >= LETTER_INK) c = Math.min(c, STRAIGHT_CONFIDENCE);
@@ -1947,6 +1953,11 @@ function tickReadWhole(
   return tickWithArmOutside(img, p.t, p.inverse, option, INNER_INSET_MM, inkBelow) ? { measure, sure } : null;
 }
 
+/** Whether a question takes one answer only (single choice, true/false). */
+function oneAnswer(q: ObjectiveQuestionLayout): boolean {
+  return q.type === 'single' || q.type === 'judge';
+}
+
 /** The problems of one question's reading: more than one mark where one is allowed, a low confidence. */
 function questionProblems(
   q: ObjectiveQuestionLayout,
@@ -1955,7 +1966,7 @@ function questionProblems(
   model: PageModel,
 ): RecognitionProblem[] {
   const problems: RecognitionProblem[] = [];
-  if ((q.type === 'single' || q.type === 'judge') && read.marked.length > 1) {
+  if (oneAnswer(q) && read.marked.length > 1) {
     problems.push({ kind: 'multipleMarks', questionNo: q.questionNo, detail: `marked ${read.marked.join('')}` });
   }
   if (read.confidence < LOW_CONFIDENCE) {
