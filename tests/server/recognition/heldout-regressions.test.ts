@@ -74,6 +74,8 @@ const CASES: [HeldoutKind, number, number][] = [
   ['streakVariety', 609, 10],
   ['gammaContrast', 606, 15],
   ['halfErasedTexture', 619, 5],
+  ['strayVariety', 642, 20],
+  ['gammaContrast', 638, 18],
 ];
 
 /** Held-out pages whose QR was once not read (a streak or a stray line across it): each must now be filed by its QR. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   loneWashMarkCap,
   loneGreyCap,
-  loneGreyRises,
+  loneGreys,
   loneLightMarkRises,
   separatedFromLightMarks,
 } from '../../../server/services/recognition/lone-greys';
@@ -46,8 +46,9 @@ describe("greys judged against the page's own light marks", () => {
       [grey(0.25, 0.1, { ink: 0.2 }), grey(0.04, 0.1)], // strokes, no wash: left out
       [grey(0.09, 0.9), grey(0.04, 0.1)], // a grey no more than an empty bubble's doubt: left out
     ];
-    const rises = loneGreyRises(questions, threshold, 0.05, 0.06);
-    expect(rises.map((r) => Math.round((r + 0.05) * 1000) / 1000)).toEqual([0.3, 0.285]);
+    const greys = loneGreys(questions, threshold, 0.05, 0.06);
+    expect(greys.map((b) => b.fill)).toEqual([0.3, 0.285]);
+    const rises = greys.map((b) => b.fill - 0.05);
     // D rises 0.257: not well apart from the page's light answers read empty, so no sure erasure.
     expect(separatedFromLightMarks(0.307 - 0.05, rises)).toBe(false);
   });

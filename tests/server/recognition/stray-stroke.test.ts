@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GreyImage } from '../../../server/services/recognition/grey-image';
-import { ringEntries, runOutOfBubble, strayEntry, STRAY_MIN_OUTSIDE_MM } from '../../../server/services/recognition/stray-stroke';
+import {
+  bandRunsBetween,
+  ringEntries,
+  runOutOfBubble,
+  strayEntry,
+  STRAY_MIN_OUTSIDE_MM,
+} from '../../../server/services/recognition/stray-stroke';
 
 const PX_PER_MM = 10;
 const t = { a: PX_PER_MM, b: 0, c: 0, d: PX_PER_MM, e: 0, f: 0 };
@@ -140,5 +146,32 @@ describe('runOutOfBubble', () => {
     expect(out).toBeGreaterThan(3);
     expect(out).toBeLessThan(5);
     expect(runOutOfBubble(img, t, bubble, BELOW, 1.5)).toBe(1.5);
+  });
+});
+
+describe('bandRunsBetween', () => {
+  // A second bubble down and to the left of the first, as the next row's option is.
+  const next = { label: 'T', xMm: 12.5, yMm: 26, wMm: 5, hMm: 3.5 };
+  const p = { t, inverse: { a: 1 / PX_PER_MM, b: 0, c: 0, d: 1 / PX_PER_MM, e: 0, f: 0 } };
+  // The band of a line through both centres (image pixels), 0.3 mm either side of its axis.
+  const [from, to] = [
+    { x: centre.x * PX_PER_MM, y: centre.y * PX_PER_MM },
+    { x: 15 * PX_PER_MM, y: 27.75 * PX_PER_MM },
+  ];
+  const length = Math.hypot(to.x - from.x, to.y - from.y);
+  const band = { x: from.x, y: from.y, nx: -(to.y - from.y) / length, ny: (to.x - from.x) / length, half: 3 };
+
+  it('follows a line that runs on from one bubble into the next', () => {
+    const img = page();
+    stroke(img, { x: 27, y: 18.15 }, { x: 13, y: 29.35 }, 0.4);
+    expect(bandRunsBetween(img, p, band, bubble, next, BELOW)).toBe(true);
+  });
+
+  it('stops at a line that ends short of the next bubble, whatever lies in that bubble along it', () => {
+    const img = page();
+    // Held-out strayVariety-642 q20: the line ends 2.5 mm short; a tick's arm in T lies along its extension.
+    stroke(img, { x: 27, y: 18.15 }, { x: 20, y: 23.75 }, 0.4);
+    stroke(img, { x: 16, y: 26.95 }, { x: 14, y: 28.55 }, 0.3);
+    expect(bandRunsBetween(img, p, band, bubble, next, BELOW)).toBe(false);
   });
 });
