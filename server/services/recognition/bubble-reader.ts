@@ -1512,6 +1512,8 @@ export function readObjective(
   const doubtfulResidues = [...erasures.values()].flatMap(({ erased }) =>
     [...erased].filter(([b, c]) => aloneWash.has(b) && residues.has(b) && c < LOW_CONFIDENCE).map(([b]) => b),
   );
+  // ... and its greys read empty alone that nothing read as a rubber's: light answers under its threshold, held.
+  const undecidedGreys = greysAlone.filter((b) => !erasedAll.has(b));
   // A 1-bit page (`img` its black density) split into empty bubbles and marks by black-pixel counts.
   const oneBitBubbles = oneBit
     ? all.filter(({ b }) => !b.line && !b.crossed).map(({ b }) => ({ label: b.label, root: rootCount(b.fill, b.insidePx) }))
@@ -1628,12 +1630,12 @@ export function readObjective(
       // A residue is judged against the page's doubtful lone residues too, which may be its light answers (held-out
       // gammaContrast-412 q9: three light answers alone on their questions of a gamma-lifted page, every one read as
       // a residue, two of them doubtfully, and the lightest, 0.35 of the fills, read empty at 0.65), and against its
-      // other greys read empty alone (held-out gammaContrast-638 q18: the page's lightest answer, rising 0.2, read as
-      // a residue at 0.67 beside a light answer rising 0.28 held as a lone grey).
+      // other greys read empty alone and not as a rubber's (held-out gammaContrast-638 q18: the page's lightest answer,
+      // rising 0.2, read as a residue at 0.67 beside a light answer rising 0.28 held as a lone grey).
       if (rubbed !== undefined) {
         const rise = riseOf(b);
         const references = residues.has(b)
-          ? [...answerRises, ...[...doubtfulResidues, ...greysAlone].filter((o) => o !== b).map(riseOf)]
+          ? [...answerRises, ...[...doubtfulResidues, ...undecidedGreys].filter((o) => o !== b).map(riseOf)]
           : answerRises;
         const lone = alone(b) && !separatedFromLightMarks(rise, references);
         return Math.min(rubbed, ((alone(b) || q.type === 'multiple') && lightCaps.get(b)) || 1, lone ? LONE_GREY_CONFIDENCE : 1);
