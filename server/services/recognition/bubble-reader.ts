@@ -1463,8 +1463,9 @@ export function readObjective(
     emptyDoubtRise(model),
   );
   const riseOf = (b: Measured) => b.fill - model.emptyFill.level;
+  const lightAndLoneRises = [...lightRises, ...greysAlone.map(riseOf)];
   const erasureConfidence = (b: Measured) =>
-    separatedFromLightMarks(riseOf(b), [...lightRises, ...greysAlone.map(riseOf)]) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
+    separatedFromLightMarks(riseOf(b), lightAndLoneRises) ? ERASURE_CONFIDENCE : DOUBT_FLOOR;
   const erasures = new Map(
     measured.map(({ bubbles }) => {
       const grey = greyBesideFirmMarks(bubbles, model);

@@ -122,21 +122,21 @@ const BAND_DRIFT_MM = 0.4;
 const OUTLINE_OUT_MM = 0.3;
 
 /**
- * Whether the line left out of bubble `from` with `band` (image pixels) runs on into bubble `to`: along the
- * band's axis, on the paper between the two outlines, dark pixels (under `below`) near the axis with no gap
- * of paper over `TRACE_GAP_MM`. A stray line that ends short of the next bubble does not reach it, whatever
+ * Whether the line left out of bubble `from` with `band` (image pixels; `p` places template mm on the image
+ * and back) runs on into bubble `to`: along the band's axis, on the paper between the two outlines, dark
+ * pixels (under `below`) near the axis with no gap of paper over `TRACE_GAP_MM`. A stray line that ends short of the next bubble does not reach it, whatever
  * lies in that bubble along its extension (held-out strayVariety-642 q20: a line ending 2.5 mm short of T
  * pointed at its tick, T read beside it as blank).
  */
 export function bandRunsBetween(
   img: GreyImage,
-  p: { t: AffineTransform; inverse: AffineTransform },
+  p: { t: AffineTransform; inverse: AffineTransform; pxPerMm: number },
   band: Band,
   from: Bubble,
   to: Bubble,
   below: number,
 ): boolean {
-  const pxPerMm = Math.sqrt(Math.abs(p.t.a * p.t.d - p.t.b * p.t.c));
+  const { pxPerMm } = p;
   const [dx, dy] = [-band.ny, band.nx];
   const along = (b: Bubble) => {
     const c = applyAffine(p.t, b.xMm + b.wMm / 2, b.yMm + b.hMm / 2);

@@ -152,7 +152,7 @@ describe('runOutOfBubble', () => {
 describe('bandRunsBetween', () => {
   // A second bubble down and to the left of the first, as the next row's option is.
   const next = { label: 'T', xMm: 12.5, yMm: 26, wMm: 5, hMm: 3.5 };
-  const p = { t, inverse: { a: 1 / PX_PER_MM, b: 0, c: 0, d: 1 / PX_PER_MM, e: 0, f: 0 } };
+  const p = { t, inverse: { a: 1 / PX_PER_MM, b: 0, c: 0, d: 1 / PX_PER_MM, e: 0, f: 0 }, pxPerMm: PX_PER_MM };
   // The band of a line through both centres (image pixels), 0.3 mm either side of its axis.
   const [from, to] = [
     { x: centre.x * PX_PER_MM, y: centre.y * PX_PER_MM },
